@@ -1,0 +1,232 @@
+/* murmur — a 3D boids flock library (no graphics in here).
+ *
+ * Usage:
+ *   mur_flock_def def = mur_flock_default_def();
+ *   def.boids = 5000;
+ *   mur_error err;
+ *   mur_flock *f = mur_flock_create(&def, &err);   // NULL on failure, err.msg says why
+ *   for (...) mur_flock_step(f);                    // no allocation, cannot fail
+ *   mur_view v = mur_flock_view(f);                 // read-only, valid until the next step/setter
+ *   mur_flock_destroy(f);
+ *
+ * Units: lengths in world units (wu), time in seconds (s). Vectors are x,y,z with y up; the ground
+ * is the plane y = ground. Every tick is synchronous (see docs/rules.md).
+ */
+#ifndef MURMUR_H
+#define MURMUR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MUR_VERSION_STRING "0.1.0"
+
+/// Largest boid count the library accepts (memory, not speed, is the limit).
+#define MUR_MAX_BOIDS 50000000
+/// Largest predator count.
+#define MUR_MAX_PREDATORS 1000
+
+/// How the world box acts on the flock.
+typedef enum mur_bounds {
+    MUR_BOUNDS_SOFT = 0,   ///< per-axis push of bounds_turn inside bounds_margin of a wall (Parker)
+    MUR_BOUNDS_WRAP = 1,   ///< torus; neighbours by minimum image
+    MUR_BOUNDS_BOUNCE = 2, ///< put back on the wall, that velocity component reversed
+    MUR_BOUNDS_NONE = 3,   ///< unbounded world
+    MUR_BOUNDS_COUNT
+} mur_bounds;
+
+/// Neighbour search method. Results agree up to float rounding.
+typedef enum mur_search {
+    MUR_SEARCH_GRID = 0,  ///< uniform grid, 27-cell scan, O(N)
+    MUR_SEARCH_BRUTE = 1, ///< every pair, O(N^2); for tests and benchmarks
+    MUR_SEARCH_COUNT
+} mur_search;
+
+/// Error text filled in by functions that can fail (one line, no newline).
+typedef struct mur_error {
+    char msg[512];
+} mur_error;
+
+/// Everything that defines a flock. Get one from mur_flock_default_def().
+typedef struct mur_flock_def {
+    int32_t boids;              ///< number of boids, 0..MUR_MAX_BOIDS
+    int32_t predators;          ///< number of predators, 0 = none
+    uint64_t seed;              ///< seed of the initial state and of perch timers
+    float dt;                   ///< tick length in s, > 0
+    float view_radius;          ///< neighbour radius in wu, > 0
+    float view_angle;           ///< full view cone angle in degrees, (0, 360]; 360 = all round
+    float cohesion;             ///< cohesion weight in 1/s^2 (pull to the perceived centre)
+    float alignment;            ///< alignment weight in 1/s (match the perceived velocity)
+    float separation;           ///< separation weight in 1/s^2 (push from close boids)
+    float separation_radius;    ///< separation radius in wu, >= 0
+    float min_speed;            ///< minimum speed in wu/s, >= 0 (0 = none)
+    float max_speed;            ///< maximum speed in wu/s, >= min_speed
+    mur_bounds bounds;          ///< what the world box does
+    float world_min[3];         ///< world box lower corner in wu
+    float world_max[3];         ///< world box upper corner in wu (> world_min per axis)
+    float bounds_margin;        ///< soft bounds: distance from a wall where the push starts, wu
+    float bounds_turn;          ///< soft bounds: push in wu/s^2
+    bool perch;                 ///< perching on/off
+    float ground;               ///< ground height (y) in wu
+    int32_t perch_min;          ///< shortest perch in ticks, >= 1
+    int32_t perch_max;          ///< longest perch in ticks, >= perch_min
+    bool goal;                  ///< tend-to-place on/off
+    float goal_pos[3];          ///< the goal in wu
+    float goal_weight;          ///< goal weight in 1/s^2
+    bool wind;                  ///< wind on/off
+    float wind_vel[3];          ///< wind push in wu/s^2 (added to every flying boid's acceleration)
+    bool scatter;               ///< scatter on/off (negates cohesion)
+    float predator_radius;      ///< boids flee predators closer than this, wu
+    float predator_speed;       ///< predator top speed in wu/s
+    float flee;                 ///< flee weight in 1/s^2
+    bool steer_unit;            ///< normalise cohesion and alignment vectors to unit length (vision report)
+    bool perch_neighbours;      ///< perching boids count as neighbours of flying ones
+    mur_search neighbour_search; ///< grid or brute
+} mur_flock_def;
+
+/// The defaults (documented in docs/parameters.md).
+mur_flock_def mur_flock_default_def(void);
+
+/* ---------------------------------------------------------------- parameter table */
+
+typedef enum mur_param_type {
+    MUR_PT_INT = 0,  ///< whole number in [min, max]
+    MUR_PT_FLOAT,    ///< finite real in [min, max] (min exclusive where min_open)
+    MUR_PT_SWITCH,   ///< on|off
+    MUR_PT_VEC3,     ///< x,y,z, each finite
+    MUR_PT_ENUM,     ///< one of choices ("a|b|c")
+    MUR_PT_SEED      ///< unsigned 64-bit
+} mur_param_type;
+
+/// One row of the parameter table.
+typedef struct mur_param {
+    const char *name;     ///< the name used by --set and parameter files
+    mur_param_type type;  ///< value kind
+    double min, max;      ///< allowed range (INT, FLOAT, VEC3 components)
+    bool min_open;        ///< min itself is not allowed
+    const char *unit;     ///< unit, "" for none
+    const char *choices;  ///< ENUM: "a|b|c"; SWITCH: "on|off"; else NULL
+    const char *meaning;  ///< one line
+    bool live;            ///< can change on a live flock with mur_flock_set()
+} mur_param;
+
+int mur_param_count(void);
+/// Row i (0 <= i < count), or NULL.
+const mur_param *mur_param_at(int i);
+/// Row by name, or NULL.
+const mur_param *mur_param_find(const char *name);
+/// Parse value for the named parameter and store it in def. Checks the value's own range only.
+bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_error *err);
+/// Parse "name=value" (spaces around = allowed).
+bool mur_def_set_pair(mur_flock_def *def, const char *pair, mur_error *err);
+/// Write the value of the named parameter as text (the same syntax mur_def_set reads).
+bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, size_t len);
+/// Check every value and the cross-field rules (min_speed <= max_speed, world_min < world_max, ...).
+bool mur_def_check(const mur_flock_def *def, mur_error *err);
+/// Read a parameter file: "name = value" lines, '#' comments, blank lines. Errors name file:line.
+bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err);
+
+/* ---------------------------------------------------------------- the flock */
+
+typedef struct mur_flock mur_flock;
+
+/// Create a flock from def (checked first). Boids start at seeded random positions inside the world
+/// box, with random directions at a speed between min_speed and max_speed. NULL on failure.
+mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err);
+/// Create a flock whose boids and predators come from a CSV state file (see docs/rules.md);
+/// def.boids and def.predators are replaced by the counts in the file. NULL on failure.
+mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_error *err);
+/// Destroy; NULL is a no-op.
+void mur_flock_destroy(mur_flock *f);
+
+/// Advance one tick. No allocation; cannot fail.
+void mur_flock_step(mur_flock *f);
+/// Advance n ticks.
+void mur_flock_steps(mur_flock *f, int64_t n);
+
+/// Read-only view of the state. Pointers stay valid until the next step or setter call.
+typedef struct mur_view {
+    uint64_t tick;          ///< ticks done since creation
+    int32_t boids;          ///< boid count
+    const float *pos;       ///< boids*3 floats: x,y,z per boid (wu)
+    const float *vel;       ///< boids*3 floats: vx,vy,vz per boid (wu/s)
+    const int32_t *perch;   ///< boids ints: remaining perch ticks, 0 = flying
+    int32_t predators;      ///< predator count (also when hidden)
+    bool predators_on;      ///< predators shown and acting
+    const float *pred_pos;  ///< predators*3 floats
+    const float *pred_vel;  ///< predators*3 floats
+} mur_view;
+
+mur_view mur_flock_view(const mur_flock *f);
+/// The def currently in force (after setters).
+mur_flock_def mur_flock_get_def(const mur_flock *f);
+
+/* Setters: each takes effect on the next tick. */
+/// Set any live parameter by name from text (same syntax as --set). False + err on bad input.
+bool mur_flock_set(mur_flock *f, const char *name, const char *value, mur_error *err);
+/// Apply a whole def (checked first); boid and predator counts are resized as needed.
+bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_error *err);
+void mur_flock_set_perch(mur_flock *f, bool on);           ///< off releases every perched boid
+void mur_flock_set_predators_on(mur_flock *f, bool on);    ///< hide/restore without losing them
+void mur_flock_set_goal(mur_flock *f, bool on, const float *pos); ///< pos may be NULL (keep)
+void mur_flock_set_wind(mur_flock *f, bool on, const float *vel); ///< vel may be NULL (keep)
+void mur_flock_set_scatter(mur_flock *f, bool on);
+void mur_flock_set_bounds(mur_flock *f, mur_bounds mode);
+void mur_flock_set_search(mur_flock *f, mur_search method);
+/// Resize the flock; new boids start at random (seeded) places in the world box. False if n is out of
+/// range or memory runs out (the flock is then unchanged).
+bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err);
+bool mur_flock_set_predator_count(mur_flock *f, int32_t n, mur_error *err);
+/// Worker threads for the step; 0 = from MURMUR_THREADS, else OMP_NUM_THREADS, else all cores.
+void mur_flock_set_threads(mur_flock *f, int threads);
+int mur_flock_threads(const mur_flock *f);
+/// Compute the metrics part of mur_stats during every step (costs one extra pass).
+void mur_flock_set_metrics(mur_flock *f, bool every_tick);
+
+/* ---------------------------------------------------------------- stats, metrics, hash */
+
+typedef struct mur_stats {
+    uint64_t tick;              ///< tick the numbers describe
+    int32_t boids;              ///< boid count
+    int32_t predators;          ///< active predators (0 when hidden)
+    double step_ms;             ///< wall time of the last step, ms
+    double grid_ms;             ///< of which grid build and reorder, ms
+    double metrics_ms;          ///< of which metrics, ms
+    double candidates_per_boid; ///< pairs tested per flying boid in the last step
+    /* metrics: valid when metrics_valid */
+    bool metrics_valid;         ///< metrics computed for this tick
+    double centre[3];           ///< mean position, wu
+    double diameter;            ///< mean distance to the centre, wu
+    double polarisation;        ///< |mean unit velocity| of flying boids, 0..1
+    double mean_neighbours;     ///< mean |N(i)| over flying boids
+    double nn_distance;         ///< mean distance to the nearest neighbour within view_radius, wu
+    int32_t perching;           ///< boids perching
+    int32_t groups;             ///< connected components of the "within view_radius" graph
+} mur_stats;
+
+/// Stats of the last step (metrics if enabled or measured).
+mur_stats mur_flock_stats(const mur_flock *f);
+/// Compute the metrics for the current state now and return them.
+mur_stats mur_flock_measure(mur_flock *f);
+/// 64-bit hash of the full state (tick, boids, predators, perch timers).
+uint64_t mur_flock_hash(const mur_flock *f);
+/// Library memory held by the flock, bytes.
+size_t mur_flock_memory(const mur_flock *f);
+
+/* ---------------------------------------------------------------- CSV state */
+
+/// Write the state as CSV (kind,x,y,z,vx,vy,vz,perch) through a temp file + rename.
+bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err);
+
+/// Names of enum values ("soft", "grid", ...).
+const char *mur_bounds_name(mur_bounds b);
+const char *mur_search_name(mur_search s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

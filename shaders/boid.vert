@@ -1,0 +1,92 @@
+#version 330 core
+// One bird per instance, oriented along its velocity and banked into turns.
+// Local mesh frame: x = right wing, y = up, z = forward (nose at +z).
+
+layout(location = 0) in vec3 a_local;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in float a_wing;      // 0 body, 1 wing (flaps), 2 tail
+layout(location = 3) in vec3 i_pos;
+layout(location = 4) in vec3 i_vel;
+layout(location = 5) in vec3 i_vel_prev;   // velocity at the previous upload (for banking)
+layout(location = 6) in int i_perch;       // remaining perch ticks, 0 = flying
+
+uniform mat4 u_vp;
+uniform float u_size;          // body length, wu
+uniform float u_bank_gain;     // bank = atan(lateral acceleration * gain): 1 / (seconds * g)
+uniform float u_time;          // seconds, for the wing beat
+uniform int u_color_mode;      // 0 by state, 1 by speed
+uniform vec2 u_speed_range;    // min, max speed for the speed colour map
+uniform vec3 u_color_fly;
+uniform vec3 u_color_perch;
+
+out vec3 v_normal;
+out vec3 v_world;
+out vec3 v_color;
+
+float hash11(uint n)
+{
+    n = (n << 13U) ^ n;
+    n = n * (n * n * 15731U + 789221U) + 1376312589U;
+    return float(n & 0x7fffffffU) / float(0x7fffffff);
+}
+
+vec3 speed_ramp(float t)
+{
+    t = clamp(t, 0.0, 1.0);
+    vec3 c0 = vec3(0.16, 0.32, 0.95), c1 = vec3(0.15, 0.85, 0.75);
+    vec3 c2 = vec3(1.00, 0.86, 0.22), c3 = vec3(0.95, 0.28, 0.12);
+    if (t < 0.33) return mix(c0, c1, t / 0.33);
+    if (t < 0.66) return mix(c1, c2, (t - 0.33) / 0.33);
+    return mix(c2, c3, (t - 0.66) / 0.34);
+}
+
+void main()
+{
+    float h = hash11(uint(gl_InstanceID));
+    bool perching = i_perch > 0;
+    float speed = length(i_vel);
+
+    vec3 fwd;
+    if (speed > 1e-5) {
+        fwd = i_vel / speed;
+    } else {
+        float a = h * 6.2831853;          // resting birds face a random way
+        fwd = vec3(cos(a), 0.0, sin(a));
+    }
+    vec3 up0 = abs(fwd.y) > 0.99 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
+    vec3 right = normalize(cross(up0, fwd));
+    vec3 up = cross(fwd, right);
+
+    // coordinated turn: the lift vector leans toward the centre of the turn
+    vec3 acc = (i_vel - i_vel_prev) * u_bank_gain;
+    float lateral = dot(acc, right);
+    float bank = perching ? 0.0 : clamp(atan(lateral), -1.1, 1.1);
+    float cb = cos(bank), sb = sin(bank);
+    vec3 r2 = cb * right - sb * up;
+    vec3 u2 = cb * up + sb * right;
+
+    vec3 p = a_local;
+    vec3 n = a_normal;
+    if (a_wing > 0.5 && a_wing < 1.5) {
+        if (perching) {
+            p.x *= 0.3;                   // wings folded
+        } else {
+            float beat = sin(u_time * (9.0 + 4.0 * h) + h * 6.2831853);
+            float lift = abs(p.x) * 0.8 * beat;
+            p.y += lift;
+            n = normalize(vec3(n.x - sign(p.x) * 0.8 * beat * n.y, n.y, n.z));
+        }
+    }
+    p *= u_size;
+
+    vec3 world = i_pos + r2 * p.x + u2 * p.y + fwd * p.z;
+    v_world = world;
+    v_normal = r2 * n.x + u2 * n.y + fwd * n.z;
+    if (u_color_mode == 1)
+        v_color = speed_ramp((speed - u_speed_range.x) / max(u_speed_range.y - u_speed_range.x, 1e-6));
+    else
+        v_color = perching ? u_color_perch : u_color_fly;
+    // a little variety between birds and a darker back edge read as plumage
+    v_color *= 0.9 + 0.2 * h;
+    gl_Position = u_vp * vec4(world, 1.0);
+}

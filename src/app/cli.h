@@ -1,0 +1,46 @@
+/* Command-line options of the murmur program (batch, viewer and recording modes). */
+#ifndef MUR_APP_CLI_H
+#define MUR_APP_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "murmur/murmur.h"
+
+/// Exit status for bad input (flags, files, values) and unusable environments (no display, no ffmpeg).
+#define MUR_EXIT_USAGE 2
+
+typedef struct mur_cli {
+    mur_flock_def def;          ///< parameters after defaults, --params and --set
+    bool boids_given;           ///< --boids or --set boids= was given
+    int64_t steps;              ///< --steps N: batch mode when >= 0 (-1 = not given)
+    const char *init_path;      ///< --init FILE.csv
+    const char *export_path;    ///< --export FILE.csv
+    const char *metrics_path;   ///< --metrics FILE.csv (batch and viewer)
+    bool list_params;           ///< --list-params
+    bool params_markdown;       ///< --list-params=markdown (docs/parameters.md)
+    bool help, version;         ///< --help, --version
+    int threads;                ///< --threads T (0 = default)
+    /* viewer */
+    int64_t frames;             ///< --frames N: run the window for N frames then exit (-1 = forever)
+    const char *screenshot;     ///< --screenshot PATH: save the last frame
+    int width, height;          ///< --size WxH (default 1280x720)
+    const char *keys;           ///< --keys "P,K,..." or "10:P,20:K": keys applied at frames
+    /* recording */
+    const char *record;         ///< --record PATH (.mp4/.mkv/.webm/.mov or printf PNG pattern)
+    double fps;                 ///< --fps F (default 30)
+    bool headless;              ///< --headless: EGL, no display
+    const char *camera;         ///< --camera orbit:SECONDS | follow | fixed
+    bool hud;                   ///< --hud on|off (recordings default off, window default on)
+    bool hud_given;             ///< --hud was given
+    bool vsync;                 ///< --vsync on|off (default on)
+} mur_cli;
+
+/// Parse argv into cli. On error prints one line to stderr and returns false (exit MUR_EXIT_USAGE).
+bool mur_cli_parse(mur_cli *cli, int argc, char **argv);
+
+/// Run the interactive viewer / screenshot / recording modes (src/gfx + src/app/viewer.c).
+/// Returns the process exit status. Only present when built with graphics.
+int mur_viewer_main(const mur_cli *cli, mur_flock *flock);
+
+#endif

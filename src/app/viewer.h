@@ -1,0 +1,99 @@
+/* The viewer's shared state: window, loop, toggles. Internal to src/app (viewer*.c). */
+#ifndef MUR_APP_VIEWER_H
+#define MUR_APP_VIEWER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "camera.h"
+#include "cli.h"
+#include "murmur/murmur.h"
+
+struct GLFWwindow;
+struct mur_renderer;
+struct mur_hud;
+
+/// A key press as the viewer sees it: GLFW key code + GLFW modifier bits.
+typedef struct viewer_key_event {
+    int64_t frame; ///< frame (1-based) at whose start the key is applied
+    int key;       ///< GLFW_KEY_*
+    int mods;      ///< GLFW_MOD_* bits
+} viewer_key_event;
+
+typedef struct viewer {
+    const mur_cli *cli;
+    mur_flock *flock;
+    struct GLFWwindow *win;
+    struct mur_renderer *renderer;
+    struct mur_hud *hud;
+    mur_camera cam;
+    int fb_w, fb_h;   ///< framebuffer size, pixels
+    int win_w, win_h; ///< window size, screen coordinates (differs from fb on HiDPI)
+
+    /* time */
+    bool scripted;      ///< --frames given: one tick per frame, fixed frame time (reproducible)
+    bool paused;
+    int step_once;      ///< ticks requested by '.'
+    double speed;       ///< simulated seconds per real second
+    double acc;         ///< unsimulated real time, s
+    int64_t frame;      ///< frames drawn so far
+    double time;        ///< animation clock, s
+    int ticks_last;     ///< ticks done in the last frame
+    double dropped;     ///< simulated seconds skipped by the catch-up cap
+
+    /* display */
+    bool show_hud, show_help, show_box, color_by_speed;
+    float boid_size;
+    int param_sel;      ///< index into the list of nudgeable parameters
+    char message[200];  ///< last action, shown in the HUD for a while
+    double message_until;
+    bool want_screenshot;
+    bool quit;
+    float saved_view_angle; ///< view angle to restore when the cone is toggled back on
+
+    /* mouse */
+    bool left_down, right_down, dragged;
+    double mouse_x, mouse_y, press_x, press_y;
+
+    /* measurements (smoothed) */
+    double fps, frame_ms, sim_ms;
+    mur_stats stats;
+    double sum_frame_ms, sum_sim_ms; ///< totals over the run, for the scripted summary
+    int64_t timed_frames;
+} viewer;
+
+/* viewer_input.c */
+/// Apply a key press (from GLFW or from the --keys script).
+void viewer_key(viewer *v, int key, int mods);
+void viewer_mouse_button(viewer *v, int button, bool down, int mods);
+void viewer_cursor(viewer *v, double x, double y);
+void viewer_scroll(viewer *v, double dy);
+/// Show msg in the HUD for a few seconds (and on stdout when scripted).
+void viewer_message(viewer *v, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/// Number of parameters that can be nudged, and the table row of the i-th.
+int viewer_param_count(void);
+const mur_param *viewer_param(int i);
+
+/// One line of the help overlay: keys and what they do.
+typedef struct viewer_help_line {
+    const char *keys;
+    const char *what;
+} viewer_help_line;
+const viewer_help_line *viewer_help(int *count);
+
+/* viewer_keys.c */
+/// Parse a --keys script ("P,K" at frame 1, or "5:P,10:Shift+K"). Events come out sorted by frame.
+/// False + a one-line err on a bad key name or frame.
+bool viewer_keys_parse(const char *spec, viewer_key_event **out, int *count, char *err,
+                       size_t err_len);
+/// GLFW key code for a key name ("Space", "F12", "P", "."), or -1.
+int viewer_key_from_name(const char *name);
+
+/* viewer_hud.c */
+void viewer_draw_hud(viewer *v);
+
+#endif

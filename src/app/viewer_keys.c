@@ -1,0 +1,157 @@
+/* --keys scripts: key presses applied at given frames, so tests and scripts drive the viewer as a
+ * person would. Syntax: items separated by commas; an item is [FRAME:][Shift+|Ctrl+|Alt+]KEY.
+ * An item without a frame takes the previous item's frame (1 at the start): "P,K" presses P then K
+ * at frame 1; "5:P,10:K,L" presses P at frame 5, K and L at frame 10. */
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "viewer.h"
+
+typedef struct key_name {
+    const char *name;
+    int key;
+} key_name;
+
+static const key_name NAMES[] = {
+    {"Space", GLFW_KEY_SPACE}, {"Tab", GLFW_KEY_TAB}, {"Enter", GLFW_KEY_ENTER},
+    {"Return", GLFW_KEY_ENTER}, {"Escape", GLFW_KEY_ESCAPE}, {"Esc", GLFW_KEY_ESCAPE},
+    {"Home", GLFW_KEY_HOME}, {"End", GLFW_KEY_END}, {"Up", GLFW_KEY_UP}, {"Down", GLFW_KEY_DOWN},
+    {"Left", GLFW_KEY_LEFT}, {"Right", GLFW_KEY_RIGHT}, {"PageUp", GLFW_KEY_PAGE_UP},
+    {"PageDown", GLFW_KEY_PAGE_DOWN}, {"Insert", GLFW_KEY_INSERT}, {"Delete", GLFW_KEY_DELETE},
+    {"Backspace", GLFW_KEY_BACKSPACE}, {".", GLFW_KEY_PERIOD}, {"Period", GLFW_KEY_PERIOD},
+    {"Comma", GLFW_KEY_COMMA}, {"[", GLFW_KEY_LEFT_BRACKET}, {"LeftBracket", GLFW_KEY_LEFT_BRACKET},
+    {"]", GLFW_KEY_RIGHT_BRACKET}, {"RightBracket", GLFW_KEY_RIGHT_BRACKET},
+    {"-", GLFW_KEY_MINUS}, {"Minus", GLFW_KEY_MINUS}, {"=", GLFW_KEY_EQUAL},
+    {"Equal", GLFW_KEY_EQUAL}, {"+", GLFW_KEY_KP_ADD}, {"Plus", GLFW_KEY_KP_ADD},
+    {"KPAdd", GLFW_KEY_KP_ADD}, {"KPSubtract", GLFW_KEY_KP_SUBTRACT}, {"/", GLFW_KEY_SLASH},
+    {"Slash", GLFW_KEY_SLASH}, {";", GLFW_KEY_SEMICOLON}, {"Semicolon", GLFW_KEY_SEMICOLON},
+    {"'", GLFW_KEY_APOSTROPHE}, {"Apostrophe", GLFW_KEY_APOSTROPHE}, {"`", GLFW_KEY_GRAVE_ACCENT},
+    {"Grave", GLFW_KEY_GRAVE_ACCENT}, {"\\", GLFW_KEY_BACKSLASH}, {"Backslash", GLFW_KEY_BACKSLASH},
+};
+
+int viewer_key_from_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 1 && isalpha((unsigned char)name[0]))
+        return GLFW_KEY_A + (toupper((unsigned char)name[0]) - 'A');
+    if (n == 1 && isdigit((unsigned char)name[0]))
+        return GLFW_KEY_0 + (name[0] - '0');
+    if ((name[0] == 'F' || name[0] == 'f') && n >= 2 && n <= 3 && isdigit((unsigned char)name[1])
+        && (n == 2 || isdigit((unsigned char)name[2]))) {
+        int k = atoi(name + 1);
+        if (k >= 1 && k <= 25)
+            return GLFW_KEY_F1 + k - 1;
+    }
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (strcasecmp(NAMES[i].name, name) == 0)
+            return NAMES[i].key;
+    return -1;
+}
+
+static void trim(char **s)
+{
+    while (isspace((unsigned char)**s))
+        (*s)++;
+    size_t n = strlen(*s);
+    while (n > 0 && isspace((unsigned char)(*s)[n - 1]))
+        (*s)[--n] = '\0';
+}
+
+static int cmp_frame(const void *a, const void *b)
+{
+    const viewer_key_event *x = a, *y = b;
+    return (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+/* Split on commas, except that a lone ',' key is written Comma. */
+bool viewer_keys_parse(const char *spec, viewer_key_event **out, int *count, char *err,
+                       size_t err_len)
+{
+    *out = NULL;
+    *count = 0;
+    if (!spec || !*spec)
+        return true;
+    char *copy = strdup(spec);
+    size_t cap = 1;
+    for (const char *p = spec; *p; p++)
+        cap += *p == ',';
+    viewer_key_event *ev = calloc(cap, sizeof *ev);
+    if (!copy || !ev) {
+        free(copy);
+        free(ev);
+        snprintf(err, err_len, "--keys: out of memory");
+        return false;
+    }
+    int n = 0;
+    int64_t frame = 1;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        trim(&item);
+        if (!*item)
+            continue;
+        char *colon = strchr(item, ':');
+        if (colon && colon != item) {
+            *colon = '\0';
+            char *end = NULL;
+            errno = 0;
+            long long f = strtoll(item, &end, 10);
+            if (errno || !end || *end || f < 1) {
+                snprintf(err, err_len, "--keys: bad frame '%s' (expected a whole number >= 1)",
+                         item);
+                goto fail;
+            }
+            frame = f;
+            item = colon + 1;
+            trim(&item);
+        }
+        int mods = 0;
+        for (;;) {
+            if (strncasecmp(item, "Shift+", 6) == 0 && item[6]) {
+                mods |= GLFW_MOD_SHIFT;
+                item += 6;
+            } else if (strncasecmp(item, "Ctrl+", 5) == 0 && item[5]) {
+                mods |= GLFW_MOD_CONTROL;
+                item += 5;
+            } else if (strncasecmp(item, "Alt+", 4) == 0 && item[4]) {
+                mods |= GLFW_MOD_ALT;
+                item += 4;
+            } else {
+                break;
+            }
+        }
+        int key = viewer_key_from_name(item);
+        if (key < 0) {
+            snprintf(err, err_len,
+                     "--keys: unknown key '%s' (letters, digits, Space, Tab, Enter, Escape, Home, "
+                     "Up, Down, Left, Right, F1-F12, '.', '[', ']', '-', '=', ...)",
+                     item);
+            goto fail;
+        }
+        ev[n++] = (viewer_key_event){.frame = frame, .key = key, .mods = mods};
+    }
+    /* a stable order for equal frames: mergesort-like by index, qsort is not stable */
+    for (int i = 1; i < n; i++) {
+        viewer_key_event x = ev[i];
+        int j = i - 1;
+        while (j >= 0 && cmp_frame(&ev[j], &x) > 0) {
+            ev[j + 1] = ev[j];
+            j--;
+        }
+        ev[j + 1] = x;
+    }
+    free(copy);
+    *out = ev;
+    *count = n;
+    return true;
+fail:
+    free(copy);
+    free(ev);
+    return false;
+}

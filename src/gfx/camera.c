@@ -1,0 +1,232 @@
+/* Orbit camera (see camera.h). Pure math on cglm. */
+#include "camera.h"
+
+#include <math.h>
+
+static const float default_fov = 0.7853982f; /* 45 degrees */
+static const float default_yaw = 0.6108652f; /* 35 degrees */
+static const float default_pitch = 0.3490659f; /* 20 degrees */
+
+static float clampf(float x, float lo, float hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+static void clamp_pose(const mur_camera *c, mur_camera_pose *p)
+{
+    p->pitch = clampf(p->pitch, -c->max_pitch, c->max_pitch);
+    p->distance = clampf(p->distance, c->min_distance, c->max_distance);
+}
+
+void mur_camera_init(mur_camera *c, const float lo[3], const float hi[3], float aspect)
+{
+    vec3 centre, half;
+    for (int i = 0; i < 3; i++) {
+        centre[i] = 0.5f * (lo[i] + hi[i]);
+        half[i] = 0.5f * fabsf(hi[i] - lo[i]);
+    }
+    float radius = glm_vec3_norm(half);
+    if (!(radius > 1e-6f))
+        radius = 1.0f;
+    *c = (mur_camera){0};
+    c->fov_y = default_fov;
+    c->aspect = aspect > 0.0f ? aspect : 1.0f;
+    c->max_pitch = glm_rad(85.0f);
+    c->min_distance = radius * 0.01f;
+    c->max_distance = radius * 20.0f;
+    c->damping = 14.0f;
+    c->zoom_step = 0.88f;
+    glm_vec3_copy(centre, c->scene_centre);
+    /* the ground plane reaches out to about twice the box, so count it in */
+    c->scene_radius = radius * 3.0f;
+
+    /* Fit the box's bounding sphere into the narrower field of view, then come a little closer:
+     * a soft-bounded flock rarely reaches the corners, and a filled frame looks alive. */
+    float fov_x = 2.0f * atanf(tanf(0.5f * c->fov_y) * c->aspect);
+    float fov = fminf(c->fov_y, fov_x);
+    mur_camera_pose h;
+    glm_vec3_copy(centre, h.target);
+    h.yaw = default_yaw;
+    h.pitch = default_pitch;
+    h.distance = 0.82f * radius / sinf(0.5f * fov);
+    c->home = h;
+    mur_camera_reset(c);
+}
+
+void mur_camera_reset(mur_camera *c)
+{
+    c->goal = c->home;
+    clamp_pose(c, &c->goal);
+    c->follow = false;
+}
+
+void mur_camera_snap(mur_camera *c)
+{
+    c->cur = c->goal;
+}
+
+void mur_camera_orbit(mur_camera *c, float dyaw, float dpitch)
+{
+    c->goal.yaw += dyaw;
+    /* keep the angle small so damping never takes the long way round */
+    const float two_pi = 6.2831853f;
+    while (c->goal.yaw - c->cur.yaw > 0.5f * two_pi) {
+        c->goal.yaw -= two_pi;
+    }
+    while (c->goal.yaw - c->cur.yaw < -0.5f * two_pi) {
+        c->goal.yaw += two_pi;
+    }
+    c->goal.pitch += dpitch;
+    clamp_pose(c, &c->goal);
+}
+
+static void basis(const mur_camera_pose *p, vec3 fwd, vec3 right, vec3 up)
+{
+    /* eye offset from the target, as a unit vector */
+    vec3 back = {cosf(p->pitch) * sinf(p->yaw), sinf(p->pitch), cosf(p->pitch) * cosf(p->yaw)};
+    glm_vec3_negate_to(back, fwd);
+    vec3 world_up = {0.0f, 1.0f, 0.0f};
+    glm_vec3_cross(fwd, world_up, right);
+    glm_vec3_normalize(right);
+    glm_vec3_cross(right, fwd, up);
+}
+
+void mur_camera_pan(mur_camera *c, float dx, float dy)
+{
+    vec3 fwd, right, up;
+    basis(&c->goal, fwd, right, up);
+    /* one view height at the target's distance */
+    float h = 2.0f * c->goal.distance * tanf(0.5f * c->fov_y);
+    glm_vec3_muladds(right, -dx * h, c->goal.target);
+    glm_vec3_muladds(up, -dy * h, c->goal.target);
+    c->follow = false;
+}
+
+void mur_camera_zoom(mur_camera *c, float notches)
+{
+    c->goal.distance *= powf(c->zoom_step, notches);
+    clamp_pose(c, &c->goal);
+}
+
+void mur_camera_set_aspect(mur_camera *c, int width, int height)
+{
+    if (width > 0 && height > 0)
+        c->aspect = (float)width / (float)height;
+}
+
+void mur_camera_set_follow(mur_camera *c, bool on)
+{
+    c->follow = on;
+}
+
+void mur_camera_follow(mur_camera *c, const float p[3])
+{
+    if (!c->follow)
+        return;
+    if (!(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2])))
+        return;
+    glm_vec3_copy((float *)p, c->goal.target);
+}
+
+void mur_camera_update(mur_camera *c, float dt)
+{
+    if (!(dt > 0.0f))
+        return;
+    float k = c->damping > 0.0f ? 1.0f - expf(-c->damping * dt) : 1.0f;
+    mur_camera_pose *a = &c->cur;
+    const mur_camera_pose *b = &c->goal;
+    for (int i = 0; i < 3; i++)
+        a->target[i] += (b->target[i] - a->target[i]) * k;
+    a->yaw += (b->yaw - a->yaw) * k;
+    a->pitch += (b->pitch - a->pitch) * k;
+    /* zoom in log space so it feels the same near and far */
+    a->distance *= powf(b->distance / a->distance, k);
+}
+
+void mur_camera_eye(const mur_camera *c, vec3 out)
+{
+    const mur_camera_pose *p = &c->cur;
+    vec3 back = {cosf(p->pitch) * sinf(p->yaw), sinf(p->pitch), cosf(p->pitch) * cosf(p->yaw)};
+    glm_vec3_scale(back, p->distance, out);
+    glm_vec3_add(out, (float *)p->target, out);
+}
+
+void mur_camera_near_far(const mur_camera *c, float *near_z, float *far_z)
+{
+    vec3 eye;
+    mur_camera_eye(c, eye);
+    float d = glm_vec3_distance(eye, (float *)c->scene_centre);
+    /* the far plane must hold the whole scene and the target, wherever the user panned */
+    float f = fmaxf(d + c->scene_radius, c->cur.distance * 2.0f);
+    float n = fmaxf(d - c->scene_radius, 0.0f);
+    /* 24-bit depth: keep far/near below ~5000, and never cut what is right at the target */
+    n = fmaxf(n, f / 5000.0f);
+    n = fminf(n, c->cur.distance * 0.5f);
+    *near_z = n;
+    *far_z = f;
+}
+
+void mur_camera_view(const mur_camera *c, mat4 out)
+{
+    vec3 eye, up = {0.0f, 1.0f, 0.0f};
+    mur_camera_eye(c, eye);
+    glm_lookat(eye, (float *)c->cur.target, up, out);
+}
+
+void mur_camera_proj(const mur_camera *c, mat4 out)
+{
+    float n, f;
+    mur_camera_near_far(c, &n, &f);
+    glm_perspective(c->fov_y, c->aspect, n, f, out);
+}
+
+void mur_camera_view_proj(const mur_camera *c, mat4 out)
+{
+    mat4 v, p;
+    mur_camera_view(c, v);
+    mur_camera_proj(c, p);
+    glm_mat4_mul(p, v, out);
+}
+
+bool mur_camera_project(const mur_camera *c, const float p[3], int width, int height, float out[2])
+{
+    mat4 vp;
+    mur_camera_view_proj(c, vp);
+    vec4 x = {p[0], p[1], p[2], 1.0f}, clip;
+    glm_mat4_mulv(vp, x, clip);
+    if (!(clip[3] > 0.0f))
+        return false;
+    float ndc_x = clip[0] / clip[3], ndc_y = clip[1] / clip[3], ndc_z = clip[2] / clip[3];
+    if (ndc_z < -1.0f || ndc_z > 1.0f)
+        return false;
+    out[0] = (ndc_x * 0.5f + 0.5f) * (float)width;
+    out[1] = (1.0f - (ndc_y * 0.5f + 0.5f)) * (float)height;
+    return true;
+}
+
+void mur_camera_ray(const mur_camera *c, float px, float py, int width, int height, vec3 origin,
+                    vec3 dir)
+{
+    vec3 fwd, right, up;
+    basis(&c->cur, fwd, right, up);
+    mur_camera_eye(c, origin);
+    float ndc_x = 2.0f * px / (float)(width > 0 ? width : 1) - 1.0f;
+    float ndc_y = 1.0f - 2.0f * py / (float)(height > 0 ? height : 1);
+    float t = tanf(0.5f * c->fov_y);
+    glm_vec3_copy(fwd, dir);
+    glm_vec3_muladds(right, ndc_x * t * c->aspect, dir);
+    glm_vec3_muladds(up, ndc_y * t, dir);
+    glm_vec3_normalize(dir);
+}
+
+bool mur_ray_hit_plane_y(const vec3 origin, const vec3 dir, float h, vec3 out)
+{
+    if (fabsf(dir[1]) < 1e-6f)
+        return false;
+    float t = (h - origin[1]) / dir[1];
+    if (!(t > 0.0f))
+        return false;
+    for (int i = 0; i < 3; i++)
+        out[i] = origin[i] + t * dir[i];
+    return true;
+}

@@ -1,0 +1,72 @@
+/* Orbit camera: a pure module (no GL, no window), so it is tested without a display.
+ *
+ * The camera looks at `target` from `distance` away, at longitude `yaw` and latitude `pitch`
+ * (radians; y is up). Input changes the goal values; mur_camera_update() moves the current values
+ * toward them with a dt-based exponential damping, so motion is smooth at any frame rate.
+ */
+#ifndef MUR_GFX_CAMERA_H
+#define MUR_GFX_CAMERA_H
+
+#include <stdbool.h>
+
+#include <cglm/cglm.h>
+
+typedef struct mur_camera_pose {
+    vec3 target;    ///< point looked at, wu
+    float yaw;      ///< longitude around +y, radians (0 = eye on +z)
+    float pitch;    ///< latitude, radians (+ = eye above the target)
+    float distance; ///< eye to target, wu
+} mur_camera_pose;
+
+typedef struct mur_camera {
+    mur_camera_pose cur;    ///< what is drawn
+    mur_camera_pose goal;   ///< where input wants to go
+    mur_camera_pose home;   ///< Home resets to this
+    float fov_y;            ///< vertical field of view, radians
+    float aspect;           ///< width / height
+    float max_pitch;        ///< latitude clamp, radians, short of the poles
+    float min_distance;     ///< zoom limits, wu
+    float max_distance;
+    float damping;          ///< 1/s; 0 = no damping (jump to the goal)
+    float zoom_step;        ///< distance factor per wheel notch (< 1: zoom in per positive notch)
+    bool follow;            ///< target follows the flock centre (mur_camera_follow)
+    vec3 scene_centre;      ///< bounding sphere of what is drawn, for near/far
+    float scene_radius;
+} mur_camera;
+
+/// Fit the home view to the world box [lo, hi] for the given aspect (width/height) and reset to it.
+void mur_camera_init(mur_camera *c, const float lo[3], const float hi[3], float aspect);
+/// Back to the home view (also turns follow off).
+void mur_camera_reset(mur_camera *c);
+/// Orbit by the given angles (radians); latitude is clamped to +-max_pitch.
+void mur_camera_orbit(mur_camera *c, float dyaw, float dpitch);
+/// Pan the target in the view plane; dx, dy in fractions of the view height (+x right, +y up).
+void mur_camera_pan(mur_camera *c, float dx, float dy);
+/// Zoom by wheel notches (+ = closer); the step is a factor, so it scales with the distance.
+void mur_camera_zoom(mur_camera *c, float notches);
+/// Window size changed.
+void mur_camera_set_aspect(mur_camera *c, int width, int height);
+void mur_camera_set_follow(mur_camera *c, bool on);
+/// While following, move the target goal to p (the flock centre).
+void mur_camera_follow(mur_camera *c, const float p[3]);
+/// Advance the damping by dt seconds.
+void mur_camera_update(mur_camera *c, float dt);
+/// Jump to the goal at once (for scripted runs and tests).
+void mur_camera_snap(mur_camera *c);
+
+void mur_camera_eye(const mur_camera *c, vec3 out);
+/// Near and far planes fitted to the scene sphere around the current eye.
+void mur_camera_near_far(const mur_camera *c, float *near_z, float *far_z);
+void mur_camera_view(const mur_camera *c, mat4 out);
+void mur_camera_proj(const mur_camera *c, mat4 out);
+void mur_camera_view_proj(const mur_camera *c, mat4 out);
+/// Project a world point to pixels (x right, y down from the top-left) in a width x height image.
+/// False if the point is behind the eye or outside the near/far range.
+bool mur_camera_project(const mur_camera *c, const float p[3], int width, int height, float out[2]);
+/// The ray through pixel (px, py) (top-left origin): origin = eye, dir = unit direction.
+void mur_camera_ray(const mur_camera *c, float px, float py, int width, int height, vec3 origin,
+                    vec3 dir);
+/// Intersect a ray with the plane y = h; false if parallel or behind the origin.
+bool mur_ray_hit_plane_y(const vec3 origin, const vec3 dir, float h, vec3 out);
+
+#endif

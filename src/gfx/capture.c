@@ -1,0 +1,135 @@
+/* Frame readback and PNG files (see capture.h). */
+#include "capture.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gl.h"
+
+void mur_capture_read(int width, int height, uint8_t *out)
+{
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, out);
+}
+
+typedef struct png_job {
+    FILE *fp;
+    int width, height;
+    const uint8_t *rgba;
+    bool bottom_up;
+    int level;
+    uint8_t *row;
+    char msg[256];
+} png_job;
+
+static void on_png_error(png_structp png, png_const_charp msg)
+{
+    png_job *job = png_get_error_ptr(png);
+    snprintf(job->msg, sizeof job->msg, "%s", msg);
+    png_longjmp(png, 1);
+}
+
+static void on_png_warning(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg;
+}
+
+/* Kept apart from the setjmp caller so no local changes between setjmp and longjmp. */
+static bool encode(png_job *job)
+{
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, job, on_png_error,
+                                              on_png_warning);
+    if (!png) {
+        snprintf(job->msg, sizeof job->msg, "out of memory");
+        return false;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        snprintf(job->msg, sizeof job->msg, "out of memory");
+        return false;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return false;
+    }
+    png_init_io(png, job->fp);
+    png_set_compression_level(png, job->level);
+    png_set_filter(png, 0, PNG_FILTER_SUB);
+    png_set_IHDR(png, info, (png_uint_32)job->width, (png_uint_32)job->height, 8, PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int y = 0; y < job->height; y++) {
+        int src = job->bottom_up ? job->height - 1 - y : y;
+        const uint8_t *in = job->rgba + (size_t)src * (size_t)job->width * 4;
+        for (int x = 0; x < job->width; x++)
+            memcpy(job->row + (size_t)x * 3, in + (size_t)x * 4, 3);
+        png_write_row(png, job->row);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    return true;
+}
+
+bool mur_png_write(const char *path, int width, int height, const uint8_t *rgba, bool bottom_up,
+                   int level, char *err, size_t err_len)
+{
+    if (width <= 0 || height <= 0 || !rgba) {
+        snprintf(err, err_len, "%s: nothing to write (%dx%d)", path, width, height);
+        return false;
+    }
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    uint8_t *row = malloc((size_t)width * 3);
+    if (!tmp || !row) {
+        free(tmp);
+        free(row);
+        snprintf(err, err_len, "%s: out of memory", path);
+        return false;
+    }
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
+        free(tmp);
+        free(row);
+        return false;
+    }
+    (void)fchmod(fd, 0644);
+    png_job job = {.fp = fdopen(fd, "wb"), .width = width, .height = height, .rgba = rgba,
+                   .bottom_up = bottom_up, .level = level, .row = row};
+    bool ok = job.fp != NULL;
+    if (!ok) {
+        snprintf(job.msg, sizeof job.msg, "%s", strerror(errno));
+        close(fd);
+    } else {
+        ok = encode(&job);
+        if (fflush(job.fp) != 0 && ok) {
+            snprintf(job.msg, sizeof job.msg, "%s", strerror(errno));
+            ok = false;
+        }
+        if (fclose(job.fp) != 0 && ok) {
+            snprintf(job.msg, sizeof job.msg, "%s", strerror(errno));
+            ok = false;
+        }
+    }
+    if (ok && rename(tmp, path) != 0) {
+        snprintf(job.msg, sizeof job.msg, "%s", strerror(errno));
+        ok = false;
+    }
+    if (!ok) {
+        unlink(tmp);
+        snprintf(err, err_len, "%s: cannot write PNG: %s", path, job.msg);
+    }
+    free(tmp);
+    free(row);
+    return ok;
+}

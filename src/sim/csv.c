@@ -1,0 +1,212 @@
+/* CSV state files: kind,x,y,z,vx,vy,vz,perch (docs/rules.md). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "atomic_file.h"
+#include "internal.h"
+
+#define HEADER "kind,x,y,z,vx,vy,vz,perch"
+#define MAX_LINE 1024
+
+bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err)
+{
+    mur_afile a;
+    if (!mur_afile_open(&a, path, err))
+        return false;
+    fputs(HEADER "\n", a.fp);
+    for (int32_t i = 0; i < f->n; i++) {
+        const float *p = f->pos + 3 * (size_t)i, *v = f->vel + 3 * (size_t)i;
+        fprintf(a.fp, "boid,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", (double)p[0], (double)p[1], (double)p[2],
+                (double)v[0], (double)v[1], (double)v[2], (int)f->perch[i]);
+    }
+    for (int32_t k = 0; k < f->np; k++) {
+        const float *p = f->ppos + 3 * (size_t)k, *v = f->pvel + 3 * (size_t)k;
+        fprintf(a.fp, "predator,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,0\n", (double)p[0], (double)p[1], (double)p[2],
+                (double)v[0], (double)v[1], (double)v[2]);
+    }
+    return mur_afile_commit(&a, err);
+}
+
+typedef struct agent {
+    float v[6];
+    int32_t perch;
+} agent;
+
+typedef struct list {
+    agent *a;
+    size_t n, cap;
+} list;
+
+static bool push(list *l, const agent *x)
+{
+    if (l->n == l->cap) {
+        size_t c = l->cap ? 2 * l->cap : 1024;
+        agent *q = realloc(l->a, c * sizeof *q);
+        if (!q)
+            return false;
+        l->a = q;
+        l->cap = c;
+    }
+    l->a[l->n++] = *x;
+    return true;
+}
+
+static bool parse_float_field(const char *s, float *out)
+{
+    if (!*s)
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || !isfinite(v) || !isfinite((float)v))
+        return false;
+    *out = (float)v;
+    return true;
+}
+
+static bool parse_line(char *line, agent *a, bool *is_pred, const char **why)
+{
+    char *fields[9];
+    int nf = 0;
+    char *s = line;
+    fields[nf++] = s;
+    for (; *s; s++) {
+        if (*s == ',') {
+            *s = 0;
+            if (nf == 9) {
+                *why = "too many fields (expected 8)";
+                return false;
+            }
+            fields[nf++] = s + 1;
+        }
+    }
+    if (nf != 8) {
+        *why = "expected 8 fields: kind,x,y,z,vx,vy,vz,perch";
+        return false;
+    }
+    if (strcmp(fields[0], "boid") == 0)
+        *is_pred = false;
+    else if (strcmp(fields[0], "predator") == 0)
+        *is_pred = true;
+    else {
+        *why = "unknown kind (expected boid or predator)";
+        return false;
+    }
+    for (int k = 0; k < 6; k++) {
+        if (!parse_float_field(fields[1 + k], &a->v[k])) {
+            static const char *names[] = {"x", "y", "z", "vx", "vy", "vz"};
+            static char msg[64];
+            snprintf(msg, sizeof msg, "%s is not a finite number", names[k]);
+            *why = msg;
+            return false;
+        }
+    }
+    char *end;
+    errno = 0;
+    long p = strtol(fields[7], &end, 10);
+    if (!*fields[7] || *end || errno || p < 0 || p > 1000000) {
+        *why = "perch is not a whole number in [0, 1000000]";
+        return false;
+    }
+    if (*is_pred && p != 0) {
+        *why = "a predator's perch must be 0";
+        return false;
+    }
+    a->perch = (int32_t)p;
+    return true;
+}
+
+mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        mur_set_error(err, "cannot open state file '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    list boids = {0}, preds = {0};
+    char *line = NULL;
+    size_t linecap = 0;
+    long lineno = 0;
+    bool ok = true, header = false;
+    ssize_t got;
+    while (ok && (got = getline(&line, &linecap, fp)) >= 0) {
+        lineno++;
+        size_t l = (size_t)got;
+        if (l > MAX_LINE) {
+            mur_set_error(err, "%s:%ld: line longer than %d characters", path, lineno, MAX_LINE);
+            ok = false;
+            break;
+        }
+        while (l > 0 && (line[l - 1] == '\n' || line[l - 1] == '\r'))
+            line[--l] = 0;
+        for (size_t i = 0; i < l; i++) {
+            unsigned char c = (unsigned char)line[i];
+            if (c < 32 || c > 126) {
+                mur_set_error(err, "%s:%ld: unexpected byte 0x%02x (not a text CSV state file)", path, lineno, c);
+                ok = false;
+                break;
+            }
+        }
+        if (!ok)
+            break;
+        if (!header) {
+            if (strcmp(line, HEADER) != 0) {
+                mur_set_error(err, "%s:%ld: expected the header '" HEADER "'", path, lineno);
+                ok = false;
+            }
+            header = true;
+            continue;
+        }
+        if (l == 0)
+            continue;
+        agent a;
+        bool pred;
+        const char *why = "";
+        if (!parse_line(line, &a, &pred, &why)) {
+            mur_set_error(err, "%s:%ld: %s", path, lineno, why);
+            ok = false;
+        } else if ((pred ? preds.n >= MUR_MAX_PREDATORS : boids.n >= MUR_MAX_BOIDS)) {
+            mur_set_error(err, "%s:%ld: too many %s (at most %d)", path, lineno, pred ? "predators" : "boids",
+                          pred ? MUR_MAX_PREDATORS : MUR_MAX_BOIDS);
+            ok = false;
+        } else if (!push(pred ? &preds : &boids, &a)) {
+            mur_set_error(err, "%s:%ld: out of memory", path, lineno);
+            ok = false;
+        }
+    }
+    if (ok && ferror(fp)) {
+        mur_set_error(err, "cannot read state file '%s': %s", path, strerror(errno));
+        ok = false;
+    }
+    if (ok && !header) {
+        mur_set_error(err, "%s: empty file (expected the header '" HEADER "')", path);
+        ok = false;
+    }
+    free(line);
+    fclose(fp);
+    mur_flock *f = NULL;
+    if (ok) {
+        mur_flock_def d = *def;
+        d.boids = (int32_t)boids.n;
+        d.predators = (int32_t)preds.n;
+        f = mur_flock_create(&d, err);
+        if (f) {
+            for (int32_t i = 0; i < f->n; i++) {
+                memcpy(f->pos + 3 * (size_t)i, boids.a[i].v, 3 * sizeof(float));
+                memcpy(f->vel + 3 * (size_t)i, boids.a[i].v + 3, 3 * sizeof(float));
+                f->perch[i] = boids.a[i].perch;
+            }
+            for (int32_t k = 0; k < f->np; k++) {
+                memcpy(f->ppos + 3 * (size_t)k, preds.a[k].v, 3 * sizeof(float));
+                memcpy(f->pvel + 3 * (size_t)k, preds.a[k].v + 3, 3 * sizeof(float));
+            }
+        }
+    }
+    free(boids.a);
+    free(preds.a);
+    return f;
+}

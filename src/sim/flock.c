@@ -1,0 +1,436 @@
+/* Flock lifetime, setters, the step driver, views, stats and the state hash. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "internal.h"
+
+void mur_set_error(mur_error *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+}
+
+double mur_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int env_threads(void)
+{
+    const char *names[] = {"MURMUR_THREADS", "OMP_NUM_THREADS"};
+    for (int k = 0; k < 2; k++) {
+        const char *s = getenv(names[k]);
+        if (s && *s) {
+            char *end;
+            long v = strtol(s, &end, 10);
+            if (*end == 0 && v > 0)
+                return v > MUR_MAX_THREADS ? MUR_MAX_THREADS : (int)v;
+        }
+    }
+#ifdef _OPENMP
+    int p = omp_get_num_procs();
+    return p < 1 ? 1 : (p > MUR_MAX_THREADS ? MUR_MAX_THREADS : p);
+#else
+    return 1;
+#endif
+}
+
+int mur_effective_threads(const mur_flock *f)
+{
+    return f->threads;
+}
+
+static void free_gather(mur_flock *f)
+{
+    for (int t = 0; t < MUR_MAX_THREADS; t++) {
+        free(f->gather[t].x);
+        memset(&f->gather[t], 0, sizeof f->gather[t]);
+    }
+}
+
+/* One block per thread: 7 arrays of MUR_GATHER_CAP floats. */
+static bool alloc_gather(mur_flock *f, int threads)
+{
+    for (int t = 0; t < threads; t++) {
+        if (f->gather[t].x)
+            continue;
+        float *b = malloc(sizeof(float) * 7 * MUR_GATHER_CAP);
+        if (!b)
+            return false;
+        mur_gather *g = &f->gather[t];
+        g->x = b;
+        g->y = b + MUR_GATHER_CAP;
+        g->z = b + 2 * MUR_GATHER_CAP;
+        g->vx = b + 3 * MUR_GATHER_CAP;
+        g->vy = b + 4 * MUR_GATHER_CAP;
+        g->vz = b + 5 * MUR_GATHER_CAP;
+        g->w = b + 6 * MUR_GATHER_CAP;
+    }
+    return true;
+}
+
+static bool grow(void **p, size_t bytes)
+{
+    void *q = realloc(*p, bytes ? bytes : 1);
+    if (!q)
+        return false;
+    *p = q;
+    return true;
+}
+
+static bool ensure_metric_buffers(mur_flock *f)
+{
+    int64_t cc = f->grid.cap_cells;
+    size_t blocks = (size_t)f->cap / MUR_METRIC_BLOCK + 1;
+    return grow((void **)&f->cell_cnt, (size_t)cc * 2 * sizeof(int64_t)) &&
+           grow((void **)&f->cell_nn, (size_t)cc * sizeof(double)) &&
+           grow(&f->msum, blocks * MUR_METRIC_BLOCK_BYTES);
+}
+
+static int64_t cells_for(int32_t n) { return (int64_t)n / 2 + 64; }
+
+/* Make room for cap boids (never shrinks). On failure the flock is unchanged and usable. */
+static bool reserve_boids(mur_flock *f, int32_t cap)
+{
+    if (cap <= f->cap && f->grid.cap_cells >= cells_for(cap))
+        return true;
+    size_t n = (size_t)cap;
+    bool ok = grow((void **)&f->pos, 3 * n * sizeof(float)) && grow((void **)&f->vel, 3 * n * sizeof(float)) &&
+              grow((void **)&f->perch, n * sizeof(int32_t)) && grow((void **)&f->sx, n * sizeof(float)) &&
+              grow((void **)&f->sy, n * sizeof(float)) && grow((void **)&f->sz, n * sizeof(float)) &&
+              grow((void **)&f->svx, n * sizeof(float)) && grow((void **)&f->svy, n * sizeof(float)) &&
+              grow((void **)&f->svz, n * sizeof(float)) && grow((void **)&f->sw, n * sizeof(float)) &&
+              grow((void **)&f->order, n * sizeof(int32_t)) && grow((void **)&f->cellof, n * sizeof(int32_t));
+    int64_t cc = cells_for(cap);
+    ok = ok && grow((void **)&f->grid.start, (size_t)(cc + 1) * sizeof(int32_t));
+    if (!ok)
+        return false;
+    f->cap = cap;
+    f->grid.cap_cells = cc;
+    if (f->metrics_every && !ensure_metric_buffers(f)) {
+        f->metrics_every = false; /* the flock stays usable; metrics switch off */
+        return false;
+    }
+    return true;
+}
+
+
+/* Seeded random boid i (stream 1): uniform in the world box, random direction, speed in [min, max]. */
+static void spawn_boid(mur_flock *f, int32_t i, uint64_t salt)
+{
+    const mur_flock_def *d = &f->def;
+    uint64_t key = ((uint64_t)i << 4) ^ (salt << 36);
+    for (int a = 0; a < 3; a++) {
+        float u = mur_hash_unit(d->seed, 1, key + (uint64_t)a);
+        f->pos[3 * i + a] = d->world_min[a] + u * (d->world_max[a] - d->world_min[a]);
+        if (f->pos[3 * i + a] >= d->world_max[a])
+            f->pos[3 * i + a] = d->world_min[a];
+    }
+    float z = 2.0f * mur_hash_unit(d->seed, 2, key) - 1.0f;
+    float phi = 6.2831853f * mur_hash_unit(d->seed, 3, key);
+    float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+    float s = d->min_speed + mur_hash_unit(d->seed, 4, key) * (d->max_speed - d->min_speed);
+    f->vel[3 * i] = s * r * cosf(phi);
+    f->vel[3 * i + 1] = s * z;
+    f->vel[3 * i + 2] = s * r * sinf(phi);
+    f->perch[i] = 0;
+}
+
+static void spawn_predator(mur_flock *f, int32_t k, uint64_t salt)
+{
+    const mur_flock_def *d = &f->def;
+    uint64_t key = ((uint64_t)k << 4) ^ (salt << 36);
+    for (int a = 0; a < 3; a++) {
+        float u = mur_hash_unit(d->seed, 5, key + (uint64_t)a);
+        f->ppos[3 * k + a] = d->world_min[a] + u * (d->world_max[a] - d->world_min[a]);
+        f->pvel[3 * k + a] = 0.0f;
+    }
+}
+
+bool mur_flock_set_predator_count(mur_flock *f, int32_t n, mur_error *err)
+{
+    if (n < 0 || n > MUR_MAX_PREDATORS) {
+        mur_set_error(err, "bad predator count %d: expected a whole number in [0, %d]", (int)n, MUR_MAX_PREDATORS);
+        return false;
+    }
+    if (n > f->pcap) {
+        size_t c = (size_t)n;
+        if (!grow((void **)&f->ppos, 3 * c * sizeof(float)) || !grow((void **)&f->pvel, 3 * c * sizeof(float)) ||
+            !grow((void **)&f->ptmp, 6 * c * sizeof(float))) {
+            mur_set_error(err, "cannot allocate memory for %d predators", (int)n);
+            return false;
+        }
+        f->pcap = n;
+    }
+    for (int32_t k = f->np; k < n; k++)
+        spawn_predator(f, k, f->tick);
+    f->np = n;
+    f->def.predators = n;
+    return true;
+}
+
+bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err)
+{
+    if (n < 0 || n > MUR_MAX_BOIDS) {
+        mur_set_error(err, "bad boid count %d: expected a whole number in [0, %d]", (int)n, MUR_MAX_BOIDS);
+        return false;
+    }
+    if (!reserve_boids(f, n)) {
+        mur_set_error(err, "cannot allocate memory for %d boids (about %.0f MiB)", (int)n,
+                      (double)n * 64.0 / 1048576.0);
+        return false;
+    }
+    for (int32_t i = f->n; i < n; i++)
+        spawn_boid(f, i, f->tick);
+    f->n = n;
+    f->def.boids = n;
+    return true;
+}
+
+mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err)
+{
+    if (!mur_def_check(def, err))
+        return NULL;
+    mur_flock *f = calloc(1, sizeof *f);
+    if (!f) {
+        mur_set_error(err, "cannot allocate a flock");
+        return NULL;
+    }
+    f->def = *def;
+    f->pred_on = true;
+    f->threads = env_threads();
+    if (!alloc_gather(f, f->threads) || !mur_flock_set_boid_count(f, def->boids, err) ||
+        !mur_flock_set_predator_count(f, def->predators, err)) {
+        if (err && !err->msg[0])
+            mur_set_error(err, "cannot allocate memory for the flock");
+        mur_flock_destroy(f);
+        return NULL;
+    }
+    return f;
+}
+
+void mur_flock_destroy(mur_flock *f)
+{
+    if (!f)
+        return;
+    void *ptrs[] = {f->pos, f->vel, f->perch, f->ppos, f->pvel, f->ptmp, f->sx, f->sy, f->sz, f->svx,
+                    f->svy, f->svz, f->sw, f->order, f->cellof, f->grid.start, f->cell_nn, f->cell_cnt, f->msum};
+    for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+        free(ptrs[i]);
+    free_gather(f);
+    free(f);
+}
+
+static void build(mur_flock *f)
+{
+    if (f->def.neighbour_search == MUR_SEARCH_BRUTE)
+        mur_grid_build_brute(f);
+    else
+        mur_grid_build(f);
+}
+
+/* One tick, optionally measuring the state it starts from. */
+static void tick(mur_flock *f, bool move, bool metrics)
+{
+    double t0 = mur_now_ms();
+    mur_stats st;
+    memset(&st, 0, sizeof st);
+    st.tick = f->tick;
+    st.boids = f->n;
+    st.predators = f->pred_on ? f->np : 0;
+    int64_t neigh = 0, with = 0, cand = 0;
+    double nn = 0.0;
+    if (f->n > 0)
+        build(f);
+    double t1 = mur_now_ms();
+    if (move && f->pred_on && f->np > 0)
+        mur_predators_plan(f);
+    if (metrics)
+        mur_metrics_state(f, &st);
+    double t2 = mur_now_ms();
+    if (f->n > 0)
+        mur_rules_pass(f, move, metrics, &neigh, &nn, &with, &cand);
+    if (move && f->pred_on && f->np > 0)
+        mur_predators_commit(f);
+    if (move)
+        f->tick++;
+    double t3 = mur_now_ms();
+    int32_t flying = f->n - st.perching;
+    if (metrics) {
+        st.metrics_valid = true;
+        st.mean_neighbours = flying > 0 ? (double)neigh / flying : 0.0;
+        st.nn_distance = with > 0 ? nn / (double)with : 0.0;
+    }
+    st.candidates_per_boid = f->n > 0 ? (double)cand / f->n : 0.0;
+    st.grid_ms = t1 - t0;
+    st.metrics_ms = t2 - t1;
+    st.step_ms = t3 - t0;
+    f->stats = st;
+}
+
+void mur_flock_step(mur_flock *f)
+{
+    tick(f, true, f->metrics_every);
+}
+
+void mur_flock_steps(mur_flock *f, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        mur_flock_step(f);
+}
+
+mur_stats mur_flock_measure(mur_flock *f)
+{
+    if (!ensure_metric_buffers(f)) {
+        mur_stats s = f->stats;
+        s.metrics_valid = false;
+        return s;
+    }
+    tick(f, false, true);
+    return f->stats;
+}
+
+mur_stats mur_flock_stats(const mur_flock *f) { return f->stats; }
+
+void mur_flock_set_metrics(mur_flock *f, bool every_tick)
+{
+    f->metrics_every = every_tick && ensure_metric_buffers(f);
+}
+
+mur_view mur_flock_view(const mur_flock *f)
+{
+    mur_view v;
+    v.tick = f->tick;
+    v.boids = f->n;
+    v.pos = f->pos;
+    v.vel = f->vel;
+    v.perch = f->perch;
+    v.predators = f->np;
+    v.predators_on = f->pred_on;
+    v.pred_pos = f->ppos;
+    v.pred_vel = f->pvel;
+    return v;
+}
+
+mur_flock_def mur_flock_get_def(const mur_flock *f) { return f->def; }
+
+bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_error *err)
+{
+    if (!mur_def_check(def, err))
+        return false;
+    if (def->boids != f->n && !mur_flock_set_boid_count(f, def->boids, err))
+        return false;
+    if (def->predators != f->np && !mur_flock_set_predator_count(f, def->predators, err))
+        return false;
+    bool was_perch = f->def.perch;
+    f->def = *def;
+    if (was_perch && !def->perch)
+        mur_flock_set_perch(f, false);
+    return true;
+}
+
+void mur_flock_set_perch(mur_flock *f, bool on)
+{
+    f->def.perch = on;
+    if (!on)
+        memset(f->perch, 0, sizeof(int32_t) * (size_t)f->n);
+}
+
+void mur_flock_set_predators_on(mur_flock *f, bool on) { f->pred_on = on; }
+
+void mur_flock_set_goal(mur_flock *f, bool on, const float *pos)
+{
+    f->def.goal = on;
+    if (pos) {
+        for (int a = 0; a < 3; a++)
+            if (isfinite(pos[a]))
+                f->def.goal_pos[a] = pos[a];
+    }
+}
+
+void mur_flock_set_wind(mur_flock *f, bool on, const float *vel)
+{
+    f->def.wind = on;
+    if (vel) {
+        for (int a = 0; a < 3; a++)
+            if (isfinite(vel[a]))
+                f->def.wind_vel[a] = vel[a];
+    }
+}
+
+void mur_flock_set_scatter(mur_flock *f, bool on) { f->def.scatter = on; }
+
+void mur_flock_set_bounds(mur_flock *f, mur_bounds mode)
+{
+    if (mode >= 0 && mode < MUR_BOUNDS_COUNT)
+        f->def.bounds = mode;
+}
+
+void mur_flock_set_search(mur_flock *f, mur_search method)
+{
+    if (method >= 0 && method < MUR_SEARCH_COUNT)
+        f->def.neighbour_search = method;
+}
+
+void mur_flock_set_threads(mur_flock *f, int threads)
+{
+    int t = threads > 0 ? threads : env_threads();
+    if (t > MUR_MAX_THREADS)
+        t = MUR_MAX_THREADS;
+    if (alloc_gather(f, t))
+        f->threads = t;
+}
+
+int mur_flock_threads(const mur_flock *f) { return f->threads; }
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+uint64_t mur_flock_hash(const mur_flock *f)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    size_t n = (size_t)f->n, np = (size_t)f->np;
+    h = fnv(h, &f->tick, sizeof f->tick);
+    h = fnv(h, &f->n, sizeof f->n);
+    h = fnv(h, f->pos, 3 * n * sizeof(float));
+    h = fnv(h, f->vel, 3 * n * sizeof(float));
+    h = fnv(h, f->perch, n * sizeof(int32_t));
+    h = fnv(h, &f->np, sizeof f->np);
+    h = fnv(h, f->ppos, 3 * np * sizeof(float));
+    h = fnv(h, f->pvel, 3 * np * sizeof(float));
+    return h;
+}
+
+size_t mur_flock_memory(const mur_flock *f)
+{
+    size_t b = sizeof *f;
+    b += (size_t)f->cap * (3 + 3 + 1 + 7 + 2) * 4;
+    b += (size_t)f->pcap * 12 * 4;
+    b += (size_t)(f->grid.cap_cells + 1) * 4;
+    if (f->cell_cnt)
+        b += (size_t)f->grid.cap_cells * (16 + 8) + ((size_t)f->cap / MUR_METRIC_BLOCK + 1) * MUR_METRIC_BLOCK_BYTES;
+    for (int t = 0; t < MUR_MAX_THREADS; t++)
+        if (f->gather[t].x)
+            b += sizeof(float) * 7 * MUR_GATHER_CAP;
+    return b;
+}

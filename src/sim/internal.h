@@ -1,0 +1,88 @@
+/* Internal state of a flock. Not installed. */
+#ifndef MUR_SIM_INTERNAL_H
+#define MUR_SIM_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "murmur/murmur.h"
+
+/// Capacity (candidates) of each thread's gather buffer; neighbourhoods larger than this are
+/// scanned in place, cell row by cell row.
+#define MUR_GATHER_CAP 2048
+/// Most worker threads a flock will use.
+#define MUR_MAX_THREADS 64
+/// Boids per block of the metric sums.
+#define MUR_METRIC_BLOCK 4096
+/// Bytes of one metric block sum.
+#define MUR_METRIC_BLOCK_BYTES 80
+
+/// A thread's gather buffer: the candidates of one cell's 27-cell neighbourhood, contiguous.
+typedef struct mur_gather {
+    float *x, *y, *z, *vx, *vy, *vz, *w;
+} mur_gather;
+
+/// The uniform grid over the sorted (cell-ordered) boids.
+typedef struct mur_grid {
+    int32_t dims[3];     ///< cells per axis
+    float origin[3];     ///< lower corner, wu
+    float inv_cell[3];   ///< 1 / cell size per axis
+    float cell[3];       ///< cell size per axis, wu
+    int64_t ncells;      ///< dims product
+    int64_t cap_cells;   ///< allocated cells
+    int32_t *start;      ///< cap_cells + 1 prefix sums: cell c holds sorted [start[c], start[c+1])
+    bool wrap;           ///< torus grid (cell shifts of +-L)
+    bool pairwise_wrap;  ///< wrap with fewer than 3 cells on an axis: minimum image per pair
+} mur_grid;
+
+struct mur_flock {
+    mur_flock_def def;
+    uint64_t tick;
+    int32_t n, cap;            ///< boids, allocated boids
+    float *pos, *vel;          ///< public state, 3 floats per boid
+    int32_t *perch;            ///< remaining perch ticks
+    int32_t np, pcap;          ///< predators, allocated predators
+    float *ppos, *pvel;        ///< predators, 3 floats each
+    float *ptmp;               ///< predators' next state (6 floats each)
+    bool pred_on;              ///< runtime predator toggle
+    /* scratch, cell-sorted, structure of arrays */
+    float *sx, *sy, *sz, *svx, *svy, *svz, *sw;
+    int32_t *order;            ///< sorted slot -> boid index
+    int32_t *cellof;           ///< boid -> cell during the sort; union-find parents for groups
+    mur_grid grid;
+    double *cell_nn;           ///< per cell: sum of nearest-neighbour distances (metrics)
+    int64_t *cell_cnt;         ///< per cell: neighbours counted, boids with a neighbour
+    void *msum;                ///< metrics block sums (MUR_METRIC_BLOCK boids a block)
+    int threads;               ///< 0 = from the environment
+    mur_gather gather[MUR_MAX_THREADS];
+    bool metrics_every;
+    mur_stats stats;
+};
+
+/* flock.c */
+void mur_set_error(mur_error *err, const char *fmt, ...);
+uint64_t mur_mix64(uint64_t x);
+/// Uniform float in [0, 1) from a counter-based hash of (seed, a, b).
+float mur_hash_unit(uint64_t seed, uint64_t a, uint64_t b);
+int mur_effective_threads(const mur_flock *f);
+double mur_now_ms(void);
+
+/* grid.c */
+/// Build the grid and the cell-sorted copies of the state. Returns false only if a buffer is too small
+/// (never after create/resize), in which case the brute path is used.
+void mur_grid_build(mur_flock *f);
+/// Fill the sorted copies in boid order as one cell (brute force).
+void mur_grid_build_brute(mur_flock *f);
+
+/* rules.c */
+/// One pass over every cell: with move, the tick's rules; with metrics, neighbour counts and
+/// nearest-neighbour sums (of the state before the move) into *neigh and *nn_sum.
+void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, double *nn_sum, int64_t *with_nn,
+                    int64_t *cand);
+void mur_predators_plan(mur_flock *f);
+void mur_predators_commit(mur_flock *f);
+
+/* metrics.c */
+/// Centre, diameter, polarisation, perching and groups of the current state (grid already built).
+void mur_metrics_state(mur_flock *f, mur_stats *s);
+
+#endif

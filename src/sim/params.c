@@ -1,0 +1,489 @@
+/* The one parameter table: parsing, validation, listing and live setting all read it. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct param_row {
+    mur_param pub;
+    size_t offset; ///< into mur_flock_def
+} param_row;
+
+#define OFF(field) offsetof(mur_flock_def, field)
+#define BIG 1e6
+
+static const param_row ROWS[] = {
+    {{"boids", MUR_PT_INT, 0, MUR_MAX_BOIDS, false, "", NULL, "number of boids", true}, OFF(boids)},
+    {{"predators", MUR_PT_INT, 0, MUR_MAX_PREDATORS, false, "", NULL, "number of predators (0 = none)", true}, OFF(predators)},
+    {{"seed", MUR_PT_SEED, 0, 18446744073709551615.0, false, "", NULL, "seed of the initial state and the perch timers", false}, OFF(seed)},
+    {{"dt", MUR_PT_FLOAT, 0, 10, true, "s", NULL, "length of one tick", true}, OFF(dt)},
+    {{"view_radius", MUR_PT_FLOAT, 0, BIG, true, "wu", NULL, "a boid sees others closer than this", true}, OFF(view_radius)},
+    {{"view_angle", MUR_PT_FLOAT, 0, 360, true, "deg", NULL, "full angle of the view cone around the velocity (360 = all round)", true}, OFF(view_angle)},
+    {{"cohesion", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the pull toward the perceived centre of the neighbours", true}, OFF(cohesion)},
+    {{"alignment", MUR_PT_FLOAT, 0, BIG, false, "1/s", NULL, "weight of matching the neighbours' mean velocity", true}, OFF(alignment)},
+    {{"separation", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the push away from neighbours closer than separation_radius", true}, OFF(separation)},
+    {{"separation_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "neighbours closer than this push the boid away", true}, OFF(separation_radius)},
+    {{"min_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "flying boids are sped up to at least this (0 = no minimum)", true}, OFF(min_speed)},
+    {{"max_speed", MUR_PT_FLOAT, 0, BIG, true, "wu/s", NULL, "flying boids are slowed to at most this", true}, OFF(max_speed)},
+    {{"bounds", MUR_PT_ENUM, 0, 0, false, "", "soft|wrap|bounce|none", "what the world box does to boids", true}, OFF(bounds)},
+    {{"world_min", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "lower corner of the world box (x,y,z)", true}, OFF(world_min)},
+    {{"world_max", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "upper corner of the world box (x,y,z)", true}, OFF(world_max)},
+    {{"bounds_margin", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "soft bounds: the push starts this far inside a wall", true}, OFF(bounds_margin)},
+    {{"bounds_turn", MUR_PT_FLOAT, 0, BIG, false, "wu/s^2", NULL, "soft bounds: strength of the push back into the box", true}, OFF(bounds_turn)},
+    {{"perch", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "boids reaching the ground perch there for a while", true}, OFF(perch)},
+    {{"ground", MUR_PT_FLOAT, -BIG, BIG, false, "wu", NULL, "height (y) of the ground plane", true}, OFF(ground)},
+    {{"perch_min", MUR_PT_INT, 1, 1000000, false, "ticks", NULL, "shortest perch", true}, OFF(perch_min)},
+    {{"perch_max", MUR_PT_INT, 1, 1000000, false, "ticks", NULL, "longest perch", true}, OFF(perch_max)},
+    {{"goal", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "boids tend toward goal_pos", true}, OFF(goal)},
+    {{"goal_pos", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "the place boids tend to (x,y,z)", true}, OFF(goal_pos)},
+    {{"goal_weight", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the pull toward the goal", true}, OFF(goal_weight)},
+    {{"wind", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "a steady push on every flying boid", true}, OFF(wind)},
+    {{"wind_vel", MUR_PT_VEC3, -BIG, BIG, false, "wu/s^2", NULL, "the wind's push (x,y,z), added to every flying boid's acceleration", true}, OFF(wind_vel)},
+    {{"scatter", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "negate cohesion so the flock disperses", true}, OFF(scatter)},
+    {{"predator_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "boids flee predators closer than this", true}, OFF(predator_radius)},
+    {{"predator_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "top speed of a predator", true}, OFF(predator_speed)},
+    {{"flee", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the push away from close predators", true}, OFF(flee)},
+    {{"steer_unit", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "cohesion and alignment vectors scaled to unit length (as in the vision-distance report)", true}, OFF(steer_unit)},
+    {{"perch_neighbours", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "perching boids count as neighbours of flying ones", true}, OFF(perch_neighbours)},
+    {{"neighbour_search", MUR_PT_ENUM, 0, 0, false, "", "grid|brute", "neighbour search: uniform grid (O(N)) or every pair (O(N^2))", true}, OFF(neighbour_search)},
+};
+
+#define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
+
+mur_flock_def mur_flock_default_def(void)
+{
+    mur_flock_def d;
+    memset(&d, 0, sizeof d);
+    d.boids = 2000;
+    d.predators = 0;
+    d.seed = 1;
+    d.dt = 0.05f;
+    d.view_radius = 6.0f;
+    d.view_angle = 300.0f;
+    d.cohesion = 0.4f;
+    d.alignment = 2.5f;
+    d.separation = 6.0f;
+    d.separation_radius = 1.5f;
+    d.min_speed = 4.0f;
+    d.max_speed = 12.0f;
+    d.bounds = MUR_BOUNDS_SOFT;
+    d.world_min[0] = -60.0f; d.world_min[1] = 0.0f; d.world_min[2] = -60.0f;
+    d.world_max[0] = 60.0f; d.world_max[1] = 60.0f; d.world_max[2] = 60.0f;
+    d.bounds_margin = 10.0f;
+    d.bounds_turn = 15.0f;
+    d.perch = false;
+    d.ground = 0.0f;
+    d.perch_min = 20;
+    d.perch_max = 100;
+    d.goal = false;
+    d.goal_pos[0] = 0.0f; d.goal_pos[1] = 20.0f; d.goal_pos[2] = 0.0f;
+    d.goal_weight = 0.3f;
+    d.wind = false;
+    d.wind_vel[0] = 3.0f; d.wind_vel[1] = 0.0f; d.wind_vel[2] = 0.0f;
+    d.scatter = false;
+    d.predator_radius = 12.0f;
+    d.predator_speed = 14.0f;
+    d.flee = 2.0f;
+    d.steer_unit = false;
+    d.perch_neighbours = true;
+    d.neighbour_search = MUR_SEARCH_GRID;
+    return d;
+}
+
+int mur_param_count(void) { return NROWS; }
+
+const mur_param *mur_param_at(int i)
+{
+    return (i >= 0 && i < NROWS) ? &ROWS[i].pub : NULL;
+}
+
+static const param_row *find_row(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (int i = 0; i < NROWS; i++)
+        if (strcmp(ROWS[i].pub.name, name) == 0)
+            return &ROWS[i];
+    return NULL;
+}
+
+const mur_param *mur_param_find(const char *name)
+{
+    const param_row *r = find_row(name);
+    return r ? &r->pub : NULL;
+}
+
+/* Describe the allowed range of a row, e.g. "a number in (0, 1e+06] wu". */
+static void range_text(const mur_param *p, char *buf, size_t len)
+{
+    const char *unit = p->unit[0] ? " " : "";
+    switch (p->type) {
+    case MUR_PT_INT:
+        snprintf(buf, len, "a whole number in [%.0f, %.0f]%s%s", p->min, p->max, unit, p->unit);
+        break;
+    case MUR_PT_FLOAT:
+        snprintf(buf, len, "a number in %c%g, %g]%s%s", p->min_open ? '(' : '[', p->min, p->max, unit,
+                 p->unit);
+        break;
+    case MUR_PT_VEC3:
+        snprintf(buf, len, "x,y,z with each in [%g, %g]%s%s", p->min, p->max, unit, p->unit);
+        break;
+    case MUR_PT_SWITCH:
+    case MUR_PT_ENUM:
+        snprintf(buf, len, "one of %s", p->choices);
+        break;
+    case MUR_PT_SEED:
+        snprintf(buf, len, "a whole number in [0, 18446744073709551615]");
+        break;
+    }
+}
+
+static bool bad_value(const mur_param *p, const char *value, mur_error *err)
+{
+    char range[160];
+    range_text(p, range, sizeof range);
+    mur_set_error(err, "bad value '%s' for %s: expected %s", value, p->name, range);
+    return false;
+}
+
+/* Strict number parse: whole string, finite. */
+static bool parse_double(const char *s, double *out)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!*s)
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end || end == s || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool in_range(const mur_param *p, double v)
+{
+    if (p->min_open ? !(v > p->min) : !(v >= p->min))
+        return false;
+    return v <= p->max;
+}
+
+static bool parse_enum(const char *choices, const char *value, int *out)
+{
+    const char *c = choices;
+    int idx = 0;
+    size_t vl = strlen(value);
+    while (*c) {
+        const char *bar = strchr(c, '|');
+        size_t l = bar ? (size_t)(bar - c) : strlen(c);
+        if (l == vl && strncmp(c, value, l) == 0) {
+            *out = idx;
+            return true;
+        }
+        if (!bar)
+            break;
+        c = bar + 1;
+        idx++;
+    }
+    return false;
+}
+
+bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_error *err)
+{
+    const param_row *r = find_row(name);
+    if (!r) {
+        mur_set_error(err, "unknown parameter '%s' (murmur --list-params lists them)", name ? name : "");
+        return false;
+    }
+    const mur_param *p = &r->pub;
+    char *field = (char *)def + r->offset;
+    if (!value)
+        value = "";
+    switch (p->type) {
+    case MUR_PT_INT: {
+        const char *s = value;
+        while (*s == ' ')
+            s++;
+        char *end;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        while (*end == ' ')
+            end++;
+        if (end == s || *end || errno || v < (long long)p->min || v > (long long)p->max)
+            return bad_value(p, value, err);
+        *(int32_t *)field = (int32_t)v;
+        return true;
+    }
+    case MUR_PT_SEED: {
+        const char *s = value;
+        while (*s == ' ')
+            s++;
+        if (*s == '-' || *s == '+' || !*s)
+            return bad_value(p, value, err);
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        while (*end == ' ')
+            end++;
+        if (end == s || *end || errno)
+            return bad_value(p, value, err);
+        *(uint64_t *)field = (uint64_t)v;
+        return true;
+    }
+    case MUR_PT_FLOAT: {
+        double v;
+        if (!parse_double(value, &v) || !in_range(p, v) || !isfinite((float)v))
+            return bad_value(p, value, err);
+        *(float *)field = (float)v;
+        return true;
+    }
+    case MUR_PT_VEC3: {
+        char buf[256];
+        if (strlen(value) >= sizeof buf)
+            return bad_value(p, "(too long)", err);
+        strcpy(buf, value);
+        double v[3];
+        char *save = buf;
+        for (int i = 0; i < 3; i++) {
+            char *comma = strchr(save, ',');
+            if ((i < 2) != (comma != NULL))
+                return bad_value(p, value, err);
+            if (comma)
+                *comma = 0;
+            if (!parse_double(save, &v[i]) || !in_range(p, v[i]))
+                return bad_value(p, value, err);
+            save = comma ? comma + 1 : save;
+        }
+        for (int i = 0; i < 3; i++)
+            ((float *)field)[i] = (float)v[i];
+        return true;
+    }
+    case MUR_PT_SWITCH: {
+        int idx;
+        if (!parse_enum("on|off", value, &idx)) {
+            if (strcmp(value, "1") == 0 || strcmp(value, "true") == 0)
+                idx = 0;
+            else if (strcmp(value, "0") == 0 || strcmp(value, "false") == 0)
+                idx = 1;
+            else
+                return bad_value(p, value, err);
+        }
+        *(bool *)field = idx == 0;
+        return true;
+    }
+    case MUR_PT_ENUM: {
+        int idx;
+        if (!parse_enum(p->choices, value, &idx))
+            return bad_value(p, value, err);
+        if (r->offset == OFF(bounds))
+            def->bounds = (mur_bounds)idx;
+        else
+            def->neighbour_search = (mur_search)idx;
+        return true;
+    }
+    }
+    return bad_value(p, value, err);
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+        *--e = 0;
+    return s;
+}
+
+bool mur_def_set_pair(mur_flock_def *def, const char *pair, mur_error *err)
+{
+    const char *eq = pair ? strchr(pair, '=') : NULL;
+    if (!eq) {
+        mur_set_error(err, "bad setting '%s': expected name=value", pair ? pair : "");
+        return false;
+    }
+    char name[128], value[256];
+    size_t nl = (size_t)(eq - pair);
+    if (nl >= sizeof name || strlen(eq + 1) >= sizeof value) {
+        mur_set_error(err, "bad setting '%.60s...': too long", pair);
+        return false;
+    }
+    memcpy(name, pair, nl);
+    name[nl] = 0;
+    strcpy(value, eq + 1);
+    return mur_def_set(def, trim(name), trim(value), err);
+}
+
+bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, size_t len)
+{
+    const param_row *r = find_row(name);
+    if (!r || !buf || !len)
+        return false;
+    const char *field = (const char *)def + r->offset;
+    switch (r->pub.type) {
+    case MUR_PT_INT:
+        snprintf(buf, len, "%d", (int)*(const int32_t *)field);
+        break;
+    case MUR_PT_SEED:
+        snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+        break;
+    case MUR_PT_FLOAT:
+        snprintf(buf, len, "%.9g", (double)*(const float *)field);
+        break;
+    case MUR_PT_VEC3: {
+        const float *v = (const float *)field;
+        snprintf(buf, len, "%.9g,%.9g,%.9g", (double)v[0], (double)v[1], (double)v[2]);
+        break;
+    }
+    case MUR_PT_SWITCH:
+        snprintf(buf, len, "%s", *(const bool *)field ? "on" : "off");
+        break;
+    case MUR_PT_ENUM:
+        snprintf(buf, len, "%s",
+                 r->offset == OFF(bounds) ? mur_bounds_name(def->bounds) : mur_search_name(def->neighbour_search));
+        break;
+    }
+    return true;
+}
+
+bool mur_def_check(const mur_flock_def *def, mur_error *err)
+{
+    if (!def) {
+        mur_set_error(err, "no flock definition given");
+        return false;
+    }
+    /* every value against its own range, via its text form (one code path with the parser) */
+    for (int i = 0; i < NROWS; i++) {
+        const mur_param *p = &ROWS[i].pub;
+        char buf[200];
+        const char *field = (const char *)def + ROWS[i].offset;
+        if (p->type == MUR_PT_FLOAT && !isfinite(*(const float *)field))
+            return bad_value(p, "non-finite", err);
+        if (p->type == MUR_PT_VEC3) {
+            const float *v = (const float *)field;
+            if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]))
+                return bad_value(p, "non-finite", err);
+        }
+        if (p->type == MUR_PT_ENUM) {
+            int v = ROWS[i].offset == OFF(bounds) ? (int)def->bounds : (int)def->neighbour_search;
+            int max = ROWS[i].offset == OFF(bounds) ? MUR_BOUNDS_COUNT : MUR_SEARCH_COUNT;
+            if (v < 0 || v >= max)
+                return bad_value(p, "out of range", err);
+            continue;
+        }
+        mur_def_get(def, p->name, buf, sizeof buf);
+        mur_flock_def tmp = *def;
+        if (!mur_def_set(&tmp, p->name, buf, err))
+            return false;
+    }
+    if (def->min_speed > def->max_speed) {
+        mur_set_error(err, "min_speed %g is above max_speed %g: need min_speed <= max_speed",
+                      (double)def->min_speed, (double)def->max_speed);
+        return false;
+    }
+    static const char axis[3] = {'x', 'y', 'z'};
+    for (int a = 0; a < 3; a++) {
+        if (!(def->world_min[a] < def->world_max[a])) {
+            mur_set_error(err, "world_min.%c %g is not below world_max.%c %g: need world_min < world_max on every axis",
+                          axis[a], (double)def->world_min[a], axis[a], (double)def->world_max[a]);
+            return false;
+        }
+    }
+    if (def->perch_min > def->perch_max) {
+        mur_set_error(err, "perch_min %d is above perch_max %d: need perch_min <= perch_max", (int)def->perch_min,
+                      (int)def->perch_max);
+        return false;
+    }
+    return true;
+}
+
+bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        mur_set_error(err, "cannot open parameter file '%s': %s", path, strerror(errno));
+        return false;
+    }
+    char line[1024];
+    int lineno = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, fp)) {
+        lineno++;
+        size_t l = strlen(line);
+        if (l == sizeof line - 1 && line[l - 1] != '\n' && !feof(fp)) {
+            mur_set_error(err, "%s:%d: line longer than %d characters", path, lineno, (int)sizeof line - 2);
+            ok = false;
+            break;
+        }
+        if (memchr(line, 0, l) != NULL || l != strnlen(line, sizeof line)) {
+            mur_set_error(err, "%s:%d: binary data in a parameter file", path, lineno);
+            ok = false;
+            break;
+        }
+        for (size_t i = 0; i < l; i++) {
+            unsigned char c = (unsigned char)line[i];
+            if (c < 32 && c != '\t' && c != '\n' && c != '\r') {
+                mur_set_error(err, "%s:%d: control character 0x%02x in a parameter file", path, lineno, c);
+                ok = false;
+                break;
+            }
+        }
+        if (!ok)
+            break;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *s = trim(line);
+        if (!*s)
+            continue;
+        mur_error e;
+        if (!strchr(s, '=')) {
+            mur_set_error(err, "%s:%d: expected 'name = value', got '%s'", path, lineno, s);
+            ok = false;
+        } else if (!mur_def_set_pair(def, s, &e)) {
+            mur_set_error(err, "%s:%d: %s", path, lineno, e.msg);
+            ok = false;
+        }
+    }
+    if (ok && ferror(fp)) {
+        mur_set_error(err, "cannot read parameter file '%s': %s", path, strerror(errno));
+        ok = false;
+    }
+    fclose(fp);
+    return ok;
+}
+
+bool mur_flock_set(mur_flock *f, const char *name, const char *value, mur_error *err)
+{
+    const param_row *r = find_row(name);
+    if (!r) {
+        mur_set_error(err, "unknown parameter '%s' (murmur --list-params lists them)", name ? name : "");
+        return false;
+    }
+    if (!r->pub.live) {
+        mur_set_error(err, "parameter '%s' cannot change on a live flock (create a new one)", name);
+        return false;
+    }
+    mur_flock_def nd = f->def;
+    if (!mur_def_set(&nd, name, value, err))
+        return false;
+    return mur_flock_apply_def(f, &nd, err);
+}
+
+const char *mur_bounds_name(mur_bounds b)
+{
+    static const char *names[] = {"soft", "wrap", "bounce", "none"};
+    return (b >= 0 && b < MUR_BOUNDS_COUNT) ? names[b] : "?";
+}
+
+const char *mur_search_name(mur_search s)
+{
+    static const char *names[] = {"grid", "brute"};
+    return (s >= 0 && s < MUR_SEARCH_COUNT) ? names[s] : "?";
+}
