@@ -1,7 +1,6 @@
 #version 330 core
-// Lit, two-sided: sun (Lambert + a soft wrap), sky/ground hemisphere ambient, distance haze.
+// Lit, flat-shaded, two-sided: sun (Lambert + a soft wrap), sky/ground hemisphere ambient, distance haze.
 
-in vec3 v_normal;
 in vec3 v_world;
 in vec3 v_color;
 
@@ -16,9 +15,8 @@ out vec4 frag;
 
 void main()
 {
-    vec3 n = normalize(v_normal);
-    if (!gl_FrontFacing)
-        n = -n;
+    // flat shading: the face normal from screen-space derivatives (no per-vertex normals)
+    vec3 n = normalize(cross(dFdx(v_world), dFdy(v_world)));
     vec3 to_eye = normalize(u_eye - v_world);
     if (dot(n, to_eye) < 0.0)
         n = -n;                        // thin wings: light the side we see

@@ -3,7 +3,6 @@
 // Local mesh frame: x = right wing, y = up, z = forward (nose at +z).
 
 layout(location = 0) in vec3 a_local;
-layout(location = 1) in vec3 a_normal;
 layout(location = 2) in float a_wing;      // 0 body, 1 wing (flaps), 2 tail
 layout(location = 3) in vec3 i_pos;
 layout(location = 4) in vec3 i_vel;
@@ -19,7 +18,6 @@ uniform vec2 u_speed_range;    // min, max speed for the speed colour map
 uniform vec3 u_color_fly;
 uniform vec3 u_color_perch;
 
-out vec3 v_normal;
 out vec3 v_world;
 out vec3 v_color;
 
@@ -66,22 +64,18 @@ void main()
     vec3 u2 = cb * up + sb * right;
 
     vec3 p = a_local;
-    vec3 n = a_normal;
     if (a_wing > 0.5 && a_wing < 1.5) {
         if (perching) {
             p.x *= 0.3;                   // wings folded
         } else {
             float beat = sin(u_time * (9.0 + 4.0 * h) + h * 6.2831853);
-            float lift = abs(p.x) * 0.8 * beat;
-            p.y += lift;
-            n = normalize(vec3(n.x - sign(p.x) * 0.8 * beat * n.y, n.y, n.z));
+            p.y += abs(p.x) * 0.8 * beat;
         }
     }
     p *= u_size;
 
     vec3 world = i_pos + r2 * p.x + u2 * p.y + fwd * p.z;
     v_world = world;
-    v_normal = r2 * n.x + u2 * n.y + fwd * n.z;
     if (u_color_mode == 1)
         v_color = speed_ramp((speed - u_speed_range.x) / max(u_speed_range.y - u_speed_range.x, 1e-6));
     else

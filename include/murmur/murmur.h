@@ -181,6 +181,11 @@ void mur_flock_set_search(mur_flock *f, mur_search method);
 /// range or memory runs out (the flock is then unchanged).
 bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err);
 bool mur_flock_set_predator_count(mur_flock *f, int32_t n, mur_error *err);
+/// Place boid i (0 <= i < boids): position, velocity, remaining perch ticks (0 = flying). False when
+/// i is out of range or a value is not finite / negative. For tools and tests.
+bool mur_flock_set_boid(mur_flock *f, int32_t i, const float pos[3], const float vel[3], int32_t perch);
+/// Place predator k (0 <= k < predators).
+bool mur_flock_set_predator(mur_flock *f, int32_t k, const float pos[3], const float vel[3]);
 /// Worker threads for the step; 0 = from MURMUR_THREADS, else OMP_NUM_THREADS, else all cores.
 void mur_flock_set_threads(mur_flock *f, int threads);
 int mur_flock_threads(const mur_flock *f);

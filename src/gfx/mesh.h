@@ -1,17 +1,22 @@
-/* The bird mesh: flat-shaded triangles in the local frame x = wing, y = up, z = forward. */
+/* The bird mesh: shared vertices and triangle indices in the local frame x = wing, y = up,
+ * z = forward. Normals are not stored: the fragment shader takes the flat face normal from screen
+ * derivatives, so every vertex is shaded once per bird (vertex work is what limits software GL). */
 #ifndef MUR_GFX_MESH_H
 #define MUR_GFX_MESH_H
 
-/// One vertex: position (body length 1, nose at +z), flat normal, part (0 body, 1 wing, 2 tail).
+#include <stdint.h>
+
+/// One vertex: position (body length 1, nose at +z) and part (0 body, 1 wing, 2 tail).
 typedef struct mur_mesh_vertex {
     float pos[3];
-    float normal[3];
     float part;
 } mur_mesh_vertex;
 
-/// Fill out (room for at least MUR_BIRD_MAX_VERTS) and return the vertex count (3 per triangle).
-int mur_mesh_bird(mur_mesh_vertex *out);
+#define MUR_BIRD_MAX_VERTS 32
+#define MUR_BIRD_MAX_INDICES 96
 
-#define MUR_BIRD_MAX_VERTS 64
+/// Fill verts and indices (room for the maxima above); returns the index count (3 per triangle)
+/// and sets *nverts.
+int mur_mesh_bird(mur_mesh_vertex *verts, int *nverts, uint16_t *indices);
 
 #endif

@@ -41,8 +41,8 @@ typedef struct kind_gpu {
 
 struct mur_renderer {
     GLuint boid_prog, sky_prog, ground_prog, line_prog;
-    GLuint mesh_vbo;
-    int mesh_verts;
+    GLuint mesh_vbo, mesh_ibo;
+    int mesh_indices;
     kind_gpu boids, preds;
     bool preds_on;
     GLuint sky_vao;
@@ -53,7 +53,7 @@ struct mur_renderer {
     bool uploaded;
 };
 
-static void kind_init(kind_gpu *k, GLuint mesh_vbo, bool with_perch)
+static void kind_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perch)
 {
     memset(k, 0, sizeof *k);
     glGenVertexArrays(1, &k->vao);
@@ -62,12 +62,10 @@ static void kind_init(kind_gpu *k, GLuint mesh_vbo, bool with_perch)
     glGenBuffers(1, &k->perch);
     glBindVertexArray(k->vao);
     glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh_ibo);
     GLsizei stride = (GLsizei)sizeof(mur_mesh_vertex);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, pos));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
-                          (void *)offsetof(mur_mesh_vertex, normal));
     glEnableVertexAttribArray(2);
     glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, part));
     for (GLuint a = 3; a <= 5; a++) {
@@ -143,13 +141,19 @@ mur_renderer *mur_renderer_create(void)
     }
 
     mur_mesh_vertex mesh[MUR_BIRD_MAX_VERTS];
-    r->mesh_verts = mur_mesh_bird(mesh);
+    uint16_t idx[MUR_BIRD_MAX_INDICES];
+    int nverts = 0;
+    r->mesh_indices = mur_mesh_bird(mesh, &nverts, idx);
     glGenBuffers(1, &r->mesh_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->mesh_verts * sizeof mesh[0]), mesh,
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)nverts * sizeof mesh[0]), mesh,
                  GL_STATIC_DRAW);
-    kind_init(&r->boids, r->mesh_vbo, true);
-    kind_init(&r->preds, r->mesh_vbo, false);
+    glGenBuffers(1, &r->mesh_ibo);
+    glBindBuffer(GL_ARRAY_BUFFER, r->mesh_ibo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->mesh_indices * sizeof idx[0]), idx,
+                 GL_STATIC_DRAW);
+    kind_init(&r->boids, r->mesh_vbo, r->mesh_ibo, true);
+    kind_init(&r->preds, r->mesh_vbo, r->mesh_ibo, false);
 
     glGenVertexArrays(1, &r->sky_vao);
 
@@ -184,6 +188,7 @@ void mur_renderer_destroy(mur_renderer *r)
         kind_free(&r->boids);
         kind_free(&r->preds);
         glDeleteBuffers(1, &r->mesh_vbo);
+        glDeleteBuffers(1, &r->mesh_ibo);
         glDeleteVertexArrays(1, &r->sky_vao);
         glDeleteVertexArrays(1, &r->ground_vao);
         glDeleteBuffers(1, &r->ground_vbo);
@@ -288,7 +293,7 @@ static void draw_kind(mur_renderer *r, const kind_gpu *k, float size, const floa
     glUniform1f(loc(p, "u_bank_gain"), k->prev_valid && k->prev_dt > 0.0f ? bank_gain / k->prev_dt
                                                                          : 0.0f);
     glBindVertexArray(k->vao);
-    glDrawArraysInstanced(GL_TRIANGLES, 0, r->mesh_verts, k->count);
+    glDrawElementsInstanced(GL_TRIANGLES, r->mesh_indices, GL_UNSIGNED_SHORT, NULL, k->count);
 }
 
 void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *s, int width,
@@ -313,7 +318,9 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
 
+    int skip = getenv("SKIP") ? atoi(getenv("SKIP")) : 0;
     /* sky */
+    if (!(skip & 1)) {
     glDisable(GL_DEPTH_TEST);
     glDepthMask(GL_FALSE);
     glUseProgram(r->sky_prog);
@@ -324,6 +331,7 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glUniform3fv(loc(r->sky_prog, "u_sun_dir"), 1, sun);
     glBindVertexArray(r->sky_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
     glDepthMask(GL_TRUE);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
@@ -350,7 +358,7 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     /* draw the ground a hair behind what lies on it (perching boids, the goal ring) */
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    if (!(skip & 2)) glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     glDisable(GL_POLYGON_OFFSET_FILL);
 
     /* boids and predators: one instanced draw each */
@@ -368,7 +376,7 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glUniform1f(loc(p, "u_fog_dist"), 2.5f * ext);
     float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
     glUniform1i(loc(p, "u_color_mode"), s->color_by_speed ? 1 : 0);
-    draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain);
+    if (!(skip & 4)) draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain);
     if (r->preds_on) {
         glUniform1i(loc(p, "u_color_mode"), 0);
         glVertexAttribI1i(6, 0);

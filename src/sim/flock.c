@@ -327,6 +327,30 @@ mur_view mur_flock_view(const mur_flock *f)
 
 mur_flock_def mur_flock_get_def(const mur_flock *f) { return f->def; }
 
+static bool finite3(const float *v)
+{
+    return v && isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+bool mur_flock_set_boid(mur_flock *f, int32_t i, const float pos[3], const float vel[3], int32_t perch)
+{
+    if (i < 0 || i >= f->n || !finite3(pos) || !finite3(vel) || perch < 0)
+        return false;
+    memcpy(f->pos + 3 * (size_t)i, pos, 3 * sizeof(float));
+    memcpy(f->vel + 3 * (size_t)i, vel, 3 * sizeof(float));
+    f->perch[i] = perch;
+    return true;
+}
+
+bool mur_flock_set_predator(mur_flock *f, int32_t k, const float pos[3], const float vel[3])
+{
+    if (k < 0 || k >= f->np || !finite3(pos) || !finite3(vel))
+        return false;
+    memcpy(f->ppos + 3 * (size_t)k, pos, 3 * sizeof(float));
+    memcpy(f->pvel + 3 * (size_t)k, vel, 3 * sizeof(float));
+    return true;
+}
+
 bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_error *err)
 {
     if (!mur_def_check(def, err))

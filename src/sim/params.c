@@ -64,10 +64,10 @@ mur_flock_def mur_flock_default_def(void)
     d.view_radius = 6.0f;
     d.view_angle = 300.0f;
     d.cohesion = 0.4f;
-    d.alignment = 2.5f;
-    d.separation = 6.0f;
-    d.separation_radius = 1.5f;
-    d.min_speed = 4.0f;
+    d.alignment = 4.0f;
+    d.separation = 10.0f;
+    d.separation_radius = 3.0f;
+    d.min_speed = 6.0f;
     d.max_speed = 12.0f;
     d.bounds = MUR_BOUNDS_SOFT;
     d.world_min[0] = -60.0f; d.world_min[1] = 0.0f; d.world_min[2] = -60.0f;

@@ -1,0 +1,145 @@
+/* The HUD: numbers and toggle states at the top left, the selected parameter, the last action,
+ * and the help overlay (H). */
+#include <stdio.h>
+#include <string.h>
+
+#include "hud.h"
+#include "viewer.h"
+
+static const uint8_t WHITE[4] = {235, 240, 248, 255};
+static const uint8_t DIM[4] = {160, 175, 195, 255};
+static const uint8_t ON[4] = {120, 230, 140, 255};
+static const uint8_t OFF[4] = {130, 140, 155, 255};
+static const uint8_t ACCENT[4] = {255, 214, 90, 255};
+static const uint8_t PANEL[4] = {8, 12, 20, 170};
+
+static float panel_text(viewer *v, float x, float y, const char *text, const uint8_t c[4])
+{
+    mur_hud *h = v->hud;
+    float pad = 6.0f * (mur_hud_line_height(h) / 12.0f);
+    int lines = 1;
+    for (const char *p = text; *p; p++)
+        lines += *p == '\n';
+    float w = 0.0f;
+    /* measure the widest line */
+    const char *s = text;
+    char buf[256];
+    while (*s) {
+        const char *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n >= sizeof buf)
+            n = sizeof buf - 1;
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        float lw = mur_hud_text_width(h, buf);
+        w = lw > w ? lw : w;
+        if (!e)
+            break;
+        s = e + 1;
+    }
+    float hgt = (float)lines * mur_hud_line_height(h);
+    mur_hud_rect(h, x - pad, y - pad, w + 2 * pad, hgt + 2 * pad - 2.0f, PANEL);
+    mur_hud_text(h, x, y, text, c);
+    return hgt + 2 * pad;
+}
+
+static void toggle(mur_hud *h, float *x, float y, const char *name, bool on)
+{
+    *x += mur_hud_text(h, *x, y, name, on ? ON : OFF) + mur_hud_text_width(h, "  ");
+}
+
+static void draw_help(viewer *v, float scale)
+{
+    mur_hud *h = v->hud;
+    int n;
+    const viewer_help_line *lines = viewer_help(&n);
+    float lh = mur_hud_line_height(h);
+    float keyw = 0.0f, whatw = 0.0f;
+    for (int i = 0; i < n; i++) {
+        float a = mur_hud_text_width(h, lines[i].keys), b = mur_hud_text_width(h, lines[i].what);
+        keyw = a > keyw ? a : keyw;
+        whatw = b > whatw ? b : whatw;
+    }
+    float gap = 16.0f * scale;
+    float w = keyw + gap + whatw, hgt = (float)(n + 2) * lh;
+    float x = ((float)v->fb_w - w) * 0.5f, y = ((float)v->fb_h - hgt) * 0.5f;
+    if (y < 4.0f)
+        y = 4.0f;
+    const uint8_t bg[4] = {6, 10, 18, 215};
+    mur_hud_rect(h, x - 2 * gap, y - gap, w + 4 * gap, hgt + 2 * gap, bg);
+    mur_hud_text(h, x, y, "murmur - keys and mouse (H closes)", ACCENT);
+    for (int i = 0; i < n; i++) {
+        float ly = y + (float)(i + 2) * lh;
+        mur_hud_text(h, x, ly, lines[i].keys, WHITE);
+        mur_hud_text(h, x + keyw + gap, ly, lines[i].what, DIM);
+    }
+}
+
+void viewer_draw_hud(viewer *v)
+{
+    if (!v->show_hud && !v->show_help)
+        return;
+    mur_hud *h = v->hud;
+    float scale = (float)v->fb_h / 480.0f;
+    scale = scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale);
+    mur_hud_begin(h, v->fb_w, v->fb_h, scale);
+    float lh = mur_hud_line_height(h);
+    float x0 = 10.0f * scale, y = 8.0f * scale;
+
+    if (v->show_hud) {
+        mur_flock_def def = mur_flock_get_def(v->flock);
+        mur_view view = mur_flock_view(v->flock);
+        const mur_stats *s = &v->stats;
+        char text[1024];
+        int len = snprintf(text, sizeof text,
+                           "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  x%g%s\n"
+                           "boids %d  predators %d%s  tick %llu\n",
+                           v->fps, v->frame_ms, v->sim_ms, v->speed,
+                           v->paused ? "  PAUSED" : "", (int)view.boids, (int)view.predators,
+                           view.predators_on ? "" : " (hidden)", (unsigned long long)view.tick);
+        if (s->metrics_valid && len > 0 && (size_t)len < sizeof text)
+            snprintf(text + len, sizeof text - (size_t)len,
+                     "neighbours %.1f  diameter %.1f  polarisation %.2f  perching %d",
+                     s->mean_neighbours, s->diameter, s->polarisation, (int)s->perching);
+        y += panel_text(v, x0, y, text, WHITE);
+
+        /* toggle states, lit when on */
+        float pad = 6.0f * scale;
+        const char *all = "perch  predators  goal  wind  scatter  cone 300  bounds bounce  follow  "
+                          "speed-colour";
+        mur_hud_rect(h, x0 - pad, y, mur_hud_text_width(h, all) + 2 * pad, lh + 2 * pad - 2.0f,
+                     PANEL);
+        float x = x0, ty = y + pad;
+        toggle(h, &x, ty, "perch", def.perch);
+        toggle(h, &x, ty, "predators", view.predators_on && view.predators > 0);
+        toggle(h, &x, ty, "goal", def.goal);
+        toggle(h, &x, ty, "wind", def.wind);
+        toggle(h, &x, ty, "scatter", def.scatter);
+        char cone[32], bounds[32];
+        snprintf(cone, sizeof cone, "cone %g", (double)def.view_angle);
+        toggle(h, &x, ty, cone, def.view_angle < 360.0f);
+        snprintf(bounds, sizeof bounds, "bounds %s", mur_bounds_name(def.bounds));
+        x += mur_hud_text(h, x, ty, bounds, ACCENT) + mur_hud_text_width(h, "  ");
+        toggle(h, &x, ty, "follow", v->cam.follow);
+        toggle(h, &x, ty, "speed-colour", v->color_by_speed);
+        y += lh + 2 * pad + 4.0f * scale;
+
+        const mur_param *p = viewer_param(v->param_sel);
+        if (p) {
+            char val[128] = "";
+            mur_def_get(&def, p->name, val, sizeof val);
+            snprintf(text, sizeof text, "< %s = %s %s >   (Up/Down select, Left/Right change)",
+                     p->name, val, p->unit);
+            y += panel_text(v, x0, y, text, ACCENT);
+        }
+        if (v->message[0] && v->time < v->message_until)
+            panel_text(v, x0, y + 2.0f * scale, v->message, WHITE);
+
+        const char *hint = "H help   Tab hide";
+        float hw = mur_hud_text_width(h, hint);
+        mur_hud_text(h, (float)v->fb_w - hw - x0, (float)v->fb_h - lh - 6.0f * scale, hint, DIM);
+    }
+    if (v->show_help)
+        draw_help(v, scale);
+    mur_hud_end(h);
+}

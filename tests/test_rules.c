@@ -1,0 +1,342 @@
+/* Each rule against a hand-computed case (docs/rules.md), and one tick against Parker's pseudocode. */
+#include "util.h"
+
+static const float *P(const mur_flock *f, int i) { return mur_flock_view(f).pos + 3 * i; }
+static const float *V(const mur_flock *f, int i) { return mur_flock_view(f).vel + 3 * i; }
+
+/* Cohesion: A(0,0,0) sees B(2,0,0) and C(0,2,0); perceived centre (1,1,0); acc = 0.5*(1,1,0). */
+static void cohesion(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(3);
+    d.cohesion = 0.5f;
+    d.dt = 0.1f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 1, 0, 0);
+    put(f, 1, 2, 0, 0, 1, 0, 0);
+    put(f, 2, 0, 2, 0, 1, 0, 0);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 1.05, 0.05, 0.0, 1e-6);
+    assert_vec(P(f, 0), 0.105, 0.005, 0.0, 1e-6);
+    /* B: centre of A and C is (0,1,0); offset (-2,1,0) */
+    assert_vec(V(f, 1), 1.0 - 0.1, 0.05, 0.0, 1e-6);
+    mur_flock_destroy(f);
+}
+
+/* Scatter negates cohesion (Parker's m1 = -1). */
+static void scatter(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(3);
+    d.cohesion = 0.5f;
+    d.dt = 0.1f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 1, 0, 0);
+    put(f, 1, 2, 0, 0, 1, 0, 0);
+    put(f, 2, 0, 2, 0, 1, 0, 0);
+    mur_flock_set_scatter(f, true);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 0.95, -0.05, 0.0, 1e-6);
+    mur_flock_set_scatter(f, false);
+    assert_false(mur_flock_get_def(f).scatter);
+    mur_flock_destroy(f);
+}
+
+/* Separation: A(0,0,0), B(1,0,0) at rest, radius 2, weight 3: each pushed 3 units/s^2 apart. */
+static void separation(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(3);
+    d.separation = 3.0f;
+    d.separation_radius = 2.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 0);
+    put(f, 1, 1, 0, 0, 0, 0, 0);
+    put(f, 2, 0, 5, 0, 0, 0, 0); /* a neighbour, but outside the separation radius */
+    mur_flock_step(f);
+    assert_vec(V(f, 0), -3, 0, 0, 1e-6);
+    assert_vec(P(f, 0), -3, 0, 0, 1e-6);
+    assert_vec(V(f, 1), 3, 0, 0, 1e-6);
+    assert_vec(V(f, 2), 0, 0, 0, 1e-6);
+    mur_flock_destroy(f);
+}
+
+/* Alignment: A moves +x, B moves +y; A steers by 0.5*((0,1,0)-(1,0,0)). */
+static void alignment(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(2);
+    d.alignment = 0.5f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 1, 0, 0);
+    put(f, 1, 1, 0, 0, 0, 1, 0);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 0.5, 0.5, 0, 1e-6);
+    assert_vec(V(f, 1), 0.5, 0.5, 0, 1e-6);
+    mur_flock_destroy(f);
+}
+
+/* Boids beyond view_radius are not neighbours. */
+static void vision_radius(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(2);
+    d.cohesion = 1.0f;
+    d.view_radius = 3.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 0);
+    put(f, 1, 3.5f, 0, 0, 0, 0, 0);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 0, 0, 0, 0);
+    mur_flock_set(f, "view_radius", "4", NULL);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 3.5, 0, 0, 1e-6);
+    mur_flock_destroy(f);
+}
+
+/* View cone of 90 degrees: B ahead is seen, C behind is not. */
+static void view_cone(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(3);
+    d.cohesion = 1.0f;
+    d.view_angle = 90.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 1, 0, 0);
+    put(f, 1, 1, 0, 0, 0, 0, 0);
+    put(f, 2, -1, 0, 0, 0, 0, 0);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 2, 0, 0, 1e-6); /* 1 + cohesion*(1,0,0) */
+    mur_flock_destroy(f);
+    d.view_angle = 360.0f;
+    f = make(&d);
+    put(f, 0, 0, 0, 0, 1, 0, 0);
+    put(f, 1, 1, 0, 0, 0, 0, 0);
+    put(f, 2, -1, 0, 0, 0, 0, 0);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 1, 0, 0, 1e-6); /* the two pulls cancel */
+    mur_flock_destroy(f);
+}
+
+/* Speed limits keep the direction; a zero velocity stays zero. */
+static void speed_limits(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(3);
+    d.max_speed = 2.0f;
+    d.min_speed = 1.0f;
+    d.view_radius = 0.5f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 3, 4, 0);
+    put(f, 1, 50, 0, 0, 0.3f, 0, 0.4f);
+    put(f, 2, -50, 0, 0, 0, 0, 0);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 1.2, 1.6, 0, 1e-6);
+    assert_vec(V(f, 1), 0.6, 0, 0.8, 1e-6);
+    assert_vec(V(f, 2), 0, 0, 0, 0);
+    for (int a = 0; a < 3; a++)
+        assert_true(isfinite(V(f, 2)[a]));
+    mur_flock_destroy(f);
+}
+
+/* Soft bounds: inside the margin of the low x wall, the push is +bounds_turn on x only. */
+static void soft_bounds(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(1);
+    d.bounds = MUR_BOUNDS_SOFT;
+    d.bounds_margin = 5.0f;
+    d.bounds_turn = 2.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, -99, 0, 98, 0, 0, 0);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 2, 0, -2, 1e-6);
+    mur_flock_destroy(f);
+}
+
+/* Wrap: A at x=0.5 and B at x=9.5 in a 10-wide box are 1 apart through the wall. */
+static void wrap_bounds(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(2);
+    d.bounds = MUR_BOUNDS_WRAP;
+    d.cohesion = 1.0f;
+    d.view_radius = 2.0f;
+    for (int a = 0; a < 3; a++) {
+        d.world_min[a] = 0.0f;
+        d.world_max[a] = 10.0f;
+    }
+    mur_flock *f = make(&d);
+    put(f, 0, 0.5f, 5, 5, 0, 0, 0);
+    put(f, 1, 9.5f, 5, 5, 0, 0, 0);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), -1, 0, 0, 1e-5);
+    assert_vec(P(f, 0), 9.5, 5, 5, 1e-5); /* 0.5 - 1 wraps to 9.5 */
+    assert_vec(V(f, 1), 1, 0, 0, 1e-5);
+    assert_vec(P(f, 1), 0.5, 5, 5, 1e-5);
+    mur_flock_destroy(f);
+}
+
+/* Bounce: leaving through x = 10 puts the boid on the wall with vx reversed. */
+static void bounce_bounds(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(1);
+    d.bounds = MUR_BOUNDS_BOUNCE;
+    for (int a = 0; a < 3; a++) {
+        d.world_min[a] = 0.0f;
+        d.world_max[a] = 10.0f;
+    }
+    mur_flock *f = make(&d);
+    put(f, 0, 9.5f, 5, 5, 1, 0.5f, 0);
+    mur_flock_step(f);
+    assert_vec(P(f, 0), 10, 5.5, 5, 1e-6);
+    assert_vec(V(f, 0), -1, 0.5, 0, 1e-6);
+    mur_flock_destroy(f);
+}
+
+/* Goal (tend to place) and wind. */
+static void goal_and_wind(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(1);
+    d.goal_weight = 0.1f;
+    d.dt = 0.5f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 0);
+    const float g[3] = {10, 0, -20};
+    mur_flock_set_goal(f, true, g);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 0.5, 0, -1, 1e-6);
+    mur_flock_set_goal(f, false, NULL);
+    const float w[3] = {0, 0, 2};
+    mur_flock_set_wind(f, true, w);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 0.5, 0, 0, 1e-6);
+    mur_flock_set_wind(f, false, NULL);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 0.5, 0, 0, 1e-6);
+    mur_flock_destroy(f);
+}
+
+/* Flee: a predator 1 unit away along +x inside predator_radius pushes with flee*(p_i - p_k). */
+static void flee_predator(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(1);
+    d.predators = 1;
+    d.predator_radius = 2.0f;
+    d.flee = 3.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 0);
+    const float pp[3] = {1, 0, 0}, pv[3] = {0, 0, 0};
+    assert_true(mur_flock_set_predator(f, 0, pp, pv));
+    mur_flock_set_predators_on(f, false);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 0, 0, 0, 0); /* hidden predators have no effect */
+    assert_true(mur_flock_set_predator(f, 0, pp, pv));
+    mur_flock_set_predators_on(f, true);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), -3, 0, 0, 1e-6);
+    mur_flock_destroy(f);
+}
+
+/* steer_unit: cohesion and alignment vectors scaled to length 1 before weighting. */
+static void steer_unit(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(2);
+    d.cohesion = 1.0f;
+    d.alignment = 1.0f;
+    d.steer_unit = true;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 0);
+    put(f, 1, 4, 0, 0, 0, 0, 3);
+    mur_flock_step(f);
+    assert_vec(V(f, 0), 1, 0, 1, 1e-6);
+    mur_flock_destroy(f);
+}
+
+/* One tick with Parker's weights equals his pseudocode (rules 1-3, in its synchronous form). */
+static void parker_tick(void **state)
+{
+    (void)state;
+    enum { N = 5 };
+    const double p[N][3] = {{0, 0, 0}, {50, 20, -10}, {120, -40, 30}, {-60, 80, 10}, {30, 30, 250}};
+    const double v[N][3] = {{1, 2, 3}, {-2, 0, 1}, {0, -1, -1}, {3, 3, 0}, {-1, 0, 2}};
+    mur_flock_def d = neutral_def(N);
+    d.cohesion = 0.01f;
+    d.alignment = 0.125f;
+    d.separation = 1.0f;
+    d.separation_radius = 100.0f;
+    d.view_radius = 1e5f; /* larger than the world: every boid sees every other */
+    d.world_min[0] = d.world_min[1] = d.world_min[2] = -1000.0f;
+    d.world_max[0] = d.world_max[1] = d.world_max[2] = 1000.0f;
+    for (int m = 0; m < MUR_SEARCH_COUNT; m++) {
+        d.neighbour_search = (mur_search)m;
+        mur_flock *f = make(&d);
+        for (int i = 0; i < N; i++)
+            put(f, i, (float)p[i][0], (float)p[i][1], (float)p[i][2], (float)v[i][0], (float)v[i][1], (float)v[i][2]);
+        mur_flock_step(f);
+        for (int i = 0; i < N; i++) {
+            double pc[3] = {0, 0, 0}, pv[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+            for (int j = 0; j < N; j++) {
+                if (j == i)
+                    continue;
+                double dd = 0;
+                for (int a = 0; a < 3; a++) {
+                    pc[a] += p[j][a];
+                    pv[a] += v[j][a];
+                    dd += (p[j][a] - p[i][a]) * (p[j][a] - p[i][a]);
+                }
+                if (sqrt(dd) < 100)
+                    for (int a = 0; a < 3; a++)
+                        c[a] -= p[j][a] - p[i][a];
+            }
+            for (int a = 0; a < 3; a++) {
+                double v1 = (pc[a] / (N - 1) - p[i][a]) / 100.0;
+                double v3 = (pv[a] / (N - 1) - v[i][a]) / 8.0;
+                double nv = v[i][a] + v1 + c[a] + v3;
+                assert_near(V(f, i)[a], nv, 1e-4);
+                assert_near(P(f, i)[a], p[i][a] + nv, 1e-3);
+            }
+        }
+        mur_flock_destroy(f);
+    }
+}
+
+/* Synchronous update: the result does not depend on boid order. */
+static void order_independent(void **state)
+{
+    (void)state;
+    mur_flock_def d = neutral_def(3);
+    d.cohesion = 0.3f;
+    d.alignment = 0.2f;
+    d.separation = 1.0f;
+    d.separation_radius = 3.0f;
+    const float s[3][6] = {{0, 0, 0, 1, 0, 0}, {2, 1, 0, 0, 1, 0}, {-1, 2, 1, 0, 0, 1}};
+    mur_flock *a = make(&d), *b = make(&d);
+    for (int i = 0; i < 3; i++) {
+        put(a, i, s[i][0], s[i][1], s[i][2], s[i][3], s[i][4], s[i][5]);
+        put(b, 2 - i, s[i][0], s[i][1], s[i][2], s[i][3], s[i][4], s[i][5]);
+    }
+    mur_flock_step(a);
+    mur_flock_step(b);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            assert_near(V(a, i)[k], V(b, 2 - i)[k], 1e-6);
+    mur_flock_destroy(a);
+    mur_flock_destroy(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cohesion),     cmocka_unit_test(scatter),       cmocka_unit_test(separation),
+        cmocka_unit_test(alignment),    cmocka_unit_test(vision_radius), cmocka_unit_test(view_cone),
+        cmocka_unit_test(speed_limits), cmocka_unit_test(soft_bounds),   cmocka_unit_test(wrap_bounds),
+        cmocka_unit_test(bounce_bounds), cmocka_unit_test(goal_and_wind), cmocka_unit_test(flee_predator),
+        cmocka_unit_test(steer_unit),   cmocka_unit_test(parker_tick),   cmocka_unit_test(order_independent),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,69 @@
+/* Shared helpers for the cmocka suites. */
+#ifndef MUR_TEST_UTIL_H
+#define MUR_TEST_UTIL_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "murmur/murmur.h"
+
+/* A def where every rule is off: add back exactly what a test needs. */
+static inline mur_flock_def neutral_def(int32_t boids)
+{
+    mur_flock_def d = mur_flock_default_def();
+    d.boids = boids;
+    d.predators = 0;
+    d.dt = 1.0f;
+    d.cohesion = d.alignment = d.separation = 0.0f;
+    d.separation_radius = 0.0f;
+    d.view_radius = 10.0f;
+    d.view_angle = 360.0f;
+    d.min_speed = 0.0f;
+    d.max_speed = 1e6f;
+    d.bounds = MUR_BOUNDS_NONE;
+    d.world_min[0] = d.world_min[1] = d.world_min[2] = -100.0f;
+    d.world_max[0] = d.world_max[1] = d.world_max[2] = 100.0f;
+    d.ground = -100.0f;
+    d.perch = d.goal = d.wind = d.scatter = false;
+    return d;
+}
+
+static inline mur_flock *make(const mur_flock_def *d)
+{
+    mur_error err = {{0}};
+    mur_flock *f = mur_flock_create(d, &err);
+    if (!f)
+        fail_msg("mur_flock_create: %s", err.msg);
+    mur_flock_set_threads(f, 1);
+    return f;
+}
+
+static inline void put(mur_flock *f, int32_t i, float x, float y, float z, float vx, float vy, float vz)
+{
+    const float p[3] = {x, y, z}, v[3] = {vx, vy, vz};
+    assert_true(mur_flock_set_boid(f, i, p, v, 0));
+}
+
+#define assert_near(a, b, tol)                                                                              \
+    do {                                                                                                    \
+        double a_ = (double)(a), b_ = (double)(b);                                                          \
+        if (!(fabs(a_ - b_) <= (tol)))                                                                      \
+            fail_msg("%s = %.9g, expected %s = %.9g (tolerance %g)", #a, a_, #b, b_, (double)(tol));         \
+    } while (0)
+
+static inline void assert_vec(const float *v, double x, double y, double z, double tol)
+{
+    assert_near(v[0], x, tol);
+    assert_near(v[1], y, tol);
+    assert_near(v[2], z, tol);
+}
+
+#endif
