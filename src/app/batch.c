@@ -111,8 +111,10 @@ static void range_of(const mur_param *p, char *buf, size_t len)
 {
     switch (p->type) {
     case MUR_PT_INT:
-    case MUR_PT_SEED:
         snprintf(buf, len, "%.0f .. %.0f", p->min, p->max);
+        break;
+    case MUR_PT_SEED:
+        snprintf(buf, len, "0 .. 2^64-1");
         break;
     case MUR_PT_FLOAT:
         snprintf(buf, len, "%c%g, %g]", p->min_open ? '(' : '[', p->min, p->max);

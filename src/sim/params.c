@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "internal.h"
 
@@ -320,6 +321,16 @@ bool mur_def_set_pair(mur_flock_def *def, const char *pair, mur_error *err)
     return mur_def_set(def, trim(name), trim(value), err);
 }
 
+/* The shortest %g text that reads back as the same float. */
+static void short_float(char *buf, size_t len, float v)
+{
+    for (int digits = 6; digits <= 9; digits++) {
+        snprintf(buf, len, "%.*g", digits, (double)v);
+        if ((float)strtod(buf, NULL) == v)
+            return;
+    }
+}
+
 bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, size_t len)
 {
     const param_row *r = find_row(name);
@@ -334,11 +345,15 @@ bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, size_t l
         snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
         break;
     case MUR_PT_FLOAT:
-        snprintf(buf, len, "%.9g", (double)*(const float *)field);
+        short_float(buf, len, *(const float *)field);
         break;
     case MUR_PT_VEC3: {
         const float *v = (const float *)field;
-        snprintf(buf, len, "%.9g,%.9g,%.9g", (double)v[0], (double)v[1], (double)v[2]);
+        char a[32], b[32], c[32];
+        short_float(a, sizeof a, v[0]);
+        short_float(b, sizeof b, v[1]);
+        short_float(c, sizeof c, v[2]);
+        snprintf(buf, len, "%s,%s,%s", a, b, c);
         break;
     }
     case MUR_PT_SWITCH:
@@ -410,26 +425,23 @@ bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
         mur_set_error(err, "cannot open parameter file '%s': %s", path, strerror(errno));
         return false;
     }
-    char line[1024];
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
     int lineno = 0;
     bool ok = true;
-    while (ok && fgets(line, sizeof line, fp)) {
+    while (ok && (got = getline(&line, &cap, fp)) >= 0) {
         lineno++;
-        size_t l = strlen(line);
-        if (l == sizeof line - 1 && line[l - 1] != '\n' && !feof(fp)) {
-            mur_set_error(err, "%s:%d: line longer than %d characters", path, lineno, (int)sizeof line - 2);
-            ok = false;
-            break;
-        }
-        if (memchr(line, 0, l) != NULL || l != strnlen(line, sizeof line)) {
-            mur_set_error(err, "%s:%d: binary data in a parameter file", path, lineno);
+        size_t l = (size_t)got;
+        if (l > 1024) {
+            mur_set_error(err, "%s:%d: line longer than 1024 characters", path, lineno);
             ok = false;
             break;
         }
         for (size_t i = 0; i < l; i++) {
             unsigned char c = (unsigned char)line[i];
             if (c < 32 && c != '\t' && c != '\n' && c != '\r') {
-                mur_set_error(err, "%s:%d: control character 0x%02x in a parameter file", path, lineno, c);
+                mur_set_error(err, "%s:%d: control byte 0x%02x: not a text parameter file", path, lineno, c);
                 ok = false;
                 break;
             }
@@ -455,6 +467,7 @@ bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
         mur_set_error(err, "cannot read parameter file '%s': %s", path, strerror(errno));
         ok = false;
     }
+    free(line);
     fclose(fp);
     return ok;
 }

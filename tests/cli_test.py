@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""The murmur program in batch mode, as a user runs it: outputs, determinism, and every kind of bad
+input (exit status 2, one line on stderr naming the problem, no output file left behind).
+
+usage: cli_test.py MURMUR PARAMETERS_MD
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+MURMUR = None
+PARAMS_MD = None
+
+
+def run(*args, env=None, timeout=120):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    return subprocess.run([MURMUR, *args], capture_output=True, text=True, timeout=timeout, env=e)
+
+
+def read_csv(path):
+    with open(path) as fp:
+        lines = fp.read().splitlines()
+    return lines[0], [l.split(",") for l in lines[1:]]
+
+
+class Batch(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def p(self, name):
+        return os.path.join(self.dir, name)
+
+    def test_help_version_list(self):
+        r = run("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--steps", r.stdout)
+        r = run("--version")
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^murmur \d+\.\d+\.\d+")
+        r = run("--list-params")
+        self.assertEqual(r.returncode, 0)
+        for name in ("boids predators seed dt view_radius view_angle cohesion alignment separation "
+                     "separation_radius min_speed max_speed bounds world_min world_max bounds_margin "
+                     "bounds_turn perch ground perch_min perch_max goal goal_pos goal_weight wind wind_vel "
+                     "scatter predator_radius predator_speed flee neighbour_search").split():
+            self.assertRegex(r.stdout, r"(?m)^%s\s" % name)
+
+    def test_parameters_doc_is_current(self):
+        r = run("--list-params=markdown")
+        self.assertEqual(r.returncode, 0)
+        with open(PARAMS_MD) as fp:
+            doc = fp.read()
+        self.assertEqual(doc, r.stdout,
+                         "docs/parameters.md is stale: regenerate with murmur --list-params=markdown > docs/parameters.md")
+
+    def test_batch_outputs(self):
+        r = run("--steps", "50", "--boids", "300", "--export", self.p("e.csv"), "--metrics", self.p("m.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        head, rows = read_csv(self.p("m.csv"))
+        self.assertEqual(head, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,"
+                               "nn_distance,perching,groups")
+        self.assertEqual([int(r[0]) for r in rows], list(range(51)))
+        for row in rows:
+            self.assertEqual(len(row), 10)
+            self.assertTrue(0.0 <= float(row[5]) <= 1.0)
+            self.assertGreaterEqual(int(row[9]), 1)
+        head, rows = read_csv(self.p("e.csv"))
+        self.assertEqual(head, "kind,x,y,z,vx,vy,vz,perch")
+        self.assertEqual(len(rows), 300)
+        self.assertTrue(all(r[0] == "boid" for r in rows))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["e.csv", "m.csv"])
+
+    def test_init_round_trip_and_predators(self):
+        r = run("--steps", "20", "--boids", "200", "--set", "predators=2", "--export", self.p("a.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("--init", self.p("a.csv"), "--steps", "0", "--export", self.p("b.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.p("a.csv")) as a, open(self.p("b.csv")) as b:
+            self.assertEqual(a.read(), b.read())
+        _, rows = read_csv(self.p("b.csv"))
+        self.assertEqual(sum(1 for r in rows if r[0] == "predator"), 2)
+
+    def test_params_file_and_set_precedence(self):
+        with open(self.p("p.txt"), "w") as fp:
+            fp.write("# a comment\n\nboids = 123   # trailing comment\nbounds=wrap\n")
+        r = run("--params", self.p("p.txt"), "--steps", "1", "--export", self.p("a.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len(read_csv(self.p("a.csv"))[1]), 123)
+        r = run("--set", "boids=77", "--params", self.p("p.txt"), "--steps", "1", "--export", self.p("b.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len(read_csv(self.p("b.csv"))[1]), 77)
+
+    def test_same_seed_same_result_any_threads(self):
+        outs = []
+        for i, threads in enumerate(("1", "2", "4", "2")):
+            path = self.p("s%d.csv" % i)
+            r = run("--steps", "60", "--boids", "1500", "--seed", "9", "--set", "perch=on", "--set", "predators=2",
+                    "--export", path, env={"MURMUR_THREADS": threads})
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(path) as fp:
+                outs.append(fp.read())
+        self.assertTrue(all(o == outs[0] for o in outs))
+        r = run("--steps", "60", "--boids", "1500", "--seed", "10", "--set", "perch=on", "--set", "predators=2",
+                "--export", self.p("other.csv"))
+        with open(self.p("other.csv")) as fp:
+            self.assertNotEqual(fp.read(), outs[0])
+
+    def test_sigint_leaves_no_output(self):
+        proc = subprocess.Popen([MURMUR, "--steps", "100000000", "--boids", "20000", "--export", self.p("x.csv"),
+                                 "--metrics", self.p("y.csv")], stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("interrupted", err)
+        self.assertEqual(os.listdir(self.dir), [])
+
+
+class BadInput(unittest.TestCase):
+    """Each case: exit 2, one line on stderr containing `needle`, nothing written."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def p(self, name):
+        return os.path.join(self.dir, name)
+
+    def write(self, name, data):
+        with open(self.p(name), "wb") as fp:
+            fp.write(data)
+        return self.p(name)
+
+    def bad(self, args, needle, outputs=True):
+        extra = ["--export", self.p("out.csv"), "--metrics", self.p("met.csv")] if outputs else []
+        before = set(os.listdir(self.dir))
+        r = run(*args, *extra)
+        self.assertEqual(r.returncode, 2, "%s: exit %d, stderr %r" % (args, r.returncode, r.stderr))
+        lines = r.stderr.strip("\n").split("\n")
+        self.assertEqual(len(lines), 1, "%s: expected one line, got %r" % (args, r.stderr))
+        self.assertIn(needle, lines[0], args)
+        self.assertTrue(lines[0].startswith("murmur: "))
+        self.assertEqual(set(os.listdir(self.dir)), before, "%s left files behind" % (args,))
+        return lines[0]
+
+    def test_flags(self):
+        self.bad(["--bogus"], "--bogus")
+        self.bad(["--steps"], "missing value after --steps", outputs=False)
+        self.bad(["--steps", "abc"], "'abc'")
+        self.bad(["--steps", "-5"], "'-5'")
+        self.bad(["--steps", "10", "--threads", "0"], "--threads")
+        self.bad(["--steps", "10", "--size", "10x10"], "--size")
+        self.bad(["--steps", "10", "--fps", "nan"], "--fps")
+        self.bad(["--steps", "10", "--camera", "spin"], "--camera")
+        self.bad(["--steps", "10", "--hud", "maybe"], "--hud")
+        self.bad(["--version=3"], "--version")
+
+    def test_values(self):
+        cases = [
+            (["--set", "nonsense=1"], "nonsense"),
+            (["--set", "view_radius"], "name=value"),
+            (["--set", "view_radius=-1"], "view_radius"),
+            (["--set", "view_radius=nan"], "'nan'"),
+            (["--set", "view_radius=inf"], "'inf'"),
+            (["--set", "view_radius=abc"], "'abc'"),
+            (["--set", "cohesion=1e400"], "cohesion"),
+            (["--set", "view_angle=0"], "(0, 360]"),
+            (["--set", "view_angle=361"], "(0, 360]"),
+            (["--set", "dt=0"], "dt"),
+            (["--set", "separation_radius=-0.5"], "separation_radius"),
+            (["--set", "min_speed=20", "--set", "max_speed=10"], "min_speed"),
+            (["--set", "world_min=10,10,10", "--set", "world_max=0,0,0"], "world_min"),
+            (["--set", "world_max=1,2"], "world_max"),
+            (["--set", "perch_min=50", "--set", "perch_max=10"], "perch_min"),
+            (["--set", "bounds=box"], "soft|wrap|bounce|none"),
+            (["--set", "perch=yes please"], "on|off"),
+            (["--boids", "-5"], "'-5'"),
+            (["--boids", "1e12"], "'1e12'"),
+            (["--boids", "99999999999"], "boids"),
+            (["--seed", "-1"], "seed"),
+        ]
+        for args, needle in cases:
+            with self.subTest(args=args):
+                self.bad(["--steps", "5", *args], needle)
+
+    def test_params_files(self):
+        self.bad(["--steps", "5", "--params", self.p("missing.txt")], "missing.txt")
+        path = self.write("p1.txt", b"boids = 10\nview_radius = -3\n")
+        self.bad(["--steps", "5", "--params", path], "p1.txt:2")
+        path = self.write("p2.txt", b"just words\n")
+        self.bad(["--steps", "5", "--params", path], "p2.txt:1")
+        path = self.write("p3.txt", b"boids = 10\n\x00\x01\x02garbage\xff\n")
+        self.bad(["--steps", "5", "--params", path], "p3.txt:2")
+        path = self.write("p4.txt", b"unknown_thing = 4\n")
+        self.bad(["--steps", "5", "--params", path], "unknown_thing")
+
+    def test_state_files(self):
+        head = b"kind,x,y,z,vx,vy,vz,perch\n"
+        self.bad(["--steps", "5", "--init", self.p("missing.csv")], "missing.csv")
+        cases = [
+            ("short.csv", head + b"boid,1,2,3,0,0,0,0\nboid,1,2,3\n", "short.csv:3"),
+            ("kind.csv", head + b"bird,1,2,3,0,0,0,0\n", "unknown kind"),
+            ("nan.csv", head + b"boid,1,nan,3,0,0,0,0\n", "y is not a finite number"),
+            ("inf.csv", head + b"boid,1,2,3,inf,0,0,0\n", "vx is not a finite number"),
+            ("huge.csv", head + b"boid,1,2,3e39,0,0,0,0\n", "z is not a finite number"),
+            ("perch.csv", head + b"boid,1,2,3,0,0,0,-4\n", "perch"),
+            ("header.csv", b"x,y,z\n1,2,3\n", "header"),
+            ("empty.csv", b"", "empty"),
+            ("binary.csv", head + b"boid,1,2,3,0,0,0,0\n\x7fELF\x00\x00\x01\x02\x03\n", "binary.csv:3"),
+            ("long.csv", head + b"boid," + b"1" * 5000 + b",2,3,0,0,0,0\n", "longer than"),
+        ]
+        for name, data, needle in cases:
+            with self.subTest(file=name):
+                path = self.write(name, data)
+                self.bad(["--steps", "5", "--init", path], needle)
+
+    def test_unwritable_outputs(self):
+        t0 = time.time()
+        self.bad(["--steps", "100000", "--export", "/nonexistent-dir/x.csv"], "/nonexistent-dir/x.csv", outputs=False)
+        self.bad(["--steps", "100000", "--metrics", "/nonexistent-dir/m.csv"], "/nonexistent-dir/m.csv", outputs=False)
+        self.assertLess(time.time() - t0, 20, "unwritable outputs must fail before the run")
+        self.bad(["--steps", "5", "--export", self.dir], "directory", outputs=False)
+        # a full disk
+        if os.path.exists("/dev/full"):
+            self.bad(["--steps", "5", "--boids", "100", "--export", "/dev/full"], "/dev/full", outputs=False)
+            self.bad(["--steps", "5", "--boids", "100", "--metrics", "/dev/full"], "/dev/full", outputs=False)
+        # a file system that refuses new files even to root
+        self.bad(["--steps", "5", "--export", "/proc/murmur-out.csv"], "/proc/murmur-out.csv", outputs=False)
+
+if __name__ == "__main__":
+    MURMUR = os.path.abspath(sys.argv[1])
+    PARAMS_MD = sys.argv[2]
+    unittest.main(argv=[sys.argv[0], "-v"])
