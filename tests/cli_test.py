@@ -115,6 +115,15 @@ class Batch(unittest.TestCase):
         with open(self.p("other.csv")) as fp:
             self.assertNotEqual(fp.read(), outs[0])
 
+    def test_scheduled_changes(self):
+        r = run("--steps", "20", "--boids", "300", "--at", "10:boids=50", "--at", "5:perch=on",
+                "--export", self.p("a.csv"), "--metrics", self.p("m.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len(read_csv(self.p("a.csv"))[1]), 50)
+        # the metrics rows see the flock shrink at tick 10
+        _, rows = read_csv(self.p("m.csv"))
+        self.assertEqual(len(rows), 21)
+
     def test_sigint_leaves_no_output(self):
         proc = subprocess.Popen([MURMUR, "--steps", "100000000", "--boids", "20000", "--export", self.p("x.csv"),
                                  "--metrics", self.p("y.csv")], stderr=subprocess.PIPE, text=True)
@@ -167,6 +176,11 @@ class BadInput(unittest.TestCase):
         self.bad(["--steps", "10", "--camera", "spin"], "--camera")
         self.bad(["--steps", "10", "--hud", "maybe"], "--hud")
         self.bad(["--version=3"], "--version")
+        self.bad(["--steps", "10", "--at", "x:scatter=on"], "--at")
+        self.bad(["--steps", "10", "--at", "5:seed=3"], "seed")
+        self.bad(["--steps", "10", "--at", "5:nothing=3"], "nothing")
+        self.bad(["--steps", "10", "--at", "5:view_radius=-2"], "view_radius")
+        self.bad(["--steps", "10", "--at", "5:min_speed=50"], "min_speed")
 
     def test_values(self):
         cases = [

@@ -64,7 +64,18 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
 
     double t0 = now_s();
     int64_t done = 0;
+    int next_at = 0;
     for (; done < cli->steps && !g_stop; done++) {
+        uint64_t now = mur_flock_view(f).tick;
+        for (; next_at < cli->nat && (uint64_t)cli->at[next_at].tick <= now; next_at++) {
+            const mur_at *a = &cli->at[next_at];
+            if (!mur_flock_set(f, a->name, a->value, &err)) {
+                if (metrics.fp)
+                    mur_afile_abort(&metrics);
+                fprintf(stderr, "murmur: --at %lld:%s=%s: %s\n", (long long)a->tick, a->name, a->value, err.msg);
+                return MUR_EXIT_USAGE;
+            }
+        }
         mur_flock_step(f);
         if (metrics.fp) {
             mur_stats s = mur_flock_stats(f);

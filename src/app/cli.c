@@ -94,8 +94,49 @@ static const flag_spec FLAGS[] = {
     {"--list-params", ARG_NONE}, {"--help", ARG_NONE}, {"-h", ARG_NONE}, {"--version", ARG_NONE},
     {"--threads", ARG_VALUE}, {"--frames", ARG_VALUE}, {"--screenshot", ARG_VALUE}, {"--size", ARG_VALUE},
     {"--keys", ARG_VALUE}, {"--record", ARG_VALUE}, {"--fps", ARG_VALUE}, {"--headless", ARG_NONE},
-    {"--camera", ARG_VALUE}, {"--hud", ARG_VALUE}, {"--vsync", ARG_VALUE},
+    {"--camera", ARG_VALUE}, {"--hud", ARG_VALUE}, {"--vsync", ARG_VALUE}, {"--at", ARG_VALUE},
 };
+
+/* "TICK:name=value" -> at. Checks the syntax, the name (a live parameter) and the value's own range. */
+static bool parse_at(const char *s, mur_at *at)
+{
+    char *end;
+    errno = 0;
+    long long t = strtoll(s, &end, 10);
+    if (end == s || *end != ':' || errno || t < 0 || t > 1000000000000LL)
+        return fail("bad value '%s' for --at: expected TICK:name=value with TICK a whole number >= 0%s", s, "");
+    const char *pair = end + 1;
+    const char *eq = strchr(pair, '=');
+    if (!eq || (size_t)(eq - pair) >= sizeof at->name || strlen(eq + 1) >= sizeof at->value)
+        return fail("bad value '%s' for --at: expected TICK:name=value%s", s, "");
+    memset(at, 0, sizeof *at);
+    at->tick = t;
+    memcpy(at->name, pair, (size_t)(eq - pair));
+    strcpy(at->value, eq + 1);
+    const mur_param *p = mur_param_find(at->name);
+    if (!p)
+        return fail("--at %s: unknown parameter '%s' (murmur --list-params lists them)", s, at->name);
+    if (!p->live)
+        return fail("--at %s: parameter '%s' cannot change during a run", s, at->name);
+    mur_flock_def tmp = mur_flock_default_def();
+    mur_error err;
+    if (!mur_def_set(&tmp, at->name, at->value, &err))
+        return fail("--at %s: %s", s, err.msg);
+    return true;
+}
+
+static int cmp_at(const void *a, const void *b)
+{
+    const mur_at *x = a, *y = b;
+    return (x->tick > y->tick) - (x->tick < y->tick);
+}
+
+void mur_cli_free(mur_cli *cli)
+{
+    free(cli->at);
+    cli->at = NULL;
+    cli->nat = 0;
+}
 
 bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
 {
@@ -116,6 +157,11 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
         return fail("out of memory%s%s", "", "");
     int nsets = 0;
     bool ok = true;
+    cli->at = calloc((size_t)argc + 1, sizeof *cli->at);
+    if (!cli->at) {
+        free(sets);
+        return fail("out of memory%s%s", "", "");
+    }
     for (int i = 1; ok && i < argc; i++) {
         const char *arg = argv[i];
         const char *val = NULL;
@@ -217,6 +263,9 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
             cli->hud_given = true;
         } else if (!strcmp(name, "--vsync")) {
             ok = parse_onoff(name, val, &cli->vsync);
+        } else if (!strcmp(name, "--at")) {
+            ok = parse_at(val, &cli->at[cli->nat]);
+            cli->nat += ok;
         }
     }
     mur_error err;
@@ -235,5 +284,25 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
     free(sets);
     if (ok && !cli->help && !cli->version && !cli->list_params && !mur_def_check(&cli->def, &err))
         ok = fail("%s%s", err.msg, "");
+    /* stable sort by tick, then check that every scheduled state is valid as a whole */
+    if (ok && cli->nat > 1) {
+        for (int k = 0; k < cli->nat; k++)
+            cli->at[k].tick = cli->at[k].tick * 4096 + k; /* keep command-line order within a tick */
+        qsort(cli->at, (size_t)cli->nat, sizeof *cli->at, cmp_at);
+        for (int k = 0; k < cli->nat; k++)
+            cli->at[k].tick /= 4096;
+    }
+    mur_flock_def sched = cli->def;
+    for (int k = 0; ok && k < cli->nat; k++) {
+        mur_def_set(&sched, cli->at[k].name, cli->at[k].value, NULL);
+        bool last_of_tick = k + 1 == cli->nat || cli->at[k + 1].tick != cli->at[k].tick;
+        if (last_of_tick && !mur_def_check(&sched, &err)) {
+            fprintf(stderr, "murmur: --at %lld: the parameters at that tick are invalid: %s\n",
+                    (long long)cli->at[k].tick, err.msg);
+            ok = false;
+        }
+    }
+    if (!ok)
+        mur_cli_free(cli);
     return ok;
 }

@@ -10,6 +10,13 @@
 /// Exit status for bad input (flags, files, values) and unusable environments (no display, no ffmpeg).
 #define MUR_EXIT_USAGE 2
 
+/// A parameter change at a given tick (--at TICK:name=value), for scheduled experiments.
+typedef struct mur_at {
+    int64_t tick;               ///< applied before this tick is computed
+    char name[64];              ///< parameter name (a live one)
+    char value[192];            ///< value text
+} mur_at;
+
 typedef struct mur_cli {
     mur_flock_def def;          ///< parameters after defaults, --params and --set
     bool boids_given;           ///< --boids or --set boids= was given
@@ -21,6 +28,8 @@ typedef struct mur_cli {
     bool params_markdown;       ///< --list-params=markdown (docs/parameters.md)
     bool help, version;         ///< --help, --version
     int threads;                ///< --threads T (0 = default)
+    struct mur_at *at;          ///< --at TICK:name=value changes, sorted by tick
+    int nat;                    ///< number of --at changes
     /* viewer */
     int64_t frames;             ///< --frames N: run the window for N frames then exit (-1 = forever)
     const char *screenshot;     ///< --screenshot PATH: save the last frame
@@ -38,6 +47,8 @@ typedef struct mur_cli {
 
 /// Parse argv into cli. On error prints one line to stderr and returns false (exit MUR_EXIT_USAGE).
 bool mur_cli_parse(mur_cli *cli, int argc, char **argv);
+/// Free what mur_cli_parse allocated.
+void mur_cli_free(mur_cli *cli);
 
 /// Run the interactive viewer / screenshot / recording modes (src/gfx + src/app/viewer.c).
 /// Returns the process exit status. Only present when built with graphics.

@@ -27,6 +27,8 @@ static void usage(void)
          "  --steps N             run N ticks without a window\n"
          "  --export FILE.csv     write the final state\n"
          "  --metrics FILE.csv    write metrics for ticks 0..N (also works in the viewer)\n"
+         "  --at TICK:name=value  change a parameter when the run reaches TICK (repeatable),\n"
+         "                        e.g. --at 300:scatter=on --at 500:scatter=off\n"
          "\n"
          "Viewer and recording:\n"
          "  --size WxH            window or frame size (default 1280x720)\n"
@@ -46,50 +48,58 @@ static void usage(void)
          "parameters, controls and recording.");
 }
 
-int main(int argc, char **argv)
+static int run(mur_cli *cli)
 {
-    mur_cli cli;
-    if (!mur_cli_parse(&cli, argc, argv))
-        return MUR_EXIT_USAGE;
-    if (cli.help) {
+    if (cli->help) {
         usage();
         return 0;
     }
-    if (cli.version) {
+    if (cli->version) {
         puts("murmur " MUR_VERSION_STRING);
         return 0;
     }
-    if (cli.list_params) {
-        mur_print_params(cli.params_markdown);
+    if (cli->list_params) {
+        mur_print_params(cli->params_markdown);
         return 0;
     }
-    bool batch = cli.steps >= 0;
+    bool batch = cli->steps >= 0;
 #ifndef MUR_HAVE_GFX
     if (!batch) {
         fprintf(stderr, "murmur: this build has no graphics (built without GLFW/GL); use --steps N for batch mode\n");
         return MUR_EXIT_USAGE;
     }
 #endif
-    if (!batch && !cli.boids_given && !cli.init_path)
-        cli.def.boids = 4000; /* the viewer's first impression: a few thousand boids */
+    if (!batch && !cli->boids_given && !cli->init_path)
+        cli->def.boids = 4000; /* the viewer's first impression: a few thousand boids */
     mur_error err;
-    mur_flock *f = cli.init_path ? mur_flock_load_csv(&cli.def, cli.init_path, &err) : mur_flock_create(&cli.def, &err);
+    mur_flock *f = cli->init_path ? mur_flock_load_csv(&cli->def, cli->init_path, &err)
+                                  : mur_flock_create(&cli->def, &err);
     if (!f) {
         fprintf(stderr, "murmur: %s\n", err.msg);
         return MUR_EXIT_USAGE;
     }
-    if (cli.threads > 0)
-        mur_flock_set_threads(f, cli.threads);
+    if (cli->threads > 0)
+        mur_flock_set_threads(f, cli->threads);
     int rc;
     if (batch)
-        rc = mur_batch_main(&cli, f);
+        rc = mur_batch_main(cli, f);
     else {
 #ifdef MUR_HAVE_GFX
-        rc = mur_viewer_main(&cli, f);
+        rc = mur_viewer_main(cli, f);
 #else
         rc = MUR_EXIT_USAGE;
 #endif
     }
     mur_flock_destroy(f);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    mur_cli cli;
+    if (!mur_cli_parse(&cli, argc, argv))
+        return MUR_EXIT_USAGE;
+    int rc = run(&cli);
+    mur_cli_free(&cli);
     return rc;
 }
