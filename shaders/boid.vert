@@ -1,25 +1,35 @@
 #version 330 core
-// One bird per instance, oriented along its velocity and banked into turns.
-// Local mesh frame: x = right wing, y = up, z = forward (nose at +z).
+// One bird per instance, oriented along its velocity and banked into turns, lit per face.
+// Local mesh frame: x = wing, y = up, z = forward (nose at +z).
+//
+// Software GL pays for every fragment-shader instruction, so the lighting is done here, once per
+// face: each triangle's last (provoking) vertex carries that face's normal, and the colour goes
+// to the fragment shader `flat`.
 
 layout(location = 0) in vec3 a_local;
-layout(location = 2) in float a_wing;      // 0 body, 1 wing (flaps), 2 tail
+layout(location = 1) in vec3 a_face_normal; // normal of the face this vertex provokes (else 0)
+layout(location = 2) in float a_part;       // 0 body, 1 wing (flaps), 2 tail
 layout(location = 3) in vec3 i_pos;
 layout(location = 4) in vec3 i_vel;
-layout(location = 5) in vec3 i_vel_prev;   // velocity at the previous upload (for banking)
-layout(location = 6) in int i_perch;       // remaining perch ticks, 0 = flying
+layout(location = 5) in vec3 i_vel_prev;    // velocity at the previous upload (for banking)
+layout(location = 6) in int i_perch;        // remaining perch ticks, 0 = flying
 
 uniform mat4 u_vp;
 uniform float u_size;          // body length, wu
-uniform float u_bank_gain;     // bank = atan(lateral acceleration * gain): 1 / (seconds * g)
+uniform float u_bank_gain;     // lateral acceleration * gain = tan(bank): 1 / (seconds * g)
 uniform float u_time;          // seconds, for the wing beat
 uniform int u_color_mode;      // 0 by state, 1 by speed
 uniform vec2 u_speed_range;    // min, max speed for the speed colour map
 uniform vec3 u_color_fly;
 uniform vec3 u_color_perch;
+uniform vec3 u_eye;
+uniform vec3 u_sun_dir;        // unit, toward the sun
+uniform vec3 u_sky_color;      // ambient from above
+uniform vec3 u_ground_color;   // ambient from below
+uniform vec3 u_fog_color;
+uniform float u_fog_dist;      // distance at which the haze reaches about 40%
 
-out vec3 v_world;
-out vec3 v_color;
+flat out vec3 v_color;
 
 float hash11(uint n)
 {
@@ -55,32 +65,51 @@ void main()
     vec3 right = normalize(cross(up0, fwd));
     vec3 up = cross(fwd, right);
 
-    // coordinated turn: the lift vector leans toward the centre of the turn
+    // coordinated turn: the lift vector leans toward the centre of the turn;
+    // bank = atan(lateral), written with a square root (no trigonometry per vertex)
     vec3 acc = (i_vel - i_vel_prev) * u_bank_gain;
-    float lateral = dot(acc, right);
-    float bank = perching ? 0.0 : clamp(atan(lateral), -1.1, 1.1);
-    float cb = cos(bank), sb = sin(bank);
+    float lateral = perching ? 0.0 : clamp(dot(acc, right), -2.0, 2.0);
+    float cb = inversesqrt(1.0 + lateral * lateral), sb = lateral * cb;
     vec3 r2 = cb * right - sb * up;
     vec3 u2 = cb * up + sb * right;
 
     vec3 p = a_local;
-    if (a_wing > 0.5 && a_wing < 1.5) {
+    vec3 n = a_face_normal;
+    if (a_part > 0.5 && a_part < 1.5) {
         if (perching) {
             p.x *= 0.3;                   // wings folded
         } else {
-            float beat = sin(u_time * (9.0 + 4.0 * h) + h * 6.2831853);
-            p.y += abs(p.x) * 0.8 * beat;
+            float beat = 0.8 * sin(u_time * (9.0 + 4.0 * h) + h * 6.2831853);
+            p.y += abs(p.x) * beat;
+            n.x -= sign(p.x) * beat * n.y; // the face tilts with the wing
         }
     }
     p *= u_size;
-
     vec3 world = i_pos + r2 * p.x + u2 * p.y + fwd * p.z;
-    v_world = world;
-    if (u_color_mode == 1)
-        v_color = speed_ramp((speed - u_speed_range.x) / max(u_speed_range.y - u_speed_range.x, 1e-6));
-    else
-        v_color = perching ? u_color_perch : u_color_fly;
-    // a little variety between birds and a darker back edge read as plumage
-    v_color *= 0.9 + 0.2 * h;
     gl_Position = u_vp * vec4(world, 1.0);
+
+    vec3 base;
+    if (u_color_mode == 1)
+        base = speed_ramp((speed - u_speed_range.x) / max(u_speed_range.y - u_speed_range.x, 1e-6));
+    else
+        base = perching ? u_color_perch : u_color_fly;
+    base *= 0.9 + 0.2 * h;                // a little variety between birds
+
+    // lighting (only the provoking vertex's result is used)
+    vec3 to_eye = u_eye - world;
+    float dist = length(to_eye);
+    to_eye /= max(dist, 1e-6);
+    vec3 nw = r2 * n.x + u2 * n.y + fwd * n.z;
+    float nl = length(nw);
+    nw = nl > 1e-6 ? nw / nl : u2;
+    if (dot(nw, to_eye) < 0.0)
+        nw = -nw;                          // thin surfaces: light the side we see
+    float ndl = dot(nw, u_sun_dir);
+    float diff = max(ndl, 0.0);
+    float wrap = ndl * 0.5 + 0.5;
+    vec3 amb = mix(u_ground_color, u_sky_color, nw.y * 0.5 + 0.5);
+    vec3 c = base * (0.35 * amb + 0.75 * diff + 0.15 * wrap);
+    float d = dist / max(u_fog_dist, 1e-3);
+    float fog = min(1.0 - exp(-0.5 * d * d), 0.55);
+    v_color = mix(c, u_fog_color, fog);
 }

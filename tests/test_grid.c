@@ -132,7 +132,7 @@ static void threads_bit_identical(void **s)
 }
 
 /* A pinned run: any change to the arithmetic of a tick shows up here. Update deliberately. */
-#define PINNED_HASH 0x0d029fc82de79e46ULL
+#define PINNED_HASH 0x901d0ead2b233929ULL
 static void pinned_hash(void **s)
 {
     (void)s;

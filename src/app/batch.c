@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../sim/atomic_file.h"
@@ -39,8 +40,12 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
 {
     mur_error err;
     mur_afile metrics = {0};
-    /* find unwritable outputs before spending time on the run */
-    if (cli->export_path) {
+    /* a closed pipe (--export /dev/stdout | head) is a write error with a message, not a silent death */
+    signal(SIGPIPE, SIG_IGN);
+    /* find unwritable outputs before spending time on the run (a FIFO is not probed: opening and
+     * closing it would hand its reader an empty file) */
+    struct stat st;
+    if (cli->export_path && !(stat(cli->export_path, &st) == 0 && S_ISFIFO(st.st_mode))) {
         mur_afile probe;
         if (!mur_afile_open(&probe, cli->export_path, &err)) {
             fprintf(stderr, "murmur: %s\n", err.msg);
@@ -80,6 +85,8 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         if (metrics.fp) {
             mur_stats s = mur_flock_stats(f);
             mur_metrics_row(metrics.fp, &s);
+            if (ferror(metrics.fp))
+                break; /* disk full or reader gone: the commit below reports it */
         }
     }
     double secs = now_s() - t0;
@@ -90,6 +97,9 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
                 (long long)cli->steps);
         return 130;
     }
+    /* the metrics file was renamed into place (not written straight to a device or pipe): remove it
+     * again if the export fails, so a failed run leaves no output behind */
+    bool metrics_renamed = metrics.fp && metrics.tmp;
     if (metrics.fp) {
         mur_stats s = mur_flock_measure(f);
         mur_metrics_row(metrics.fp, &s);
@@ -99,7 +109,7 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         }
     }
     if (cli->export_path && !mur_flock_save_csv(f, cli->export_path, &err)) {
-        if (cli->metrics_path)
+        if (metrics_renamed)
             remove(cli->metrics_path);
         fprintf(stderr, "murmur: %s\n", err.msg);
         return MUR_EXIT_USAGE;

@@ -169,8 +169,8 @@ static float default_boid_size(const mur_flock_def *d)
     float ext = 0.0f;
     for (int i = 0; i < 3; i++)
         ext = fmaxf(ext, d->world_max[i] - d->world_min[i]);
-    /* about a separation radius long, but visible in a big world */
-    float s = fmaxf(0.8f * d->separation_radius, 0.008f * ext);
+    /* half a separation radius long (birds keep about that much air between them), but visible in a big world */
+    float s = fmaxf(0.5f * d->separation_radius, 0.006f * ext);
     return fminf(s, 0.05f * ext);
 }
 
@@ -292,7 +292,9 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_SAMPLES, getenv("MSAA") ? atoi(getenv("MSAA")) : 4);
+    /* MURMUR_MSAA=0..16 overrides the 4x multisampling (software GL pays about 2x for 4x MSAA) */
+    const char *msaa = getenv("MURMUR_MSAA");
+    glfwWindowHint(GLFW_SAMPLES, msaa && *msaa ? atoi(msaa) : 4);
     glfwWindowHint(GLFW_DEPTH_BITS, 24);
 #ifndef NDEBUG
     glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);

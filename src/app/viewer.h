@@ -3,6 +3,7 @@
 #define MUR_APP_VIEWER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "camera.h"
@@ -77,6 +78,8 @@ void viewer_message(viewer *v, const char *fmt, ...)
 /// Number of parameters that can be nudged, and the table row of the i-th.
 int viewer_param_count(void);
 const mur_param *viewer_param(int i);
+/// The parameter's current value as short text (floats to 4 significant digits).
+void viewer_param_value(const mur_flock_def *def, const mur_param *p, char *buf, size_t len);
 
 /// One line of the help overlay: keys and what they do.
 typedef struct viewer_help_line {

@@ -86,7 +86,7 @@ void viewer_draw_hud(viewer *v)
     float lh = mur_hud_line_height(h);
     float x0 = 10.0f * scale, y = 8.0f * scale;
 
-    if (v->show_hud) {
+    if (v->show_hud && !v->show_help) {
         mur_flock_def def = mur_flock_get_def(v->flock);
         mur_view view = mur_flock_view(v->flock);
         const mur_stats *s = &v->stats;
@@ -127,7 +127,7 @@ void viewer_draw_hud(viewer *v)
         const mur_param *p = viewer_param(v->param_sel);
         if (p) {
             char val[128] = "";
-            mur_def_get(&def, p->name, val, sizeof val);
+            viewer_param_value(&def, p, val, sizeof val);
             snprintf(text, sizeof text, "< %s = %s %s >   (Up/Down select, Left/Right change)",
                      p->name, val, p->unit);
             y += panel_text(v, x0, y, text, ACCENT);

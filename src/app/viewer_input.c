@@ -26,7 +26,7 @@ static const viewer_help_line HELP[] = {
     {"=  -", "boids x2 / /2 (also keypad + -)"},
     {"R", "reset: new boids from a new seed"},
     {"Up  Down", "select a parameter"},
-    {"Left  Right", "decrease / increase it (Shift: 10x step)"},
+    {"Left  Right", "decrease / increase it (Shift: bigger steps)"},
     {"C", "colour by state / by speed"},
     {"O", "world box outline on / off"},
     {"F", "camera follows the flock centre"},
@@ -83,6 +83,16 @@ const mur_param *viewer_param(int k)
     return NULL;
 }
 
+void viewer_param_value(const mur_flock_def *def, const mur_param *p, char *buf, size_t len)
+{
+    if (!mur_def_get(def, p->name, buf, len)) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    if (p->type == MUR_PT_FLOAT)
+        snprintf(buf, len, "%.4g", strtod(buf, NULL));
+}
+
 static void nudge(viewer *v, int dir, bool big)
 {
     const mur_param *p = viewer_param(v->param_sel);
@@ -113,7 +123,7 @@ static void nudge(viewer *v, int dir, bool big)
     if (p->type == MUR_PT_INT)
         snprintf(buf, sizeof buf, "%.0f", y);
     else
-        snprintf(buf, sizeof buf, "%.6g", y);
+        snprintf(buf, sizeof buf, "%.4g", y);
     mur_error err = {{0}};
     if (mur_flock_set(v->flock, p->name, buf, &err))
         viewer_message(v, "%s = %s %s", p->name, buf, p->unit);
@@ -206,7 +216,7 @@ void viewer_key(viewer *v, int key, int mods)
         break;
     case GLFW_KEY_K: {
         mur_view view = mur_flock_view(f);
-        bool on = !view.predators_on;
+        bool on = !(view.predators_on && view.predators > 0);
         mur_error err = {{0}};
         if (on && view.predators == 0 && !mur_flock_set_predator_count(f, 3, &err)) {
             viewer_message(v, "%s", err.msg);
@@ -255,7 +265,7 @@ void viewer_key(viewer *v, int key, int mods)
             v->param_sel = (v->param_sel + (key == GLFW_KEY_DOWN ? 1 : n - 1)) % n;
             const mur_param *p = viewer_param(v->param_sel);
             char buf[128] = "";
-            mur_def_get(&def, p->name, buf, sizeof buf);
+            viewer_param_value(&def, p, buf, sizeof buf);
             viewer_message(v, "selected %s = %s %s", p->name, buf, p->unit);
         }
         break;

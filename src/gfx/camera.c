@@ -48,7 +48,7 @@ void mur_camera_init(mur_camera *c, const float lo[3], const float hi[3], float 
     glm_vec3_copy(centre, h.target);
     h.yaw = default_yaw;
     h.pitch = default_pitch;
-    h.distance = 0.82f * radius / sinf(0.5f * fov);
+    h.distance = 0.72f * radius / sinf(0.5f * fov);
     c->home = h;
     mur_camera_reset(c);
 }

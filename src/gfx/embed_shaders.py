@@ -8,12 +8,13 @@ import os
 import sys
 
 
-def c_string(text):
-    out = []
-    for line in text.splitlines():
-        esc = line.replace('\\', '\\\\').replace('"', '\\"')
-        out.append('    "%s\\n"' % esc)
-    return '\n'.join(out) if out else '    ""'
+def c_bytes(text):
+    # a byte list, not a string literal: C11 only promises string literals of 4095 characters
+    data = text.encode('utf-8') + b'\0'
+    rows = []
+    for i in range(0, len(data), 16):
+        rows.append('    ' + ', '.join('%d' % b for b in data[i:i + 16]) + ',')
+    return '\n'.join(rows)
 
 
 def main():
@@ -27,7 +28,7 @@ def main():
             text = f.read()
         name = os.path.basename(path)
         names.append(name)
-        parts.append('static const char src_%d[] =\n%s;\n' % (i, c_string(text)))
+        parts.append('/* %s */\nstatic const char src_%d[] = {\n%s\n};\n' % (name, i, c_bytes(text)))
     parts.append('static const struct { const char *name; const char *src; } table[] = {')
     for i, name in enumerate(names):
         parts.append('    {"%s", src_%d},' % (name, i))

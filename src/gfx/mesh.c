@@ -1,44 +1,44 @@
-/* A small bird: a diamond body, two swept wings with a bend, and a forked tail. 14 vertices,
- * 13 triangles. */
+/* A small bird in four triangles: two swept wings, a vertical keel for the body (nose to tail)
+ * and a forked tail. Software GL pays per triangle, so 10k birds must stay this lean. */
 #include "mesh.h"
 
-enum { NOSE, TAIL, TOP, BELLY, ROOT_L, ROOT_R, TRAIL_L, TRAIL_R, MID_L, MID_R, TIP_L, TIP_R,
-       FORK_L, FORK_R, NVERTS };
+#include <math.h>
+#include <stddef.h>
+
+enum { NOSE, BELLY, TAIL, SHOULDER, TIP_L, TIP_R, FORK_L, FORK_R, NVERTS };
 
 int mur_mesh_bird(mur_mesh_vertex *v, int *nverts, uint16_t *idx)
 {
-    static const mur_mesh_vertex VERTS[NVERTS] = {
-        [NOSE] = {{0.0f, 0.01f, 0.55f}, 0.0f},
-        [TAIL] = {{0.0f, 0.0f, -0.35f}, 0.0f},
-        [TOP] = {{0.0f, 0.08f, 0.08f}, 0.0f},
-        [BELLY] = {{0.0f, -0.07f, 0.08f}, 0.0f},
-        [ROOT_L] = {{-0.09f, 0.01f, 0.14f}, 0.0f},
-        [ROOT_R] = {{0.09f, 0.01f, 0.14f}, 0.0f},
-        [TRAIL_L] = {{-0.06f, 0.02f, -0.12f}, 1.0f},
-        [TRAIL_R] = {{0.06f, 0.02f, -0.12f}, 1.0f},
-        [MID_L] = {{-0.38f, 0.06f, 0.06f}, 1.0f},
-        [MID_R] = {{0.38f, 0.06f, 0.06f}, 1.0f},
-        [TIP_L] = {{-0.74f, 0.09f, -0.18f}, 1.0f},
-        [TIP_R] = {{0.74f, 0.09f, -0.18f}, 1.0f},
-        [FORK_L] = {{-0.16f, 0.01f, -0.62f}, 2.0f},
-        [FORK_R] = {{0.16f, 0.01f, -0.62f}, 2.0f},
+    static const float POS[NVERTS][3] = {
+        [NOSE] = {0.0f, 0.02f, 0.55f},     [BELLY] = {0.0f, -0.12f, 0.02f},
+        [TAIL] = {0.0f, 0.01f, -0.30f},    [SHOULDER] = {0.0f, 0.03f, 0.22f},
+        [TIP_L] = {-0.78f, 0.10f, -0.22f}, [TIP_R] = {0.78f, 0.10f, -0.22f},
+        [FORK_L] = {-0.17f, 0.01f, -0.62f}, [FORK_R] = {0.17f, 0.01f, -0.62f},
     };
+    static const float PART[NVERTS] = {[TIP_L] = 1.0f, [TIP_R] = 1.0f, [FORK_L] = 2.0f,
+                                       [FORK_R] = 2.0f};
+    /* the last vertex of each triangle is used by no other triangle in that role */
     static const uint16_t TRIS[][3] = {
-        /* body */
-        {NOSE, TOP, ROOT_R}, {NOSE, ROOT_R, BELLY}, {NOSE, BELLY, ROOT_L}, {NOSE, ROOT_L, TOP},
-        {TAIL, ROOT_R, TOP}, {TAIL, BELLY, ROOT_R}, {TAIL, ROOT_L, BELLY}, {TAIL, TOP, ROOT_L},
-        /* wings: inner and outer panel */
-        {ROOT_L, TRAIL_L, MID_L}, {MID_L, TRAIL_L, TIP_L},
-        {ROOT_R, MID_R, TRAIL_R}, {MID_R, TIP_R, TRAIL_R},
-        /* tail */
-        {TAIL, FORK_L, FORK_R},
+        {SHOULDER, TAIL, TIP_L}, {TAIL, SHOULDER, TIP_R}, /* wings */
+        {TAIL, NOSE, BELLY},                              /* body keel */
+        {TAIL, FORK_L, FORK_R},                           /* tail */
     };
+    for (int i = 0; i < NVERTS; i++) {
+        v[i] = (mur_mesh_vertex){{POS[i][0], POS[i][1], POS[i][2]}, {0.0f, 0.0f, 0.0f}, PART[i]};
+    }
     int n = 0;
-    for (int i = 0; i < NVERTS; i++)
-        v[i] = VERTS[i];
-    for (size_t t = 0; t < sizeof TRIS / sizeof TRIS[0]; t++)
+    for (size_t t = 0; t < sizeof TRIS / sizeof TRIS[0]; t++) {
+        const float *a = POS[TRIS[t][0]], *b = POS[TRIS[t][1]], *c = POS[TRIS[t][2]];
+        float u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        float w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        float nrm[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
+                        u[0] * w[1] - u[1] * w[0]};
+        float len = sqrtf(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+        for (int k = 0; k < 3; k++)
+            v[TRIS[t][2]].face_normal[k] = len > 0.0f ? nrm[k] / len : 0.0f;
         for (int k = 0; k < 3; k++)
             idx[n++] = TRIS[t][k];
+    }
     *nverts = NVERTS;
     return n;
 }

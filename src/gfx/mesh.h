@@ -1,14 +1,17 @@
 /* The bird mesh: shared vertices and triangle indices in the local frame x = wing, y = up,
- * z = forward. Normals are not stored: the fragment shader takes the flat face normal from screen
- * derivatives, so every vertex is shaded once per bird (vertex work is what limits software GL). */
+ * z = forward. Each triangle's last vertex (the provoking vertex of GL's default convention) is
+ * its own and carries the face normal, so the vertex shader lights each face once and the
+ * fragment shader only writes a flat colour (software GL pays for every fragment instruction). */
 #ifndef MUR_GFX_MESH_H
 #define MUR_GFX_MESH_H
 
 #include <stdint.h>
 
-/// One vertex: position (body length 1, nose at +z) and part (0 body, 1 wing, 2 tail).
+/// One vertex: position (body length 1, nose at +z), the normal of the face it provokes (zero if
+/// none) and part (0 body, 1 wing, 2 tail).
 typedef struct mur_mesh_vertex {
     float pos[3];
+    float face_normal[3];
     float part;
 } mur_mesh_vertex;
 

@@ -22,7 +22,7 @@ static const float ground_line[3] = {0.300f, 0.340f, 0.380f};
 static const float ambient_sky[3] = {0.55f, 0.65f, 0.85f};
 static const float ambient_ground[3] = {0.22f, 0.20f, 0.18f};
 
-enum { LINE_MAX_VERTS = 256 };
+enum { LINE_MAX_VERTS = 256, GEOM_MAX_VERTS = 16384 };
 
 typedef struct line_vertex {
     float pos[3];
@@ -40,16 +40,15 @@ typedef struct kind_gpu {
 } kind_gpu;
 
 struct mur_renderer {
-    GLuint boid_prog, sky_prog, ground_prog, line_prog;
+    GLuint boid_prog, line_prog;
     GLuint mesh_vbo, mesh_ibo;
     int mesh_indices;
     kind_gpu boids, preds;
     bool preds_on;
-    GLuint sky_vao;
-    GLuint ground_vao, ground_vbo;
     GLuint line_vao, line_vbo;
     line_vertex lines[LINE_MAX_VERTS];
     int nlines;
+    line_vertex geom[GEOM_MAX_VERTS]; /* ground, grid and sky, built on the CPU */
     bool uploaded;
 };
 
@@ -66,6 +65,9 @@ static void kind_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_p
     GLsizei stride = (GLsizei)sizeof(mur_mesh_vertex);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, pos));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
+                          (void *)offsetof(mur_mesh_vertex, face_normal));
     glEnableVertexAttribArray(2);
     glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, part));
     for (GLuint a = 3; a <= 5; a++) {
@@ -132,10 +134,8 @@ mur_renderer *mur_renderer_create(void)
     if (!r)
         return NULL;
     r->boid_prog = mur_gl_program("boid.vert", "boid.frag");
-    r->sky_prog = mur_gl_program("sky.vert", "sky.frag");
-    r->ground_prog = mur_gl_program("ground.vert", "ground.frag");
     r->line_prog = mur_gl_program("line.vert", "line.frag");
-    if (!r->boid_prog || !r->sky_prog || !r->ground_prog || !r->line_prog) {
+    if (!r->boid_prog || !r->line_prog) {
         mur_renderer_destroy(r);
         return NULL;
     }
@@ -154,16 +154,6 @@ mur_renderer *mur_renderer_create(void)
                  GL_STATIC_DRAW);
     kind_init(&r->boids, r->mesh_vbo, r->mesh_ibo, true);
     kind_init(&r->preds, r->mesh_vbo, r->mesh_ibo, false);
-
-    glGenVertexArrays(1, &r->sky_vao);
-
-    glGenVertexArrays(1, &r->ground_vao);
-    glGenBuffers(1, &r->ground_vbo);
-    glBindVertexArray(r->ground_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->ground_vbo);
-    glBufferData(GL_ARRAY_BUFFER, 8 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, NULL);
 
     glGenVertexArrays(1, &r->line_vao);
     glGenBuffers(1, &r->line_vbo);
@@ -189,13 +179,10 @@ void mur_renderer_destroy(mur_renderer *r)
         kind_free(&r->preds);
         glDeleteBuffers(1, &r->mesh_vbo);
         glDeleteBuffers(1, &r->mesh_ibo);
-        glDeleteVertexArrays(1, &r->sky_vao);
-        glDeleteVertexArrays(1, &r->ground_vao);
-        glDeleteBuffers(1, &r->ground_vbo);
         glDeleteVertexArrays(1, &r->line_vao);
         glDeleteBuffers(1, &r->line_vbo);
     }
-    GLuint progs[] = {r->boid_prog, r->sky_prog, r->ground_prog, r->line_prog};
+    GLuint progs[] = {r->boid_prog, r->line_prog};
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i])
             glDeleteProgram(progs[i]);
@@ -275,11 +262,134 @@ static void build_lines(mur_renderer *r, const mur_scene *s)
     }
 }
 
+/* ------------------------------------------------------------------ ground and sky
+ * Built on the CPU as vertex-coloured triangles so every fragment shader stays trivial: software
+ * GL (llvmpipe) pays per fragment, and these cover most of the screen. */
+
+static void put(line_vertex *v, float x, float y, float z, const float c[3], float a)
+{
+    v->pos[0] = x;
+    v->pos[1] = y;
+    v->pos[2] = z;
+    v->rgba[0] = (uint8_t)(fminf(fmaxf(c[0], 0.0f), 1.0f) * 255.0f + 0.5f);
+    v->rgba[1] = (uint8_t)(fminf(fmaxf(c[1], 0.0f), 1.0f) * 255.0f + 0.5f);
+    v->rgba[2] = (uint8_t)(fminf(fmaxf(c[2], 0.0f), 1.0f) * 255.0f + 0.5f);
+    v->rgba[3] = (uint8_t)(fminf(fmaxf(a, 0.0f), 1.0f) * 255.0f + 0.5f);
+}
+
+static float smooth(float e0, float e1, float x)
+{
+    float t = fminf(fmaxf((x - e0) / (e1 - e0), 0.0f), 1.0f);
+    return t * t * (3.0f - 2.0f * t);
+}
+
+static void mix3(const float a[3], const float b[3], float t, float out[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = a[i] + (b[i] - a[i]) * t;
+}
+
+/* Disc of radius `half` around the box centre: rings whose colour fades into the horizon. */
+static int build_ground(line_vertex *v, const float c[3], float y, float half)
+{
+    enum { RINGS = 8, SEGS = 64 };
+    int n = 0;
+    for (int k = 0; k < RINGS; k++) {
+        float r0 = half * (float)k / RINGS, r1 = half * (float)(k + 1) / RINGS;
+        float c0[3], c1[3];
+        mix3(ground_color, sky_horizon, smooth(0.45f, 1.0f, r0 / half), c0);
+        mix3(ground_color, sky_horizon, smooth(0.45f, 1.0f, r1 / half), c1);
+        for (int s = 0; s < SEGS; s++) {
+            float a0 = 6.2831853f * (float)s / SEGS, a1 = 6.2831853f * (float)(s + 1) / SEGS;
+            float p[4][2] = {{cosf(a0) * r0, sinf(a0) * r0}, {cosf(a1) * r0, sinf(a1) * r0},
+                             {cosf(a0) * r1, sinf(a0) * r1}, {cosf(a1) * r1, sinf(a1) * r1}};
+            const int tri[6] = {0, 2, 1, 1, 2, 3};
+            for (int i = 0; i < 6; i++) {
+                int q = tri[i];
+                put(&v[n++], c[0] + p[q][0], y, c[2] + p[q][1], q < 2 ? c0 : c1, 1.0f);
+            }
+        }
+    }
+    return n;
+}
+
+/* Grid lines on the ground, in segments whose alpha fades out with the distance from the centre. */
+static int build_grid(line_vertex *v, int room, const float c[3], float y, float half, float cell)
+{
+    int n = 0;
+    int lines = (int)floorf(half / cell);
+    if (lines > 60)
+        lines = 60;
+    float x0 = floorf(c[0] / cell) * cell, z0 = floorf(c[2] / cell) * cell;
+    for (int axis = 0; axis < 2; axis++) {
+        for (int i = -lines; i <= lines; i++) {
+            for (int j = -lines; j < lines; j++) {
+                if (n + 2 > room)
+                    return n;
+                float a = (float)i * cell, b0 = (float)j * cell, b1 = (float)(j + 1) * cell;
+                float p0[2] = {axis ? a : b0, axis ? b0 : a}, p1[2] = {axis ? a : b1, axis ? b1 : a};
+                float r0 = hypotf(x0 + p0[0] - c[0], z0 + p0[1] - c[2]) / half;
+                float r1 = hypotf(x0 + p1[0] - c[0], z0 + p1[1] - c[2]) / half;
+                if (r0 > 1.0f && r1 > 1.0f)
+                    continue;
+                put(&v[n++], x0 + p0[0], y, z0 + p0[1], ground_line, 0.55f * (1.0f - smooth(0.35f, 0.9f, r0)));
+                put(&v[n++], x0 + p1[0], y, z0 + p1[1], ground_line, 0.55f * (1.0f - smooth(0.35f, 0.9f, r1)));
+            }
+        }
+    }
+    return n;
+}
+
+/* Screen-filling strip at the far plane (NDC z = 1, drawn with LEQUAL after the scene, so only the
+ * background is shaded), coloured by the elevation of the view ray at each vertex. */
+static int build_sky(line_vertex *v, mat4 inv_vp, vec3 eye, const float sun[3])
+{
+    enum { ROWS = 24, COLS = 4 };
+    line_vertex grid[(ROWS + 1) * (COLS + 1)];
+    for (int j = 0; j <= ROWS; j++) {
+        for (int i = 0; i <= COLS; i++) {
+            float x = -1.0f + 2.0f * (float)i / COLS, y = -1.0f + 2.0f * (float)j / ROWS;
+            vec4 ndc = {x, y, 1.0f, 1.0f}, w;
+            glm_mat4_mulv(inv_vp, ndc, w);
+            vec3 dir = {w[0] / w[3] - eye[0], w[1] / w[3] - eye[1], w[2] / w[3] - eye[2]};
+            glm_vec3_normalize(dir);
+            float col[3];
+            mix3(sky_horizon, sky_zenith, smooth(-0.05f, 0.55f, dir[1]), col);
+            float glow = powf(fmaxf(glm_vec3_dot(dir, (float *)sun), 0.0f), 12.0f);
+            col[0] += 0.20f * glow;
+            col[1] += 0.14f * glow;
+            col[2] += 0.08f * glow;
+            put(&grid[j * (COLS + 1) + i], x, y, 1.0f, col, 1.0f);
+        }
+    }
+    int n = 0;
+    for (int j = 0; j < ROWS; j++) {
+        for (int i = 0; i < COLS; i++) {
+            int a = j * (COLS + 1) + i, b = a + 1, c = a + COLS + 1, d = c + 1;
+            const int q[6] = {a, b, c, b, d, c};
+            for (int k = 0; k < 6; k++)
+                v[n++] = grid[q[k]];
+        }
+    }
+    return n;
+}
+
 /* ------------------------------------------------------------------ draw */
 
 static GLint loc(GLuint p, const char *name)
 {
     return glGetUniformLocation(p, name);
+}
+
+static void draw_colored(mur_renderer *r, GLenum mode, const line_vertex *v, int n)
+{
+    if (n <= 0)
+        return;
+    glBindVertexArray(r->line_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->line_vbo);
+    /* orphan: the previous draw from this buffer may still be reading it */
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)n * sizeof *v), v, GL_STREAM_DRAW);
+    glDrawArrays(mode, 0, n);
 }
 
 static void draw_kind(mur_renderer *r, const kind_gpu *k, float size, const float color[3],
@@ -299,10 +409,11 @@ static void draw_kind(mur_renderer *r, const kind_gpu *k, float size, const floa
 void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *s, int width,
                        int height)
 {
-    mat4 vp, inv;
+    mat4 vp, inv, ident;
     vec3 eye;
     mur_camera_view_proj(cam, vp);
     glm_mat4_inv(vp, inv);
+    glm_mat4_identity(ident);
     mur_camera_eye(cam, eye);
     float ext = 0.0f, centre[3];
     for (int i = 0; i < 3; i++) {
@@ -317,49 +428,27 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
-
-    int skip = getenv("SKIP") ? atoi(getenv("SKIP")) : 0;
-    /* sky */
-    if (!(skip & 1)) {
-    glDisable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
-    glUseProgram(r->sky_prog);
-    glUniformMatrix4fv(loc(r->sky_prog, "u_inv_vp"), 1, GL_FALSE, (const float *)inv);
-    glUniform3fv(loc(r->sky_prog, "u_eye"), 1, eye);
-    glUniform3fv(loc(r->sky_prog, "u_zenith"), 1, sky_zenith);
-    glUniform3fv(loc(r->sky_prog, "u_horizon"), 1, sky_horizon);
-    glUniform3fv(loc(r->sky_prog, "u_sun_dir"), 1, sun);
-    glBindVertexArray(r->sky_vao);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    }
-    glDepthMask(GL_TRUE);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
 
-    /* ground: a square around the box, fading out before its edge */
+    /* ground: a disc around the box that fades out before its edge, a hair behind what lies on
+     * it (perching boids, the goal ring) */
     float half = 1.6f * ext;
-    float quad[8] = {centre[0] - half, centre[2] - half, centre[0] + half, centre[2] - half,
-                     centre[0] - half, centre[2] + half, centre[0] + half, centre[2] + half};
-    GLuint g = r->ground_prog;
-    glUseProgram(g);
-    glBindVertexArray(r->ground_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->ground_vbo);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof quad, quad);
-    glUniformMatrix4fv(loc(g, "u_vp"), 1, GL_FALSE, (const float *)vp);
-    glUniform1f(loc(g, "u_ground"), s->ground);
-    glUniform3fv(loc(g, "u_eye"), 1, eye);
-    glUniform3fv(loc(g, "u_color"), 1, ground_color);
-    glUniform3fv(loc(g, "u_line_color"), 1, ground_line);
-    glUniform3fv(loc(g, "u_fog_color"), 1, sky_horizon);
-    glUniform2f(loc(g, "u_centre"), centre[0], centre[2]);
-    float cell = powf(10.0f, floorf(log10f(fmaxf(ext, 1e-3f) / 4.0f)));
-    glUniform1f(loc(g, "u_cell"), cell);
-    glUniform1f(loc(g, "u_fade"), half);
-    /* draw the ground a hair behind what lies on it (perching boids, the goal ring) */
+    GLuint lp = r->line_prog;
+    glUseProgram(lp);
+    glUniformMatrix4fv(loc(lp, "u_vp"), 1, GL_FALSE, (const float *)vp);
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);
-    if (!(skip & 2)) glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    draw_colored(r, GL_TRIANGLES, r->geom, build_ground(r->geom, centre, s->ground, half));
     glDisable(GL_POLYGON_OFFSET_FILL);
+    float cell = powf(10.0f, floorf(log10f(fmaxf(ext, 1e-3f) / 4.0f)));
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    draw_colored(r, GL_LINES, r->geom,
+                 build_grid(r->geom, GEOM_MAX_VERTS, centre, s->ground, half, cell));
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
 
     /* boids and predators: one instanced draw each */
     GLuint p = r->boid_prog;
@@ -376,26 +465,27 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glUniform1f(loc(p, "u_fog_dist"), 2.5f * ext);
     float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
     glUniform1i(loc(p, "u_color_mode"), s->color_by_speed ? 1 : 0);
-    if (!(skip & 4)) draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain);
+    draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain);
     if (r->preds_on) {
         glUniform1i(loc(p, "u_color_mode"), 0);
         glVertexAttribI1i(6, 0);
         draw_kind(r, &r->preds, s->boid_size * 2.6f, mur_color_predator, 0.0f);
     }
 
+    /* sky last: only where nothing was drawn (depth still at the far plane) */
+    glUseProgram(lp);
+    glUniformMatrix4fv(loc(lp, "u_vp"), 1, GL_FALSE, (const float *)ident);
+    glDepthMask(GL_FALSE);
+    draw_colored(r, GL_TRIANGLES, r->geom, build_sky(r->geom, inv, eye, sun));
+    glDepthMask(GL_TRUE);
+
     /* box and goal */
     build_lines(r, s);
     if (r->nlines > 0) {
         glEnable(GL_BLEND);
         glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-        glUseProgram(r->line_prog);
-        glUniformMatrix4fv(loc(r->line_prog, "u_vp"), 1, GL_FALSE, (const float *)vp);
-        glBindVertexArray(r->line_vao);
-        glBindBuffer(GL_ARRAY_BUFFER, r->line_vbo);
-        glBufferData(GL_ARRAY_BUFFER, sizeof r->lines, NULL, GL_STREAM_DRAW);
-        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)r->nlines * sizeof(line_vertex)),
-                        r->lines);
-        glDrawArrays(GL_LINES, 0, r->nlines);
+        glUniformMatrix4fv(loc(lp, "u_vp"), 1, GL_FALSE, (const float *)vp);
+        draw_colored(r, GL_LINES, r->lines, r->nlines);
         glDisable(GL_BLEND);
     }
     glBindVertexArray(0);

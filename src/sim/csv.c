@@ -11,6 +11,9 @@
 
 #define HEADER "kind,x,y,z,vx,vy,vz,perch"
 #define MAX_LINE 1024
+/* Largest magnitude of a position or velocity component. Finite floats near FLT_MAX overflow in the
+ * first tick (squared distances and speeds); 1e9 wu is a thousand times the largest world box. */
+#define MAX_ABS 1e9
 
 bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err)
 {
@@ -62,7 +65,7 @@ static bool parse_float_field(const char *s, float *out)
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (*end || !isfinite(v) || !isfinite((float)v))
+    if (*end || !isfinite(v) || !(fabs(v) <= MAX_ABS))
         return false;
     *out = (float)v;
     return true;
@@ -100,7 +103,7 @@ static bool parse_line(char *line, agent *a, bool *is_pred, const char **why)
         if (!parse_float_field(fields[1 + k], &a->v[k])) {
             static const char *names[] = {"x", "y", "z", "vx", "vy", "vz"};
             static char msg[64];
-            snprintf(msg, sizeof msg, "%s is not a finite number", names[k]);
+            snprintf(msg, sizeof msg, "%s is not a finite number in [-1e9, 1e9]", names[k]);
             *why = msg;
             return false;
         }
@@ -138,6 +141,14 @@ mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_er
         size_t l = (size_t)got;
         if (l > MAX_LINE) {
             mur_set_error(err, "%s:%ld: line longer than %d characters", path, lineno, MAX_LINE);
+            ok = false;
+            break;
+        }
+        /* getline returns a line without '\n' only at the end of the file: a file cut short (or
+         * still being written) mid-line, whose last number could otherwise read as a valid one */
+        if (line[l - 1] != '\n') {
+            mur_set_error(err, "%s:%ld: the last line has no line end: the file is cut short or still being written",
+                          path, lineno);
             ok = false;
             break;
         }

@@ -2,6 +2,10 @@
 #include <math.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "internal.h"
 
 /* Cells are made this much larger than the view radius so that rounding in the position -> cell
@@ -91,10 +95,14 @@ static inline void put(mur_flock *f, int32_t s, int32_t i)
     f->svx[s] = v[0];
     f->svy[s] = v[1];
     f->svz[s] = v[2];
-    f->sw[s] = (f->perch[i] == 0 || f->def.perch_neighbours) ? 1.0f : 0.0f;
+    f->sw[s] = f->perch[i] == 0 ? MUR_W_FLYING : (f->def.perch_neighbours ? MUR_W_PERCHED : 0.0f);
     f->order[s] = i;
 }
 
+/* Counting sort by cell, stable (boids keep their index order inside a cell), so the sorted order and
+ * every result computed from it are the same for any thread count. In parallel, each thread owns a
+ * contiguous range of cells: it reads every boid's cell but counts and moves only its own, so no
+ * per-thread histograms are needed (no memory) and the order is exactly the serial one. */
 void mur_grid_build(mur_flock *f)
 {
     mur_grid *g = &f->grid;
@@ -103,31 +111,72 @@ void mur_grid_build(mur_flock *f)
     const int32_t dx = g->dims[0], dy = g->dims[1], dz = g->dims[2];
     const float ox = g->origin[0], oy = g->origin[1], oz = g->origin[2];
     const float ix = g->inv_cell[0], iy = g->inv_cell[1], iz = g->inv_cell[2];
-    int32_t *cellof = f->cellof;
+    const int64_t ncells = g->ncells;
+    int32_t *restrict cellof = f->cellof;
+    int32_t *restrict start = g->start;
     const float *p = f->pos;
     int nt = mur_effective_threads(f);
-    (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static) if (n > 20000)
-#endif
-    for (int32_t i = 0; i < n; i++) {
-        int32_t cx = axis_cell(p[3 * i], ox, ix, dx);
-        int32_t cy = axis_cell(p[3 * i + 1], oy, iy, dy);
-        int32_t cz = axis_cell(p[3 * i + 2], oz, iz, dz);
-        cellof[i] = cx + dx * (cy + dy * cz);
-    }
-    /* counting sort, stable: boids keep their index order inside a cell */
-    int32_t *start = g->start;
-    memset(start, 0, sizeof(int32_t) * (size_t)(g->ncells + 1));
-    for (int32_t i = 0; i < n; i++)
-        start[cellof[i] + 1]++;
-    for (int64_t c = 0; c < g->ncells; c++)
-        start[c + 1] += start[c];
-    for (int32_t i = 0; i < n; i++)
-        put(f, start[cellof[i]]++, i);
-    /* start[c] now holds the end of cell c: shift back by one cell */
-    memmove(start + 1, start, sizeof(int32_t) * (size_t)g->ncells);
+    if (n < 50000)
+        nt = 1; /* a parallel region costs more than it saves on small flocks */
+    int64_t total[MUR_MAX_THREADS];
     start[0] = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+    {
+#ifdef _OPENMP
+        const int t = omp_get_thread_num(), T = omp_get_num_threads();
+#else
+        const int t = 0, T = 1;
+#endif
+        const int32_t i0 = (int32_t)((int64_t)n * t / T), i1 = (int32_t)((int64_t)n * (t + 1) / T);
+        for (int32_t i = i0; i < i1; i++) {
+            int32_t cx = axis_cell(p[3 * i], ox, ix, dx);
+            int32_t cy = axis_cell(p[3 * i + 1], oy, iy, dy);
+            int32_t cz = axis_cell(p[3 * i + 2], oz, iz, dz);
+            cellof[i] = cx + dx * (cy + dy * cz);
+        }
+        /* this thread's cells [c0, c1); their counts and cursors live in start[c0 + 1 .. c1] */
+        const int64_t c0 = ncells * t / T, c1 = ncells * (t + 1) / T;
+        const uint32_t span = (uint32_t)(c1 - c0);
+        memset(start + c0 + 1, 0, sizeof(int32_t) * (size_t)(c1 - c0));
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+        if (T == 1) {
+            for (int32_t i = 0; i < n; i++)
+                start[cellof[i] + 1]++;
+        } else {
+            for (int32_t i = 0; i < n; i++)
+                if ((uint32_t)(cellof[i] - c0) < span)
+                    start[cellof[i] + 1]++;
+        }
+        int64_t run = 0;
+        for (int64_t c = c0; c < c1; c++) {
+            int32_t k = start[c + 1];
+            start[c + 1] = (int32_t)run;
+            run += k;
+        }
+        total[t] = run;
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+        int32_t base = 0;
+        for (int u = 0; u < t; u++)
+            base += (int32_t)total[u];
+        if (base)
+            for (int64_t c = c0; c < c1; c++)
+                start[c + 1] += base;
+        /* start[c + 1] is the next free slot of cell c; after the moves, the start of cell c + 1 */
+        if (T == 1) {
+            for (int32_t i = 0; i < n; i++)
+                put(f, start[cellof[i] + 1]++, i);
+        } else {
+            for (int32_t i = 0; i < n; i++)
+                if ((uint32_t)(cellof[i] - c0) < span)
+                    put(f, start[cellof[i] + 1]++, i);
+        }
+    }
 }
 
 void mur_grid_build_brute(mur_flock *f)

@@ -9,6 +9,11 @@
 /// Capacity (candidates) of each thread's gather buffer; neighbourhoods larger than this are
 /// scanned in place, cell row by cell row.
 #define MUR_GATHER_CAP 2048
+/// Lanes of the neighbour kernel's sums (fixed, whatever the CPU's vector width: see rules.c).
+#define MUR_LANES 16
+/// Sorted-slot weight (sw): a flying boid, a perching boid that counts as a neighbour, one that does not.
+#define MUR_W_FLYING 2.0f
+#define MUR_W_PERCHED 1.0f
 /// Most worker threads a flock will use.
 #define MUR_MAX_THREADS 64
 /// Boids per block of the metric sums.

@@ -47,6 +47,45 @@ static void uf_union(int32_t *parent, int32_t a, int32_t b)
     }
 }
 
+/* Union boid k with every boid of [j0, j1) closer than sqrt(r2): the distance test runs as a
+ * vectorisable loop into a hit list, the unions (few) afterwards. */
+#define LINK_BLOCK 256
+static void link_boid(const mur_flock *f, int32_t *parent, int32_t k, int32_t j0, int32_t j1, float r2, bool wrap,
+                      const float L[3], const float hL[3])
+{
+    const float px = f->sx[k], py = f->sy[k], pz = f->sz[k];
+    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz;
+    const float Lx = L[0], Ly = L[1], Lz = L[2], hx = hL[0], hy = hL[1], hz = hL[2];
+    int32_t hit[LINK_BLOCK];
+    for (int32_t b = j0; b < j1; b += LINK_BLOCK) {
+        const int32_t m = j1 - b < LINK_BLOCK ? j1 - b : LINK_BLOCK;
+        const float *restrict x = X + b, *restrict y = Y + b, *restrict z = Z + b;
+        if (wrap) {
+#pragma omp simd
+            for (int32_t j = 0; j < m; j++) {
+                /* every candidate value computed, then selected: lets the loop vectorise */
+                float dx = x[j] - px, dy = y[j] - py, dz = z[j] - pz;
+                float ax = (x[j] - Lx) - px, ay = (y[j] - Ly) - py, az = (z[j] - Lz) - pz;
+                float bx = (x[j] + Lx) - px, by = (y[j] + Ly) - py, bz = (z[j] + Lz) - pz;
+                float ex = dx > hx ? ax : dx, ey = dy > hy ? ay : dy, ez = dz > hz ? az : dz;
+                ex = dx < -hx ? bx : ex;
+                ey = dy < -hy ? by : ey;
+                ez = dz < -hz ? bz : ez;
+                hit[j] = ex * ex + ey * ey + ez * ez < r2 ? 1 : 0;
+            }
+        } else {
+#pragma omp simd
+            for (int32_t j = 0; j < m; j++) {
+                float dx = x[j] - px, dy = y[j] - py, dz = z[j] - pz;
+                hit[j] = dx * dx + dy * dy + dz * dz < r2 ? 1 : 0;
+            }
+        }
+        for (int32_t j = 0; j < m; j++)
+            if (hit[j])
+                uf_union(parent, k, b + j);
+    }
+}
+
 /* Groups: connected components of the graph linking boids closer than view_radius (no view cone,
  * perching boids included), over the grid already built for this tick. */
 static int32_t count_groups(mur_flock *f)
@@ -101,19 +140,8 @@ static int32_t count_groups(mur_flock *f)
                     if (nc < c)
                         continue; /* each cell pair once */
                     const int32_t lo2 = g->start[nc], hi2 = g->start[nc + 1];
-                    for (int32_t k = lo; k < hi; k++) {
-                        const float px = f->sx[k], py = f->sy[k], pz = f->sz[k];
-                        for (int32_t j = (nc == c ? k + 1 : lo2); j < hi2; j++) {
-                            float dx = f->sx[j] - px, dy = f->sy[j] - py, dz = f->sz[j] - pz;
-                            if (wrap) {
-                                dx = dx > hL[0] ? (f->sx[j] - L[0]) - px : (dx < -hL[0] ? (f->sx[j] + L[0]) - px : dx);
-                                dy = dy > hL[1] ? (f->sy[j] - L[1]) - py : (dy < -hL[1] ? (f->sy[j] + L[1]) - py : dy);
-                                dz = dz > hL[2] ? (f->sz[j] - L[2]) - pz : (dz < -hL[2] ? (f->sz[j] + L[2]) - pz : dz);
-                            }
-                            if (dx * dx + dy * dy + dz * dz < r2)
-                                uf_union(parent, k, j);
-                        }
-                    }
+                    for (int32_t k = lo; k < hi; k++)
+                        link_boid(f, parent, k, nc == c ? k + 1 : lo2, hi2, r2, wrap, L, hL);
                 }
     }
     int32_t groups = 0;

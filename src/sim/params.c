@@ -71,11 +71,13 @@ mur_flock_def mur_flock_default_def(void)
     d.min_speed = 6.0f;
     d.max_speed = 12.0f;
     d.bounds = MUR_BOUNDS_SOFT;
-    d.world_min[0] = -60.0f; d.world_min[1] = 0.0f; d.world_min[2] = -60.0f;
+    d.world_min[0] = -60.0f; d.world_min[1] = -5.0f; d.world_min[2] = -60.0f;
     d.world_max[0] = 60.0f; d.world_max[1] = 60.0f; d.world_max[2] = 60.0f;
     d.bounds_margin = 10.0f;
     d.bounds_turn = 15.0f;
     d.perch = false;
+    /* Parker's arrangement: the soft floor (world_min.y + bounds_margin) lies a little above the ground,
+     * so boids turn back above it and only the steepest dives land. */
     d.ground = 0.0f;
     d.perch_min = 20;
     d.perch_max = 100;

@@ -2,6 +2,7 @@
  * predators. Every boid's result is computed by one thread in a fixed order, so the state is
  * bit-identical for any thread count. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef _OPENMP
@@ -92,75 +93,220 @@ typedef struct scan_cfg {
     float L[3], hL[3];
 } scan_cfg;
 
-/* The inner loop: candidates [0, m) of the arrays, positions shifted by (sx,sy,sz), slot `self`
- * excluded. Branch-free so it vectorises; cone and pairwise minimum image are compile-time cases. */
-static inline __attribute__((always_inline)) void scan(const float *restrict X, const float *restrict Y,
-    const float *restrict Z, const float *restrict VX, const float *restrict VY, const float *restrict VZ,
-    const float *restrict W, int32_t m, float sx, float sy, float sz, int32_t self, const boid_in *b,
-    const scan_cfg *cfg, acc *out, const bool cone, const bool pairwise)
-{
-    float cnt = 0, cx = 0, cy = 0, cz = 0, ax = 0, ay = 0, az = 0, sepx = 0, sepy = 0, sepz = 0;
-    float nn = out->nn;
-    const float px = b->px, py = b->py, pz = b->pz;
-    const float r2 = cfg->r2, sr2 = cfg->sr2;
-    const float bvx = b->vx, bvy = b->vy, bvz = b->vz, cvl = cfg->cos_half * b->vlen;
-    const float Lx = cfg->L[0], Ly = cfg->L[1], Lz = cfg->L[2];
-    const float hx = cfg->hL[0], hy = cfg->hL[1], hz = cfg->hL[2];
-#pragma omp simd reduction(+ : cnt, cx, cy, cz, ax, ay, az, sepx, sepy, sepz) reduction(min : nn)
-    for (int32_t j = 0; j < m; j++) {
-        float dx, dy, dz;
-        if (pairwise) {
-            /* minimum image: subtract the image offset from p_j first, so nothing rounds at the scale of L */
-            float tx = X[j] - px, ty = Y[j] - py, tz = Z[j] - pz;
-            dx = tx > hx ? (X[j] - Lx) - px : (tx < -hx ? (X[j] + Lx) - px : tx);
-            dy = ty > hy ? (Y[j] - Ly) - py : (ty < -hy ? (Y[j] + Ly) - py : ty);
-            dz = tz > hz ? (Z[j] - Lz) - pz : (tz < -hz ? (Z[j] + Lz) - pz : tz);
-        } else {
-            dx = (X[j] + sx) - px;
-            dy = (Y[j] + sy) - py;
-            dz = (Z[j] + sz) - pz;
-        }
-        float d2 = dx * dx + dy * dy + dz * dz;
-        bool in = d2 < r2 && j != self;
-        if (cone)
-            in = in && (dx * bvx + dy * bvy + dz * bvz >= cvl * sqrtf(d2));
-        float w = in ? W[j] : 0.0f;
-        cnt += w;
-        cx += w * dx;
-        cy += w * dy;
-        cz += w * dz;
-        ax += w * VX[j];
-        ay += w * VY[j];
-        az += w * VZ[j];
-        float ws = d2 < sr2 ? w : 0.0f;
-        sepx -= ws * dx;
-        sepy -= ws * dy;
-        sepz -= ws * dz;
-        float dn = w > 0.0f ? d2 : INFINITY;
-        nn = dn < nn ? dn : nn;
-    }
-    out->cnt += cnt;
-    out->cx += cx; out->cy += cy; out->cz += cz;
-    out->ax += ax; out->ay += ay; out->az += az;
-    out->sx += sepx; out->sy += sepy; out->sz += sepz;
-    out->nn = nn;
-}
+/* The neighbour kernel sums MUR_LANES (16) lanes: candidate j of a run always goes to lane
+ * j mod 16 of each sum, and the lanes are added in one fixed tree at the end. It is compiled three
+ * times with GCC vector types of the CPU's native width W (16 for AVX-512, 8 for AVX2, 4 for the
+ * SSE2 baseline), lane l living in sub-vector l / W. Every lane does the same IEEE operations in the
+ * same order on every path, so every CPU gives bit-identical sums. No FMA anywhere (-ffp-contract=off). */
+typedef struct kparams {
+    float px, py, pz, bvx, bvy, bvz;
+    float k2;   ///< (cos_half * |v|)^2
+    bool kpos;  ///< cos_half * |v| >= 0
+    float r2, sr2, L[3], hL[3];
+} kparams;
 
-static inline void scan_any(const float *X, const float *Y, const float *Z, const float *VX, const float *VY,
-    const float *VZ, const float *W, int32_t m, float sx, float sy, float sz, int32_t self, const boid_in *b,
-    const scan_cfg *cfg, acc *out, bool cone, bool pairwise)
-{
-    if (cone) {
-        if (pairwise)
-            scan(X, Y, Z, VX, VY, VZ, W, m, sx, sy, sz, self, b, cfg, out, true, true);
-        else
-            scan(X, Y, Z, VX, VY, VZ, W, m, sx, sy, sz, self, b, cfg, out, true, false);
-    } else {
-        if (pairwise)
-            scan(X, Y, Z, VX, VY, VZ, W, m, sx, sy, sz, self, b, cfg, out, false, true);
-        else
-            scan(X, Y, Z, VX, VY, VZ, W, m, sx, sy, sz, self, b, cfg, out, false, false);
+/* A slice [lo, hi) of the source arrays with the image shift to add to its positions. */
+typedef struct scan_job {
+    const float *x, *y, *z, *vx, *vy, *vz, *w;
+    const run *runs;
+    int nr;
+    int32_t self;   ///< index of the boid itself in the source arrays (excluded in unshifted runs)
+    bool cone, pairwise;
+    kparams p;
+} scan_job;
+
+#define VAND(T, a, m) ((T)((m) & (__typeof__(m))(a)))
+#define VSEL(T, m, a, b) ((T)(((m) & (__typeof__(m))(a)) | (~(m) & (__typeof__(m))(b))))
+
+/* KERNEL(name, W, attr): scan_boid_<name>, one boid against its candidates with W-wide vectors. Lanes
+ * [s W, (s + 1) W) of the 16 are one pass over the candidates with the sums in registers. */
+#define KERNEL(NAME, W, ATTR)                                                                                 \
+    typedef float vf_##NAME __attribute__((vector_size(4 * (W))));                                          \
+    typedef int32_t vi_##NAME __attribute__((vector_size(4 * (W))));                                        \
+    typedef struct lanes_##NAME {                                                                            \
+        vf_##NAME cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;                                               \
+    } lanes_##NAME;                                                                                          \
+    static inline __attribute__((always_inline)) ATTR void chunk_##NAME(lanes_##NAME *a, const float *const *src, \
+        int32_t o, int32_t idx0, float shx, float shy, float shz, int32_t self, const kparams *p,          \
+        const bool cone, const bool pairwise)                                                               \
+    {                                                                                                        \
+        typedef vf_##NAME vf;                                                                                \
+        typedef vi_##NAME vi;                                                                                \
+        const vf zero = {0};                                                                                 \
+        vi iota;                                                                                             \
+        for (int l = 0; l < (W); l++)                                                                        \
+            iota[l] = l;                                                                                     \
+        vf x, y, z, w, vx, vy, vz;                                                                           \
+        memcpy(&x, src[0] + o, sizeof x);                                                                    \
+        memcpy(&y, src[1] + o, sizeof y);                                                                    \
+        memcpy(&z, src[2] + o, sizeof z);                                                                    \
+        memcpy(&w, src[6] + o, sizeof w);                                                                    \
+        vf dx, dy, dz;                                                                                       \
+        if (pairwise) {                                                                                      \
+            const vf tx = x - p->px, ty = y - p->py, tz = z - p->pz;                                         \
+            const vf hx = zero + p->hL[0], hy = zero + p->hL[1], hz = zero + p->hL[2];                      \
+            dx = VSEL(vf, tx > hx, (x - p->L[0]) - p->px, VSEL(vf, tx < -hx, (x + p->L[0]) - p->px, tx));   \
+            dy = VSEL(vf, ty > hy, (y - p->L[1]) - p->py, VSEL(vf, ty < -hy, (y + p->L[1]) - p->py, ty));   \
+            dz = VSEL(vf, tz > hz, (z - p->L[2]) - p->pz, VSEL(vf, tz < -hz, (z + p->L[2]) - p->pz, tz));   \
+        } else {                                                                                             \
+            dx = (x + shx) - p->px;                                                                          \
+            dy = (y + shy) - p->py;                                                                          \
+            dz = (z + shz) - p->pz;                                                                          \
+        }                                                                                                    \
+        const vf d2 = dx * dx + dy * dy + dz * dz;                                                           \
+        const vi idx = iota + idx0;                                                                          \
+        vi m = (d2 < zero + p->r2) & (idx != self) & (w > zero);                                             \
+        if (cone) {                                                                                          \
+            /* dot >= c|v| sqrt(d2) without the root: squares compared, by the sign of c|v| */              \
+            const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;                                          \
+            const vf dd = dot * dot, kd = d2 * p->k2;                                                        \
+            const vi ahead = dot >= zero;                                                                    \
+            const vi kp = (vi){0} - (int32_t)p->kpos;                                                        \
+            m &= (kp & ahead & (dd >= kd)) | (~kp & (ahead | (dd <= kd)));                                   \
+        }                                                                                                    \
+        memcpy(&vx, src[3] + o, sizeof vx);                                                                  \
+        memcpy(&vy, src[4] + o, sizeof vy);                                                                  \
+        memcpy(&vz, src[5] + o, sizeof vz);                                                                  \
+        a->cnt += VAND(vf, zero + 1.0f, m);                                                                  \
+        a->cx += VAND(vf, dx, m);                                                                            \
+        a->cy += VAND(vf, dy, m);                                                                            \
+        a->cz += VAND(vf, dz, m);                                                                            \
+        a->ax += VAND(vf, vx, m);                                                                            \
+        a->ay += VAND(vf, vy, m);                                                                            \
+        a->az += VAND(vf, vz, m);                                                                            \
+        const vi ms = m & (d2 < zero + p->sr2);                                                              \
+        a->sx -= VAND(vf, dx, ms);                                                                           \
+        a->sy -= VAND(vf, dy, ms);                                                                           \
+        a->sz -= VAND(vf, dz, ms);                                                                           \
+        const vf dn = VSEL(vf, m, d2, zero + INFINITY);                                                      \
+        a->nn = VSEL(vf, dn < a->nn, dn, a->nn);                                                             \
+    }                                                                                                        \
+    static inline __attribute__((always_inline)) ATTR void runs_##NAME(const scan_job *J,                    \
+        lanes_##NAME *all, const bool cone, const bool pairwise)                                            \
+    {                                                                                                        \
+        const float *src[7] = {J->x, J->y, J->z, J->vx, J->vy, J->vz, J->w};                                 \
+        for (int s = 0; s < MUR_LANES / (W); s++) {                                                          \
+            const int32_t so = s * (W);                                                                      \
+            lanes_##NAME a;                                                                                  \
+            const vf_##NAME zero = {0};                                                                      \
+            a.cnt = a.cx = a.cy = a.cz = a.ax = a.ay = a.az = a.sx = a.sy = a.sz = zero;                     \
+            a.nn = zero + INFINITY;                                                                          \
+            for (int r = 0; r < J->nr; r++) {                                                                \
+                const run *R = &J->runs[r];                                                                  \
+                const bool shifted = R->sx != 0.0f || R->sy != 0.0f || R->sz != 0.0f;                       \
+                const int32_t self = shifted ? -1 : J->self;                                                 \
+                int32_t j = R->lo;                                                                           \
+                for (; j + MUR_LANES <= R->hi; j += MUR_LANES)                                               \
+                    chunk_##NAME(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, &J->p, cone, pairwise); \
+                if (j < R->hi) {                                                                             \
+                    /* the tail, padded with candidates of weight 0 */                                       \
+                    float t[7][MUR_LANES];                                                                   \
+                    memset(t, 0, sizeof t);                                                                  \
+                    for (int k = 0; k < 7; k++)                                                              \
+                        memcpy(t[k], src[k] + j, sizeof(float) * (size_t)(R->hi - j));                      \
+                    const float *ts[7] = {t[0], t[1], t[2], t[3], t[4], t[5], t[6]};                         \
+                    chunk_##NAME(&a, ts, so, j + so, R->sx, R->sy, R->sz, self, &J->p, cone, pairwise);     \
+                }                                                                                            \
+            }                                                                                                \
+            all[s] = a;                                                                                      \
+        }                                                                                                    \
+    }                                                                                                        \
+    static ATTR void scan_boid_##NAME(const scan_job *J, acc *out)                                           \
+    {                                                                                                        \
+        lanes_##NAME all[MUR_LANES / (W)];                                                                   \
+        if (J->cone) {                                                                                       \
+            if (J->pairwise)                                                                                 \
+                runs_##NAME(J, all, true, true);                                                             \
+            else                                                                                             \
+                runs_##NAME(J, all, true, false);                                                            \
+        } else {                                                                                             \
+            if (J->pairwise)                                                                                 \
+                runs_##NAME(J, all, false, true);                                                            \
+            else                                                                                             \
+                runs_##NAME(J, all, false, false);                                                           \
+        }                                                                                                    \
+        /* the fixed tree: lane l += lane l + w for w = 8, 4, 2, 1 (across sub-vectors, then inside one) */ \
+        for (int w = MUR_LANES / 2; w >= 1; w /= 2) {                                                        \
+            if (w >= (W)) {                                                                                  \
+                for (int s = 0; s < w / (W); s++)                                                            \
+                    LANES_ADD(all[s], all[s + w / (W)]);                                                     \
+            } else {                                                                                         \
+                vi_##NAME mask;                                                                              \
+                for (int l = 0; l < (W); l++)                                                                \
+                    mask[l] = (l + w) % (W);                                                                 \
+                lanes_##NAME sh;                                                                             \
+                LANES_SHUF(sh, all[0], mask);                                                                \
+                LANES_ADD(all[0], sh);                                                                       \
+            }                                                                                                \
+        }                                                                                                    \
+        out->cnt = all[0].cnt[0];                                                                            \
+        out->cx = all[0].cx[0];                                                                              \
+        out->cy = all[0].cy[0];                                                                              \
+        out->cz = all[0].cz[0];                                                                              \
+        out->ax = all[0].ax[0];                                                                              \
+        out->ay = all[0].ay[0];                                                                              \
+        out->az = all[0].az[0];                                                                              \
+        out->sx = all[0].sx[0];                                                                              \
+        out->sy = all[0].sy[0];                                                                              \
+        out->sz = all[0].sz[0];                                                                              \
+        out->nn = all[0].nn[0];                                                                              \
     }
+
+#define LANES_ADD(A, B)                                                                                       \
+    do {                                                                                                     \
+        (A).cnt += (B).cnt;                                                                                  \
+        (A).cx += (B).cx;                                                                                    \
+        (A).cy += (B).cy;                                                                                    \
+        (A).cz += (B).cz;                                                                                    \
+        (A).ax += (B).ax;                                                                                    \
+        (A).ay += (B).ay;                                                                                    \
+        (A).az += (B).az;                                                                                    \
+        (A).sx += (B).sx;                                                                                    \
+        (A).sy += (B).sy;                                                                                    \
+        (A).sz += (B).sz;                                                                                    \
+        (A).nn = VSEL(__typeof__((A).nn), (B).nn < (A).nn, (B).nn, (A).nn);                                 \
+    } while (0)
+#define LANES_SHUF(D, A, M)                                                                                   \
+    do {                                                                                                     \
+        (D).cnt = __builtin_shuffle((A).cnt, M);                                                             \
+        (D).cx = __builtin_shuffle((A).cx, M);                                                               \
+        (D).cy = __builtin_shuffle((A).cy, M);                                                               \
+        (D).cz = __builtin_shuffle((A).cz, M);                                                               \
+        (D).ax = __builtin_shuffle((A).ax, M);                                                               \
+        (D).ay = __builtin_shuffle((A).ay, M);                                                               \
+        (D).az = __builtin_shuffle((A).az, M);                                                               \
+        (D).sx = __builtin_shuffle((A).sx, M);                                                               \
+        (D).sy = __builtin_shuffle((A).sy, M);                                                               \
+        (D).sz = __builtin_shuffle((A).sz, M);                                                               \
+        (D).nn = __builtin_shuffle((A).nn, M);                                                               \
+    } while (0)
+
+KERNEL(base, 4, )
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define MUR_X86_PATHS 1
+KERNEL(avx2, 8, __attribute__((target("avx2"))))
+KERNEL(avx512, 16, __attribute__((target("avx512f"))))
+#endif
+
+typedef void (*scan_fn)(const scan_job *, acc *);
+
+/* The widest path this CPU runs (MURMUR_SIMD=base|avx2|avx512 forces one, for tests and the bench). */
+static scan_fn pick_scan(void)
+{
+#ifdef MUR_X86_PATHS
+    const char *e = getenv("MURMUR_SIMD");
+    __builtin_cpu_init();
+    bool a512 = __builtin_cpu_supports("avx512f"), a2 = __builtin_cpu_supports("avx2");
+    if (e && !strcmp(e, "base"))
+        return scan_boid_base;
+    if (e && !strcmp(e, "avx2") && a2)
+        return scan_boid_avx2;
+    if (a512)
+        return scan_boid_avx512;
+    if (a2)
+        return scan_boid_avx2;
+#endif
+    return scan_boid_base;
 }
 
 /* Offset from a to b with the minimum image in a wrapped world. */
@@ -226,6 +372,7 @@ typedef struct tick_cfg {
     bool goal_on, wind_on, soft, steer_unit, perch_on;
     int32_t np;
     const float *ppos;
+    scan_fn kernel;
 } tick_cfg;
 
 static void update_boid(mur_flock *f, const tick_cfg *t, int32_t i, const boid_in *b, const acc *s)
@@ -295,13 +442,16 @@ static void update_boid(mur_flock *f, const tick_cfg *t, int32_t i, const boid_i
     memcpy(f->vel + 3 * (size_t)i, v, sizeof v);
 }
 
-/* One cell: gather its neighbourhood (or scan it in place when too large), then every boid in it. */
-static void do_cell(mur_flock *f, const tick_cfg *t, int64_t c, mur_gather *gb, int64_t *cnt_out,
-                    int64_t *with_out, double *nn_out, int64_t *cand_out)
+/* Boids [klo, khi) of cell c: gather the cell's neighbourhood into one padded buffer (or scan it in
+ * place, run by run, when it is too large), then scan and update every flying boid. */
+static void do_cell(mur_flock *f, const tick_cfg *t, int64_t c, int32_t klo, int32_t khi, mur_gather *gb,
+                    int64_t *cnt_out, int64_t *with_out, double *nn_out, int64_t *cand_out)
 {
     const mur_grid *g = &f->grid;
     const int32_t lo = g->start[c], hi = g->start[c + 1];
-    if (lo == hi)
+    *cnt_out = *with_out = *cand_out = 0;
+    *nn_out = 0.0;
+    if (klo >= khi)
         return;
     const int32_t cx = (int32_t)(c % g->dims[0]);
     const int32_t cy = (int32_t)((c / g->dims[0]) % g->dims[1]);
@@ -311,50 +461,81 @@ static void do_cell(mur_flock *f, const tick_cfg *t, int64_t c, mur_gather *gb, 
     int32_t total = 0, self_base = -1;
     for (int r = 0; r < nr; r++)
         total += runs[r].hi - runs[r].lo;
-    const bool gathered = total <= MUR_GATHER_CAP;
+    const bool gathered = total + MUR_LANES - 1 <= MUR_GATHER_CAP;
+    scan_job J;
+    run one;
     if (gathered) {
         int32_t o = 0;
         for (int r = 0; r < nr; r++) {
             const run *R = &runs[r];
             if (R->lo <= lo && hi <= R->hi && R->sx == 0.0f && R->sy == 0.0f && R->sz == 0.0f)
                 self_base = o - R->lo;
-            for (int32_t j = R->lo; j < R->hi; j++, o++) {
-                gb->x[o] = f->sx[j] + R->sx;
-                gb->y[o] = f->sy[j] + R->sy;
-                gb->z[o] = f->sz[j] + R->sz;
+            const int32_t m = R->hi - R->lo;
+            /* plain loops, not memcpy: the runs are short (a few cells) and a libc call costs more */
+            const float shx = R->sx, shy = R->sy, shz = R->sz;
+            const float *restrict ax = f->sx + R->lo, *restrict ay = f->sy + R->lo, *restrict az = f->sz + R->lo;
+            const float *restrict avx = f->svx + R->lo, *restrict avy = f->svy + R->lo;
+            const float *restrict avz = f->svz + R->lo, *restrict aw = f->sw + R->lo;
+            float *restrict gx = gb->x + o, *restrict gy = gb->y + o, *restrict gz = gb->z + o;
+            float *restrict gvx = gb->vx + o, *restrict gvy = gb->vy + o, *restrict gvz = gb->vz + o;
+            float *restrict gw = gb->w + o;
+#pragma omp simd
+            for (int32_t j = 0; j < m; j++) {
+                gx[j] = ax[j] + shx;
+                gy[j] = ay[j] + shy;
+                gz[j] = az[j] + shz;
+                gvx[j] = avx[j];
+                gvy[j] = avy[j];
+                gvz[j] = avz[j];
+                gw[j] = aw[j];
             }
-            int32_t m = R->hi - R->lo, base = o - m;
-            memcpy(gb->vx + base, f->svx + R->lo, sizeof(float) * (size_t)m);
-            memcpy(gb->vy + base, f->svy + R->lo, sizeof(float) * (size_t)m);
-            memcpy(gb->vz + base, f->svz + R->lo, sizeof(float) * (size_t)m);
-            memcpy(gb->w + base, f->sw + R->lo, sizeof(float) * (size_t)m);
+            o += m;
         }
+        /* pad to whole chunks with weight-0 candidates */
+        for (; o % MUR_LANES; o++) {
+            gb->x[o] = gb->y[o] = gb->z[o] = 0.0f;
+            gb->vx[o] = gb->vy[o] = gb->vz[o] = gb->w[o] = 0.0f;
+        }
+        one.lo = 0;
+        one.hi = o;
+        one.sx = one.sy = one.sz = 0.0f;
+        J.x = gb->x; J.y = gb->y; J.z = gb->z;
+        J.vx = gb->vx; J.vy = gb->vy; J.vz = gb->vz; J.w = gb->w;
+        J.runs = &one;
+        J.nr = 1;
+    } else {
+        J.x = f->sx; J.y = f->sy; J.z = f->sz;
+        J.vx = f->svx; J.vy = f->svy; J.vz = f->svz; J.w = f->sw;
+        J.runs = runs;
+        J.nr = nr;
     }
+    J.cone = t->cone;
+    J.pairwise = t->pairwise;
+    J.p.r2 = t->scan.r2;
+    J.p.sr2 = t->scan.sr2;
+    memcpy(J.p.L, t->scan.L, sizeof J.p.L);
+    memcpy(J.p.hL, t->scan.hL, sizeof J.p.hL);
     int64_t cnt_sum = 0, cand = 0, with = 0;
     double nn_sum = 0.0;
-    for (int32_t k = lo; k < hi; k++) {
+    for (int32_t k = klo; k < khi; k++) {
         const int32_t i = f->order[k];
-        if (f->perch[i] > 0) {
+        if (!(f->sw[k] > MUR_W_PERCHED)) {
             if (t->move)
                 f->perch[i]--;
             continue;
         }
         boid_in b = {f->sx[k], f->sy[k], f->sz[k], f->svx[k], f->svy[k], f->svz[k], 0.0f};
-        if (t->cone)
+        J.p.px = b.px; J.p.py = b.py; J.p.pz = b.pz;
+        J.p.bvx = b.vx; J.p.bvy = b.vy; J.p.bvz = b.vz;
+        if (t->cone) {
             b.vlen = sqrtf(b.vx * b.vx + b.vy * b.vy + b.vz * b.vz);
-        acc s = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, INFINITY};
-        if (gathered) {
-            scan_any(gb->x, gb->y, gb->z, gb->vx, gb->vy, gb->vz, gb->w, total, 0, 0, 0, self_base + k, &b,
-                     &t->scan, &s, t->cone, t->pairwise);
-        } else {
-            for (int r = 0; r < nr; r++) {
-                const run *R = &runs[r];
-                scan_any(f->sx + R->lo, f->sy + R->lo, f->sz + R->lo, f->svx + R->lo, f->svy + R->lo,
-                         f->svz + R->lo, f->sw + R->lo, R->hi - R->lo, R->sx, R->sy, R->sz,
-                         (R->lo <= k && k < R->hi && R->sx == 0.0f && R->sy == 0.0f && R->sz == 0.0f) ? k - R->lo : -1,
-                         &b, &t->scan, &s, t->cone, t->pairwise);
-            }
+            float kc = t->scan.cos_half * b.vlen;
+            J.p.k2 = kc * kc;
+            J.p.kpos = kc >= 0.0f;
         }
+        J.self = gathered ? self_base + k : k;
+        acc s;
+        t->kernel(&J, &s);
         cand += total;
         if (t->metrics) {
             cnt_sum += (int64_t)s.cnt;
@@ -408,14 +589,20 @@ static void tick_config(const mur_flock *f, tick_cfg *t, bool move, bool metrics
     t->perch_on = d->perch;
     t->np = f->pred_on ? f->np : 0;
     t->ppos = f->ppos;
+    t->kernel = pick_scan();
 }
+
+/* Boids per work item when every boid is in one cell (brute force); items <= cap_cells always. */
+#define BRUTE_CHUNK 64
 
 void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, double *nn_sum, int64_t *with_nn,
                     int64_t *cand)
 {
     tick_cfg t;
     tick_config(f, &t, move, metrics);
-    const int64_t ncells = f->grid.ncells;
+    const int32_t n = f->n;
+    const bool one_cell = f->grid.ncells == 1;
+    const int64_t items = one_cell ? (n + BRUTE_CHUNK - 1) / BRUTE_CHUNK : f->grid.ncells;
     int nt = mur_effective_threads(f);
     int64_t cand_total = 0;
     (void)nt;
@@ -431,10 +618,16 @@ void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, doubl
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 8) reduction(+ : cand_total)
 #endif
-        for (int64_t c = 0; c < ncells; c++) {
+        for (int64_t c = 0; c < items; c++) {
             int64_t cnt = 0, with = 0, cd = 0;
             double nn = 0.0;
-            do_cell(f, &t, c, gb, &cnt, &with, &nn, &cd);
+            if (one_cell) {
+                /* brute force: one cell holding every boid, split into chunks of boids */
+                int32_t klo = (int32_t)(c * BRUTE_CHUNK), khi = klo + BRUTE_CHUNK < n ? klo + BRUTE_CHUNK : n;
+                do_cell(f, &t, 0, klo, khi, gb, &cnt, &with, &nn, &cd);
+            } else {
+                do_cell(f, &t, c, f->grid.start[c], f->grid.start[c + 1], gb, &cnt, &with, &nn, &cd);
+            }
             cand_total += cd;
             if (metrics) {
                 f->cell_cnt[2 * c] = cnt;
@@ -448,7 +641,7 @@ void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, doubl
         /* fixed order over cells: the same sums for any thread count */
         int64_t ns = 0, nw = 0;
         double nnv = 0.0;
-        for (int64_t c = 0; c < ncells; c++) {
+        for (int64_t c = 0; c < items; c++) {
             ns += f->cell_cnt[2 * c];
             nw += f->cell_cnt[2 * c + 1];
             nnv += f->cell_nn[c];
@@ -457,6 +650,81 @@ void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, doubl
         *with_nn = nw;
         *nn_sum = nnv;
     }
+}
+
+/* Nearest flying boid to q (minimum image when wrap): the smallest squared distance, ties to the
+ * smallest boid index, exactly as a scan in index order would pick. The cell-sorted copies are scanned
+ * in blocks by all threads with a vectorised minimum; a (distance, index) minimum does not depend on
+ * the order it is taken in, so the answer is the same for any thread count. -1 when none flies. */
+#define NEAR_BLOCK 2048
+static int32_t nearest_flying(const mur_flock *f, const float *q, bool wrap, const float L[3], const float hL[3],
+                              float *best_out)
+{
+    const int32_t n = f->n;
+    const int64_t nblocks = (n + NEAR_BLOCK - 1) / NEAR_BLOCK;
+    const float qx = q[0], qy = q[1], qz = q[2];
+    const float Lx = L[0], Ly = L[1], Lz = L[2], hx = hL[0], hy = hL[1], hz = hL[2];
+    float best = INFINITY;
+    int32_t bi = -1;
+    int nt = mur_effective_threads(f);
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (n > 50000)
+#endif
+    {
+        float tb = INFINITY;
+        int32_t ti = -1;
+        float d2[NEAR_BLOCK];
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int64_t blk = 0; blk < nblocks; blk++) {
+            const int32_t lo = (int32_t)(blk * NEAR_BLOCK);
+            const int32_t m = n - lo < NEAR_BLOCK ? n - lo : NEAR_BLOCK;
+            const float *restrict X = f->sx + lo, *restrict Y = f->sy + lo, *restrict Z = f->sz + lo;
+            const float *restrict W = f->sw + lo;
+            float bm = INFINITY;
+            for (int32_t j = 0; j < m; j++) {
+                float x = X[j], y = Y[j], z = Z[j];
+                float dx = x - qx, dy = y - qy, dz = z - qz;
+                if (wrap) {
+                    /* every candidate value computed, then selected: lets the loop vectorise */
+                    float ax = (x - Lx) - qx, ay = (y - Ly) - qy, az = (z - Lz) - qz;
+                    float bx = (x + Lx) - qx, by = (y + Ly) - qy, bz = (z + Lz) - qz;
+                    float ex = dx > hx ? ax : dx, ey = dy > hy ? ay : dy, ez = dz > hz ? az : dz;
+                    dx = dx < -hx ? bx : ex;
+                    dy = dy < -hy ? by : ey;
+                    dz = dz < -hz ? bz : ez;
+                }
+                float dd = dx * dx + dy * dy + dz * dz;
+                dd = W[j] > MUR_W_PERCHED ? dd : INFINITY;
+                d2[j] = dd;
+                bm = dd < bm ? dd : bm;
+            }
+            if (bm < INFINITY && bm <= tb) {
+                for (int32_t j = 0; j < m; j++) {
+                    if (d2[j] == bm) {
+                        int32_t i = f->order[lo + j];
+                        if (bm < tb || i < ti) {
+                            tb = bm;
+                            ti = i;
+                        }
+                    }
+                }
+            }
+        }
+#ifdef _OPENMP
+#pragma omp critical(mur_nearest)
+#endif
+        {
+            if (ti >= 0 && (tb < best || (tb == best && ti < bi))) {
+                best = tb;
+                bi = ti;
+            }
+        }
+    }
+    *best_out = best;
+    return bi;
 }
 
 /* Predators steer toward the nearest flying boid (minimum image in a wrapped world) at up to
@@ -474,18 +742,11 @@ void mur_predators_plan(mur_flock *f)
         const float *q = f->ppos + 3 * k;
         float v[3] = {f->pvel[3 * k], f->pvel[3 * k + 1], f->pvel[3 * k + 2]};
         float best = INFINITY, tx = 0, ty = 0, tz = 0;
-        const float *p = f->pos;
-        for (int32_t i = 0; i < f->n; i++) {
-            if (f->perch[i] > 0)
-                continue;
-            float dx = image(p[3 * i], q[0], L[0], hL[0], wrap);
-            float dy = image(p[3 * i + 1], q[1], L[1], hL[1], wrap);
-            float dz = image(p[3 * i + 2], q[2], L[2], hL[2], wrap);
-            float d2 = dx * dx + dy * dy + dz * dz;
-            if (d2 < best) {
-                best = d2;
-                tx = dx; ty = dy; tz = dz;
-            }
+        int32_t bi = nearest_flying(f, q, wrap, L, hL, &best);
+        if (bi >= 0) {
+            tx = image(f->pos[3 * bi], q[0], L[0], hL[0], wrap);
+            ty = image(f->pos[3 * bi + 1], q[1], L[1], hL[1], wrap);
+            tz = image(f->pos[3 * bi + 2], q[2], L[2], hL[2], wrap);
         }
         if (best < INFINITY) {
             float k2 = unit_scale(tx, ty, tz) * d->predator_speed;

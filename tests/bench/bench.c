@@ -1,0 +1,318 @@
+/* murmur-bench: scenario benchmark of the flock step (docs/performance.md).
+ *
+ *   murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
+ *                [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]
+ *                [--brute-max N] [--json]
+ *
+ * uniform: wrap world, view_radius 1, separation_radius 0.3, all-round view, speed 1, random start,
+ *          30/(4/3 pi) boids per unit volume (cube side cbrt(N / 7.162)); 1 warm-up tick, 20 timed.
+ * flock:   the default parameters and soft bounds at the same neighbour density (the default box
+ *          scaled), ticks 500..1000 timed.
+ * Each repeat is a fresh flock; ms_per_tick is the median of all timed ticks (each timed alone).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "murmur/murmur.h"
+
+#define MAX_LIST 32
+#define PI 3.14159265358979323846
+
+typedef struct opts {
+    bool uniform, flock, json, metrics;
+    int32_t n[MAX_LIST];
+    int nn;
+    int method[MAX_LIST];
+    int nm;
+    int threads[MAX_LIST];
+    int nt;
+    int ticks, warmup, repeats; /* < 0: scenario default */
+    int32_t brute_max;
+} opts;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void usage(FILE *fp)
+{
+    fputs("usage: murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]\n"
+          "                    [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]\n"
+          "                    [--brute-max N] [--json]\n"
+          "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
+          "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
+          "  brute runs only up to --brute-max boids (default 20000); --ticks applies to both methods\n",
+          fp);
+}
+
+static bool parse_count(const char *s, int32_t *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s)
+        return false;
+    if (*end == 'k' || *end == 'K')
+        v *= 1e3, end++;
+    else if (*end == 'M' || *end == 'm')
+        v *= 1e6, end++;
+    if (*end || !(v >= 1 && v <= MUR_MAX_BOIDS))
+        return false;
+    *out = (int32_t)llround(v);
+    return true;
+}
+
+/* Split a comma list; each item through fn. */
+static bool each_item(const char *list, bool (*fn)(const char *, void *), void *ctx)
+{
+    char buf[512];
+    if (strlen(list) >= sizeof buf)
+        return false;
+    strcpy(buf, list);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","))
+        if (!fn(tok, ctx))
+            return false;
+    return true;
+}
+
+static bool add_n(const char *s, void *ctx)
+{
+    opts *o = ctx;
+    return o->nn < MAX_LIST && parse_count(s, &o->n[o->nn++]);
+}
+
+static bool add_method(const char *s, void *ctx)
+{
+    opts *o = ctx;
+    if (o->nm >= MAX_LIST)
+        return false;
+    if (!strcmp(s, "grid"))
+        o->method[o->nm++] = MUR_SEARCH_GRID;
+    else if (!strcmp(s, "brute"))
+        o->method[o->nm++] = MUR_SEARCH_BRUTE;
+    else
+        return false;
+    return true;
+}
+
+static bool add_threads(const char *s, void *ctx)
+{
+    opts *o = ctx;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || v < 1 || v > 64 || o->nt >= MAX_LIST)
+        return false;
+    o->threads[o->nt++] = (int)v;
+    return true;
+}
+
+static int parse_int(const char *s, int lo)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    return (*end || v < lo || v > 100000000) ? -1 : (int)v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The flock definition of a scenario at n boids. */
+static mur_flock_def scenario_def(bool uniform, int32_t n, mur_search method)
+{
+    mur_flock_def d = mur_flock_default_def();
+    d.boids = n;
+    d.neighbour_search = method;
+    const double density = 30.0 / (4.0 / 3.0 * PI); /* per unit volume at view_radius 1 */
+    if (uniform) {
+        double L = cbrt((double)n / density);
+        d.bounds = MUR_BOUNDS_WRAP;
+        d.view_radius = 1.0f;
+        d.separation_radius = 0.3f;
+        d.view_angle = 360.0f;
+        d.min_speed = d.max_speed = 1.0f;
+        for (int a = 0; a < 3; a++) {
+            d.world_min[a] = 0.0f;
+            d.world_max[a] = (float)L;
+        }
+    } else {
+        d.bounds = MUR_BOUNDS_SOFT;
+        double r = d.view_radius, vol = 1.0;
+        for (int a = 0; a < 3; a++)
+            vol *= (double)d.world_max[a] - (double)d.world_min[a];
+        double s = cbrt((double)n / (density / (r * r * r)) / vol);
+        for (int a = 0; a < 3; a++) {
+            d.world_min[a] = (float)(d.world_min[a] * s);
+            d.world_max[a] = (float)(d.world_max[a] * s);
+        }
+        d.goal_pos[1] = (float)(d.goal_pos[1] * s);
+    }
+    return d;
+}
+
+typedef struct result {
+    double ms_per_tick, mean_neighbours, candidates, bytes_per_boid, grid_ms, metrics_ms;
+    int ticks, threads;
+    uint64_t hash;
+} result;
+
+/* One measurement: `repeats` fresh flocks, each warmed up and then timed tick by tick. */
+static bool run_one(const opts *o, bool uniform, int32_t n, int method, int threads, result *r)
+{
+    mur_flock_def d = scenario_def(uniform, n, (mur_search)method);
+    int warm = o->warmup >= 0 ? o->warmup : (uniform ? 1 : 500);
+    int ticks = o->ticks > 0 ? o->ticks : (uniform ? 20 : 500);
+    int reps = o->repeats > 0 ? o->repeats : (uniform ? 3 : 1);
+    size_t nt = (size_t)ticks * (size_t)reps, k = 0;
+    double *t = malloc(nt * sizeof *t);
+    if (!t)
+        return false;
+    double gsum = 0.0, msum = 0.0, csum = 0.0;
+    mur_flock *f = NULL;
+    for (int rep = 0; rep < reps; rep++) {
+        mur_flock_destroy(f);
+        mur_error err;
+        f = mur_flock_create(&d, &err);
+        if (!f) {
+            fprintf(stderr, "murmur-bench: %s\n", err.msg);
+            free(t);
+            return false;
+        }
+        mur_flock_set_threads(f, threads);
+        r->threads = mur_flock_threads(f);
+        mur_flock_set_metrics(f, o->metrics);
+        mur_flock_steps(f, warm);
+        for (int i = 0; i < ticks; i++, k++) {
+            double t0 = now_ms();
+            mur_flock_step(f);
+            t[k] = now_ms() - t0;
+            mur_stats s = mur_flock_stats(f);
+            gsum += s.grid_ms;
+            msum += s.metrics_ms;
+            csum += s.candidates_per_boid;
+        }
+    }
+    qsort(t, nt, sizeof *t, cmp_double);
+    r->ms_per_tick = nt % 2 ? t[nt / 2] : 0.5 * (t[nt / 2 - 1] + t[nt / 2]);
+    r->ticks = (int)nt;
+    r->grid_ms = gsum / (double)nt;
+    r->metrics_ms = msum / (double)nt;
+    r->candidates = csum / (double)nt;
+    r->hash = mur_flock_hash(f);
+    mur_stats m = mur_flock_measure(f);
+    r->mean_neighbours = m.metrics_valid ? m.mean_neighbours : NAN;
+    r->bytes_per_boid = (double)mur_flock_memory(f) / (double)n;
+    free(t);
+    mur_flock_destroy(f);
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    opts o;
+    memset(&o, 0, sizeof o);
+    o.ticks = o.warmup = o.repeats = -1;
+    o.brute_max = 20000;
+    const char *scenario = "all";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            o.json = true;
+            continue;
+        } else if (!v) {
+            fprintf(stderr, "murmur-bench: %s needs a value\n", a);
+            return 2;
+        } else if (!strcmp(a, "--scenario")) {
+            scenario = v;
+            ok = !strcmp(v, "uniform") || !strcmp(v, "flock") || !strcmp(v, "all");
+        } else if (!strcmp(a, "--n")) {
+            ok = each_item(v, add_n, &o);
+        } else if (!strcmp(a, "--method")) {
+            ok = each_item(v, add_method, &o);
+        } else if (!strcmp(a, "--threads")) {
+            ok = each_item(v, add_threads, &o);
+        } else if (!strcmp(a, "--ticks")) {
+            ok = (o.ticks = parse_int(v, 1)) > 0;
+        } else if (!strcmp(a, "--warmup")) {
+            ok = (o.warmup = parse_int(v, 0)) >= 0;
+        } else if (!strcmp(a, "--repeats")) {
+            ok = (o.repeats = parse_int(v, 1)) > 0;
+        } else if (!strcmp(a, "--brute-max")) {
+            ok = parse_count(v, &o.brute_max);
+        } else if (!strcmp(a, "--metrics")) {
+            ok = !strcmp(v, "on") || !strcmp(v, "off");
+            o.metrics = !strcmp(v, "on");
+        } else {
+            fprintf(stderr, "murmur-bench: unknown option '%s' (see --help)\n", a);
+            return 2;
+        }
+        if (!ok) {
+            fprintf(stderr, "murmur-bench: bad value '%s' for %s (see --help)\n", v, a);
+            return 2;
+        }
+        i++;
+    }
+    o.uniform = !strcmp(scenario, "uniform") || !strcmp(scenario, "all");
+    o.flock = !strcmp(scenario, "flock") || !strcmp(scenario, "all");
+    if (o.nn == 0) {
+        const int32_t def_n[] = {1000, 10000, 100000, 1000000};
+        for (int k = 0; k < 4; k++)
+            o.n[o.nn++] = def_n[k];
+    }
+    if (o.nm == 0)
+        o.method[o.nm++] = MUR_SEARCH_GRID;
+    if (o.nt == 0)
+        o.threads[o.nt++] = 0; /* 0: MURMUR_THREADS, OMP_NUM_THREADS or all cores */
+
+    if (!o.json)
+        printf("%-8s %9s %-6s %3s %-4s %6s %11s %13s %10s %10s %9s %9s\n", "scenario", "n", "method", "thr", "met",
+               "ticks", "ms/tick", "ns/boid-tick", "neighbours", "cand/boid", "B/boid", "grid ms");
+    int status = 0;
+    for (int sc = 0; sc < 2; sc++) {
+        bool uniform = sc == 0;
+        if ((uniform && !o.uniform) || (!uniform && !o.flock))
+            continue;
+        for (int mi = 0; mi < o.nm; mi++)
+            for (int ni = 0; ni < o.nn; ni++)
+                for (int ti = 0; ti < o.nt; ti++) {
+                    int32_t n = o.n[ni];
+                    if (o.method[mi] == MUR_SEARCH_BRUTE && n > o.brute_max)
+                        continue;
+                    result r;
+                    int thr = o.threads[ti];
+                    if (!run_one(&o, uniform, n, o.method[mi], thr, &r)) {
+                        status = 1;
+                        continue;
+                    }
+                    const char *sname = uniform ? "uniform" : "flock";
+                    const char *mname = mur_search_name((mur_search)o.method[mi]);
+                    double ns = r.ms_per_tick * 1e6 / (double)n;
+                    if (o.json)
+                        printf("{\"scenario\":\"%s\",\"n\":%d,\"method\":\"%s\",\"threads\":%d,\"metrics\":%s,"
+                               "\"ticks\":%d,\"ms_per_tick\":%.6g,\"ns_per_boid_tick\":%.6g,\"mean_neighbours\":%.6g,"
+                               "\"candidates_per_boid\":%.6g,\"bytes_per_boid\":%.6g,\"grid_ms\":%.6g,"
+                               "\"metrics_ms\":%.6g,\"hash\":\"%016llx\"}\n",
+                               sname, (int)n, mname, r.threads, o.metrics ? "true" : "false", r.ticks, r.ms_per_tick, ns,
+                               r.mean_neighbours, r.candidates, r.bytes_per_boid, r.grid_ms, r.metrics_ms,
+                               (unsigned long long)r.hash);
+                    else
+                        printf("%-8s %9d %-6s %3d %-4s %6d %11.4f %13.2f %10.2f %10.1f %9.1f %9.3f\n", sname, (int)n,
+                               mname, r.threads, o.metrics ? "on" : "off", r.ticks, r.ms_per_tick, ns, r.mean_neighbours,
+                               r.candidates, r.bytes_per_boid, r.grid_ms);
+                    fflush(stdout);
+                }
+    }
+    return status;
+}

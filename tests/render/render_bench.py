@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Render benchmark: frames of the real viewer (Xvfb + the system's GL), 1280x720, no vsync.
+
+usage: render_bench.py MURMUR [FRAMES]
+Prints ms per frame (whole frame, of which simulation, the rest rendering + upload + swap) at 10k
+and 100k boids, with the default 4x MSAA and without (MURMUR_MSAA=0).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+
+def run(murmur, boids, frames, msaa):
+    env = dict(os.environ, MURMUR_MSAA=str(msaa))
+    cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24', murmur, '--boids', str(boids),
+           '--frames', str(frames), '--size', '1280x720', '--vsync', 'off']
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    if r.returncode != 0:
+        raise SystemExit('failed: %s\n%s' % (' '.join(cmd), r.stderr))
+    m = re.search(r'([\d.]+) ms/frame \(sim ([\d.]+) ms, render ([\d.]+) ms\)', r.stdout)
+    if not m:
+        raise SystemExit('no timing line in:\n' + r.stdout)
+    return tuple(float(x) for x in m.groups())
+
+
+def main():
+    murmur = sys.argv[1]
+    frames = int(sys.argv[2]) if len(sys.argv) > 2 else 150
+    if not shutil.which('xvfb-run'):
+        print('FAIL: xvfb-run is not installed')
+        return 1
+    print('render benchmark, 1280x720, no vsync, %d frames (first 10 not timed)' % frames)
+    print('%8s %5s %10s %10s %10s' % ('boids', 'msaa', 'frame ms', 'sim ms', 'render ms'))
+    for boids in (10000, 100000):
+        for msaa in (4, 0):
+            f, s, r = run(murmur, boids, frames if boids <= 10000 else max(frames // 3, 30), msaa)
+            print('%8d %5d %10.2f %10.2f %10.2f' % (boids, msaa, f, s, r))
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""Rendering tests of the murmur viewer under Xvfb + Mesa llvmpipe (standard library only).
+
+usage: render_test.py MURMUR RENDER_PROJECT CASE
+Each CASE runs the real program in a virtual X server, with a known state loaded by --init,
+and checks the screenshot's pixels or the state the program reports. A missing xvfb-run is a
+failure, not a skip: CI must run these for real.
+"""
+import colorsys
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+SIZE = (320, 240)
+# a small world whose box centre (the camera's target) is the origin, and birds big enough to see
+WORLD = ['--set', 'world_min=-20,-20,-20', '--set', 'world_max=20,20,20',
+         '--set', 'separation_radius=4']
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Failure(msg)
+
+
+# ---------------------------------------------------------------- PNG reading (zlib by hand)
+
+def read_png(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    check(data[:8] == b'\x89PNG\r\n\x1a\n', '%s: not a PNG (bad signature)' % path)
+    pos, idat, ihdr = 8, b'', None
+    while pos < len(data):
+        (length,) = struct.unpack('>I', data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        (crc,) = struct.unpack('>I', data[pos + 8 + length:pos + 12 + length])
+        check(zlib.crc32(kind + body) & 0xffffffff == crc, '%s: bad CRC in %r' % (path, kind))
+        if kind == b'IHDR':
+            ihdr = struct.unpack('>IIBBBBB', body)
+        elif kind == b'IDAT':
+            idat += body
+        elif kind == b'IEND':
+            break
+        pos += 12 + length
+    check(ihdr is not None, '%s: no IHDR' % path)
+    w, h, depth, ctype, _, _, interlace = ihdr
+    check(depth == 8 and ctype in (2, 6) and interlace == 0,
+          '%s: unexpected format depth=%d type=%d' % (path, depth, ctype))
+    bpp = 3 if ctype == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    check(len(raw) == h * (stride + 1), '%s: wrong amount of pixel data' % path)
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        ftype = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ftype == 1:
+                line[i] = (line[i] + a) & 255
+            elif ftype == 2:
+                line[i] = (line[i] + b) & 255
+            elif ftype == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pr) & 255
+            else:
+                check(ftype == 0, '%s: bad filter %d' % (path, ftype))
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def pixel(img, x, y):
+    w, h, bpp, rows = img
+    x, y = int(round(x)), int(round(y))
+    x, y = min(max(x, 0), w - 1), min(max(y, 0), h - 1)
+    return tuple(rows[y][x * bpp:x * bpp + 3])
+
+
+def classify(rgb):
+    r, g, b = (c / 255.0 for c in rgb)
+    hue, sat, val = colorsys.rgb_to_hsv(r, g, b)
+    deg = hue * 360.0
+    if sat < 0.28 or val < 0.12:
+        return 'grey'
+    if 18.0 <= deg <= 55.0:
+        return 'flying'      # amber
+    if deg >= 340.0 or deg <= 12.0:
+        return 'predator'    # red
+    if 90.0 <= deg <= 160.0:
+        return 'perching'    # green
+    if 180.0 <= deg <= 260.0:
+        return 'blue'
+    return 'other'
+
+
+def find_near(img, x, y, want, radius=2):
+    seen = []
+    for dy in range(-radius, radius + 1):
+        for dx in range(-radius, radius + 1):
+            rgb = pixel(img, x + dx, y + dy)
+            if classify(rgb) == want:
+                return rgb
+            seen.append(rgb)
+    raise Failure('no %s pixel within %dpx of (%.1f, %.1f); saw e.g. %s' %
+                  (want, radius, x, y, seen[len(seen) // 2]))
+
+
+# ---------------------------------------------------------------- running the program
+
+class Ctx:
+    def __init__(self, murmur, project, tmp):
+        self.murmur, self.project, self.tmp = murmur, project, tmp
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def state_csv(self, name, rows):
+        p = self.path(name)
+        with open(p, 'w') as f:
+            f.write('kind,x,y,z,vx,vy,vz,perch\n')
+            for r in rows:
+                f.write(','.join(str(v) for v in r) + '\n')
+        return p
+
+    def run(self, args, frames=3, size=SIZE, display=True, cwd=None, expect=0):
+        cmd = [self.murmur, '--frames', str(frames), '--size', '%dx%d' % size] + args
+        if display:
+            cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24'] + cmd
+        env = dict(os.environ)
+        if not display:
+            env.pop('DISPLAY', None)
+            env.pop('WAYLAND_DISPLAY', None)
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=env, cwd=cwd or self.tmp, timeout=300)
+        if r.returncode != expect:
+            raise Failure('%s\nexit %d (expected %d)\nstdout:\n%s\nstderr:\n%s' %
+                          (' '.join(cmd), r.returncode, expect, r.stdout, r.stderr))
+        return r
+
+    def state(self, out):
+        for line in out.splitlines():
+            if line.startswith('viewer: state '):
+                return dict(kv.split('=', 1) for kv in line[len('viewer: state '):].split())
+        raise Failure('no state line in:\n' + out)
+
+    def projected(self, size, lo, hi, points):
+        args = [self.project, '%dx%d' % size, lo, hi] + ['%g,%g,%g' % p for p in points]
+        out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True).stdout.split('\n')
+        res = []
+        for line in out[:len(points)]:
+            check(line != 'behind', 'point not in view')
+            x, y = line.split()
+            res.append((float(x), float(y)))
+        return res
+
+
+# ---------------------------------------------------------------- cases
+
+def case_pixels(c):
+    """Boids and a predator at known points, frozen (Space at frame 1): their colours where the
+    default camera projects them, the background elsewhere."""
+    a, b, p = (0.0, 0.0, 0.0), (10.0, 6.0, -8.0), (-9.0, -6.0, 7.0)
+    init = c.state_csv('known.csv', [('boid',) + a + (6, 0, 0, 0), ('boid',) + b + (0, 0, 6, 0),
+                                      ('predator',) + p + (6, 0, 0, 0)])
+    shot = c.path('pixels.png')
+    c.run(['--init', init, '--screenshot', shot, '--keys', 'Space', '--hud', 'off',
+           '--set', 'ground=-20'] + WORLD)
+    img = read_png(shot)
+    pa, pb, pp = c.projected(SIZE, '-20,-20,-20', '20,20,20', [a, b, p])
+    check(abs(pa[0] - SIZE[0] / 2) < 0.5 and abs(pa[1] - SIZE[1] / 2) < 0.5,
+          'the box centre should project to the image centre, got %s' % (pa,))
+    find_near(img, pa[0], pa[1], 'flying')
+    find_near(img, pb[0], pb[1], 'flying')
+    find_near(img, pp[0], pp[1], 'predator')
+    # background: sky at the top, far from every agent
+    for x, y in [(10, 8), (SIZE[0] / 2, 8), (SIZE[0] - 10, 8), (SIZE[0] / 2, 40)]:
+        rgb = pixel(img, x, y)
+        check(classify(rgb) == 'blue' and max(rgb) < 140,
+              'background at (%d, %d) should be the dark blue sky, got %s' % (x, y, rgb))
+    # nothing amber away from the birds
+    count = 0
+    w, h, _, _ = img
+    for y in range(0, h, 2):
+        for x in range(0, w, 2):
+            if classify(pixel(img, x, y)) == 'flying':
+                near = min(abs(x - q[0]) + abs(y - q[1]) for q in (pa, pb, pp))
+                check(near < 30, 'stray boid colour at (%d, %d)' % (x, y))
+                count += 1
+    check(count > 2, 'too few boid pixels (%d)' % count)
+
+
+def case_predator_toggle(c):
+    """K hides the predators: their colour disappears, the library says predators_on=off."""
+    p = (0.0, 0.0, 0.0)
+    init = c.state_csv('pred.csv', [('boid', 15, 15, 15, 6, 0, 0, 0), ('predator',) + p + (6, 0, 0, 0)])
+    shot = c.path('pred_on.png')
+    r = c.run(['--init', init, '--screenshot', shot, '--keys', 'Space', '--hud', 'off',
+               '--set', 'ground=-20'] + WORLD)
+    check(c.state(r.stdout)['predators_on'] == 'on', 'predators should start on')
+    find_near(read_png(shot), SIZE[0] / 2, SIZE[1] / 2, 'predator')
+    shot = c.path('pred_off.png')
+    r = c.run(['--init', init, '--screenshot', shot, '--keys', 'Space,K', '--hud', 'off',
+               '--set', 'ground=-20'] + WORLD)
+    st = c.state(r.stdout)
+    check(st['predators_on'] == 'off' and st['predators'] == '1', 'K should hide, not remove: %s' % st)
+    img = read_png(shot)
+    for dy in range(-4, 5):
+        for dx in range(-4, 5):
+            rgb = pixel(img, SIZE[0] / 2 + dx, SIZE[1] / 2 + dy)
+            check(classify(rgb) != 'predator', 'hidden predator still drawn: %s' % (rgb,))
+
+
+def case_perching(c):
+    """A perching boid sits on the ground in the perching colour and stays there."""
+    init = c.state_csv('perch.csv', [('boid', 0, 0, 0, 0, 0, 0, 500), ('boid', 12, 12, 12, 6, 0, 0, 0)])
+    shot = c.path('perch.png')
+    out = c.path('perch_out.csv')
+    r = c.run(['--init', init, '--screenshot', shot, '--hud', 'off', '--set', 'perch=on',
+               '--set', 'ground=0', '--export', out] + WORLD, frames=5)
+    st = c.state(r.stdout)
+    check(st['perch'] == 'on' and st['tick'] == '5', 'state: %s' % st)
+    find_near(read_png(shot), SIZE[0] / 2, SIZE[1] / 2, 'perching')
+    with open(out) as f:
+        rows = [line.strip().split(',') for line in f][1:]
+    first = rows[0]
+    check(float(first[2]) == 0.0 and int(first[7]) > 0,
+          'the perched boid should still be on the ground with a timer: %s' % first)
+
+
+def case_toggles(c):
+    """Keys call the library setters at once; the program reports the library's state."""
+    init = c.state_csv('few.csv', [('boid', i * 2.0 - 10, 5.0, 0.0, 6, 0, 0, 0) for i in range(10)])
+    base = ['--init', init, '--hud', 'off'] + WORLD
+    st = c.state(c.run(base).stdout)
+    check(st['perch'] == 'off' and st['goal'] == 'off' and st['wind'] == 'off', 'defaults: %s' % st)
+    check(st['scatter'] == 'off' and st['bounds'] == 'soft' and st['predators'] == '0', 'defaults: %s' % st)
+    st = c.state(c.run(base + ['--keys', 'P,G,W,S,B,K,A,=']).stdout)
+    want = {'perch': 'on', 'goal': 'on', 'wind': 'on', 'scatter': 'on', 'bounds': 'wrap',
+            'predators': '3', 'predators_on': 'on', 'view_angle': '360', 'boids': '20'}
+    for k, v in want.items():
+        check(st[k] == v, 'after P,G,W,S,B,K,A,= expected %s=%s, got %s' % (k, v, st[k]))
+    # keys at given frames, toggling back; B cycles through every mode
+    st = c.state(c.run(base + ['--keys', '1:P,2:P,2:B,3:B,3:B,4:B,4:-'], frames=5).stdout)
+    check(st['perch'] == 'off' and st['bounds'] == 'soft' and st['boids'] == '5', 'state: %s' % st)
+    # pause, single ticks, speed
+    st = c.state(c.run(base + ['--keys', 'Space,3:.,4:.,4:],4:]'], frames=6).stdout)
+    check(st['tick'] == '2' and st['paused'] == 'yes' and st['speed'] == '4', 'state: %s' % st)
+    st = c.state(c.run(base + ['--keys', 'F,C,Tab'], frames=2).stdout)
+    check(st['follow'] == 'on' and st['color'] == 'speed' and st['hud'] == 'on', 'state: %s' % st)
+    # parameter nudging: select the second parameter, increase it
+    r = c.run(base + ['--keys', 'Down,Right'], frames=2)
+    check('selected' in r.stdout and ' = ' in r.stdout, 'nudge messages missing:\n' + r.stdout)
+    # reset with a new seed keeps the counts
+    st = c.state(c.run(base + ['--keys', 'R'], frames=2).stdout)
+    check(st['boids'] == '10', 'reset changed the count: %s' % st)
+
+
+def case_png(c):
+    """Screenshots are valid PNGs of the requested size, written whole; F12 names them by time."""
+    for size in [(320, 240), (201, 133)]:
+        shot = c.path('shot_%dx%d.png' % size)
+        c.run(['--screenshot', shot, '--set', 'boids=500'], size=size, frames=2)
+        w, h, _, _ = read_png(shot)
+        check((w, h) == size, '%s is %dx%d' % (shot, w, h))
+        left = [f for f in os.listdir(c.tmp) if '.tmp.' in f]
+        check(not left, 'temporary files left behind: %s' % left)
+    d = tempfile.mkdtemp(dir=c.tmp)
+    r = c.run(['--keys', 'F12', '--set', 'boids=100'], frames=2, cwd=d)
+    shots = [f for f in os.listdir(d) if f.startswith('murmur-') and f.endswith('.png')]
+    check(len(shots) == 1, 'F12 should write one timestamped PNG, found %s' % shots)
+    check(shots[0] in r.stdout, 'F12 should print the path:\n' + r.stdout)
+    read_png(os.path.join(d, shots[0]))
+    # an unwritable screenshot path fails clearly
+    r = c.run(['--screenshot', os.path.join(c.tmp, 'no', 'such', 'dir.png')], frames=1, expect=2)
+    check('no/such' in r.stderr, 'error should name the path:\n' + r.stderr)
+
+
+def case_errors(c):
+    """No display: one clear line and status 2. A bad --keys: one line and status 2."""
+    r = c.run([], display=False, expect=2)
+    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    check(len(lines) == 1 and 'display' in lines[0].lower(), 'want one line about the display:\n' + r.stderr)
+    r = c.run(['--keys', 'Nope'], expect=2)
+    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    check(len(lines) == 1 and 'Nope' in lines[0], 'want one line naming the key:\n' + r.stderr)
+
+
+CASES = {'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
+         'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
+         'errors': case_errors}
+
+
+def main():
+    murmur, project, name = sys.argv[1:4]
+    if not shutil.which('xvfb-run'):
+        print('FAIL: xvfb-run is not installed (apt-get install xvfb xauth); render tests need it')
+        return 1
+    with tempfile.TemporaryDirectory(prefix='murmur-render-') as tmp:
+        try:
+            CASES[name](Ctx(os.path.abspath(murmur), os.path.abspath(project), tmp))
+        except Failure as e:
+            print('FAIL %s: %s' % (name, e))
+            return 1
+    print('ok %s' % name)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
