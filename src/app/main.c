@@ -1,6 +1,7 @@
 /* murmur: batch simulation, interactive viewer and recorder of a 3D boids flock. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "cli.h"
@@ -94,11 +95,26 @@ static int run(mur_cli *cli)
     return rc;
 }
 
+/* The viewer and the recorder share two cores with the GL driver's own threads (llvmpipe renders on
+ * the CPU). OpenMP's default of spinning while it waits then steals the driver's time and a 3 ms step
+ * takes 30 ms. The wait policy is read when the OpenMP runtime loads, before main, so set it and
+ * start again once. An explicit OMP_WAIT_POLICY from the user is kept. */
+static void passive_threads_for_graphics(char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY"))
+        return;
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+    execv("/proc/self/exe", argv);
+    /* exec failed (no /proc): carry on with the default policy */
+}
+
 int main(int argc, char **argv)
 {
     mur_cli cli;
     if (!mur_cli_parse(&cli, argc, argv))
         return MUR_EXIT_USAGE;
+    if (cli.steps < 0 && !cli.help && !cli.version && !cli.list_params)
+        passive_threads_for_graphics(argv);
     int rc = run(&cli);
     mur_cli_free(&cli);
     return rc;
