@@ -116,7 +116,7 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     }
     mur_view v = mur_flock_view(f);
     double bt = (double)v.boids * (double)cli->steps;
-    fprintf(stderr, "murmur: %lld ticks of %d boids in %.3f s (%.3f us per boid-tick, %d threads), state hash %016llx\n",
+    fprintf(stderr, "murmur: %lld ticks of %d boids in %.6f s (%.3f us per boid-tick, %d threads), state hash %016llx\n",
             (long long)cli->steps, (int)v.boids, secs, bt > 0 ? secs * 1e6 / bt : 0.0, mur_flock_threads(f),
             (unsigned long long)mur_flock_hash(f));
     return 0;

@@ -241,7 +241,8 @@ bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_er
     }
     case MUR_PT_FLOAT: {
         double v;
-        if (!parse_double(value, &v) || !in_range(p, v) || !isfinite((float)v))
+        /* the range applies to the stored float: 1e-85 passes (0, 10] as a double but is 0 as a float */
+        if (!parse_double(value, &v) || !isfinite((float)v) || !in_range(p, (double)(float)v))
             return bad_value(p, value, err);
         *(float *)field = (float)v;
         return true;
@@ -259,7 +260,7 @@ bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_er
                 return bad_value(p, value, err);
             if (comma)
                 *comma = 0;
-            if (!parse_double(save, &v[i]) || !in_range(p, v[i]))
+            if (!parse_double(save, &v[i]) || !in_range(p, (double)(float)v[i]))
                 return bad_value(p, value, err);
             save = comma ? comma + 1 : save;
         }
