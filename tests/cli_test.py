@@ -5,6 +5,7 @@ input (exit status 2, one line on stderr naming the problem, no output file left
 usage: cli_test.py MURMUR PARAMETERS_MD
 """
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -14,13 +15,15 @@ import unittest
 
 MURMUR = None
 PARAMS_MD = None
+# `meson test --setup valgrind` sets MURMUR_VALGRIND="valgrind ARGS": every murmur runs under it
+VALGRIND = shlex.split(os.environ.get("MURMUR_VALGRIND", ""))
 
 
 def run(*args, env=None, timeout=120):
     e = dict(os.environ)
     if env:
         e.update(env)
-    return subprocess.run([MURMUR, *args], capture_output=True, text=True, timeout=timeout, env=e)
+    return subprocess.run([*VALGRIND, MURMUR, *args], capture_output=True, text=True, timeout=timeout, env=e)
 
 
 def read_csv(path):
@@ -125,9 +128,9 @@ class Batch(unittest.TestCase):
         self.assertEqual(len(rows), 21)
 
     def test_sigint_leaves_no_output(self):
-        proc = subprocess.Popen([MURMUR, "--steps", "100000000", "--boids", "20000", "--export", self.p("x.csv"),
+        proc = subprocess.Popen([*VALGRIND, MURMUR, "--steps", "100000000", "--boids", "20000", "--export", self.p("x.csv"),
                                  "--metrics", self.p("y.csv")], stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)
+        time.sleep(5.0 if VALGRIND else 1.0)  # valgrind takes a while to start
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
         self.assertNotEqual(proc.returncode, 0)

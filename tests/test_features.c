@@ -177,11 +177,18 @@ static void scatter_and_reform(void **s)
     mur_flock_destroy(f);
 }
 
+/* MURMUR_TEST_QUICK=1 (the valgrind setup): fewer seeds and boids in the longest tests. */
+static bool quick(void)
+{
+    const char *q = getenv("MURMUR_TEST_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
 /* From a random start with default parameters a flock forms over 1000 ticks. */
 static void flock_forms(void **s)
 {
     (void)s;
-    for (uint64_t seed = 1; seed <= 3; seed++) {
+    for (uint64_t seed = 1; seed <= (quick() ? 1u : 3u); seed++) {
         mur_flock_def d = mur_flock_default_def();
         d.seed = seed;
         mur_flock *f = make(&d);
@@ -233,7 +240,7 @@ static void long_run(void **s)
 {
     (void)s;
     mur_flock_def d = mur_flock_default_def();
-    d.boids = 5000;
+    d.boids = quick() ? 1000 : 5000;
     d.predators = 3;
     mur_flock *f = make(&d);
     mur_flock_set_threads(f, 2);

@@ -10,10 +10,18 @@ static void unclamp(mur_flock *f)
     assert_true(mur_flock_set(f, "max_speed", "1e6", NULL));
 }
 
+/* MURMUR_TEST_QUICK=1 (the valgrind setup): a quarter of the boids in a box of the same density. */
+static bool quick(void)
+{
+    const char *q = getenv("MURMUR_TEST_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
 static mur_flock_def busy_def(mur_bounds b)
 {
     mur_flock_def d = mur_flock_default_def();
-    d.boids = 10000;
+    const float half = quick() ? 12.6f : 20.0f; /* 2500 boids: 40 * cbrt(1/4) = 25.2 wide */
+    d.boids = quick() ? 2500 : 10000;
     d.bounds = b;
     d.view_radius = 4.0f;
     d.view_angle = 270.0f;
@@ -23,10 +31,10 @@ static mur_flock_def busy_def(mur_bounds b)
     d.predator_radius = 8.0f;
     /* a 40-unit box: about 30 neighbours each */
     for (int a = 0; a < 3; a++) {
-        d.world_min[a] = -20.0f;
-        d.world_max[a] = 20.0f;
+        d.world_min[a] = -half;
+        d.world_max[a] = half;
     }
-    d.ground = -20.0f;
+    d.ground = -half;
     return d;
 }
 
@@ -122,12 +130,13 @@ static uint64_t run_hash(int threads, uint64_t seed, mur_bounds b, int ticks)
 static void threads_bit_identical(void **s)
 {
     (void)s;
+    const int ticks = quick() ? 30 : 120;
     for (int b = 0; b < MUR_BOUNDS_COUNT; b++) {
-        uint64_t h1 = run_hash(1, 7, (mur_bounds)b, 120);
-        assert_int_equal(h1, run_hash(2, 7, (mur_bounds)b, 120));
-        assert_int_equal(h1, run_hash(4, 7, (mur_bounds)b, 120));
-        assert_int_equal(h1, run_hash(1, 7, (mur_bounds)b, 120));
-        assert_int_not_equal(h1, run_hash(1, 8, (mur_bounds)b, 120));
+        uint64_t h1 = run_hash(1, 7, (mur_bounds)b, ticks);
+        assert_int_equal(h1, run_hash(2, 7, (mur_bounds)b, ticks));
+        assert_int_equal(h1, run_hash(4, 7, (mur_bounds)b, ticks));
+        assert_int_equal(h1, run_hash(1, 7, (mur_bounds)b, ticks));
+        assert_int_not_equal(h1, run_hash(1, 8, (mur_bounds)b, ticks));
     }
 }
 
