@@ -11,6 +11,7 @@ PKGS=(
   libgl1-mesa-dri libegl-mesa0 libglx-mesa0         # Mesa (llvmpipe on machines without a GPU)
   libcmocka-dev xvfb xauth                          # tests
   ffmpeg gnuplot-nox                                # recording, plots
+  clang-14 libclang-rt-14-dev valgrind              # fuzzing (tools/fuzz.sh), memcheck setup
 )
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq "${PKGS[@]}"
