@@ -141,7 +141,7 @@ static void threads_bit_identical(void **s)
 }
 
 /* A pinned run: any change to the arithmetic of a tick shows up here. Update deliberately. */
-#define PINNED_HASH 0x901d0ead2b233929ULL
+#define PINNED_HASH 0xd274c793ef5c54aaULL
 static void pinned_hash(void **s)
 {
     (void)s;

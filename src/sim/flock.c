@@ -57,27 +57,35 @@ static void free_gather(mur_flock *f)
 {
     for (int t = 0; t < MUR_MAX_THREADS; t++) {
         free(f->gather[t].x);
+        free(f->gather[t].col);
         memset(&f->gather[t], 0, sizeof f->gather[t]);
     }
 }
 
-/* One block per thread: 7 arrays of MUR_GATHER_CAP floats. */
+/* One block per thread: 7 zeroed arrays of MUR_GATHER_CAP + MUR_PAD floats and the column tables. */
 static bool alloc_gather(mur_flock *f, int threads)
 {
+    const size_t stride = MUR_GATHER_CAP + MUR_PAD;
     for (int t = 0; t < threads; t++) {
         if (f->gather[t].x)
             continue;
-        float *b = malloc(sizeof(float) * 7 * MUR_GATHER_CAP);
-        if (!b)
+        float *b = calloc(7 * stride, sizeof(float));
+        int32_t *c = calloc(2 * MUR_GATHER_COLS + 2, sizeof(int32_t));
+        if (!b || !c) {
+            free(b);
+            free(c);
             return false;
+        }
         mur_gather *g = &f->gather[t];
         g->x = b;
-        g->y = b + MUR_GATHER_CAP;
-        g->z = b + 2 * MUR_GATHER_CAP;
-        g->vx = b + 3 * MUR_GATHER_CAP;
-        g->vy = b + 4 * MUR_GATHER_CAP;
-        g->vz = b + 5 * MUR_GATHER_CAP;
-        g->w = b + 6 * MUR_GATHER_CAP;
+        g->y = b + stride;
+        g->z = b + 2 * stride;
+        g->vx = b + 3 * stride;
+        g->vy = b + 4 * stride;
+        g->vz = b + 5 * stride;
+        g->w = b + 6 * stride;
+        g->col = c;
+        g->self = c + MUR_GATHER_COLS + 1;
     }
     return true;
 }
@@ -93,14 +101,27 @@ static bool grow(void **p, size_t bytes)
 
 static bool ensure_metric_buffers(mur_flock *f)
 {
-    int64_t cc = f->grid.cap_cells;
+    int64_t items = mur_rules_max_items(f->cap);
     size_t blocks = (size_t)f->cap / MUR_METRIC_BLOCK + 1;
-    return grow((void **)&f->cell_cnt, (size_t)cc * 2 * sizeof(int64_t)) &&
-           grow((void **)&f->cell_nn, (size_t)cc * sizeof(double)) &&
+    return grow((void **)&f->item_cnt, (size_t)items * 2 * sizeof(int64_t)) &&
+           grow((void **)&f->item_nn, (size_t)items * sizeof(double)) &&
            grow(&f->msum, blocks * MUR_METRIC_BLOCK_BYTES);
 }
 
+/* Cells of half the view radius hold about one boid each at the benchmark's density (~1.1 cells per
+ * boid at 100k and 1M); sparser flocks get larger cells (grid.c). */
 static int64_t cells_for(int32_t n) { return (int64_t)n / 2 + 64; }
+
+/* Sorted arrays: cap boids and MUR_PAD floats of slack, zeroed when grown, so vector loads past the
+ * last boid read defined values. */
+static bool grow_sorted(float **p, int32_t old_cap, int32_t cap)
+{
+    if (!grow((void **)p, ((size_t)cap + MUR_PAD) * sizeof(float)))
+        return false;
+    size_t from = old_cap < cap ? (size_t)old_cap : (size_t)cap;
+    memset(*p + from, 0, ((size_t)cap + MUR_PAD - from) * sizeof(float));
+    return true;
+}
 
 /* Make room for cap boids (never shrinks). On failure the flock is unchanged and usable. */
 static bool reserve_boids(mur_flock *f, int32_t cap)
@@ -109,10 +130,10 @@ static bool reserve_boids(mur_flock *f, int32_t cap)
         return true;
     size_t n = (size_t)cap;
     bool ok = grow((void **)&f->pos, 3 * n * sizeof(float)) && grow((void **)&f->vel, 3 * n * sizeof(float)) &&
-              grow((void **)&f->perch, n * sizeof(int32_t)) && grow((void **)&f->sx, n * sizeof(float)) &&
-              grow((void **)&f->sy, n * sizeof(float)) && grow((void **)&f->sz, n * sizeof(float)) &&
-              grow((void **)&f->svx, n * sizeof(float)) && grow((void **)&f->svy, n * sizeof(float)) &&
-              grow((void **)&f->svz, n * sizeof(float)) && grow((void **)&f->sw, n * sizeof(float)) &&
+              grow((void **)&f->perch, n * sizeof(int32_t)) && grow_sorted(&f->sx, f->cap, cap) &&
+              grow_sorted(&f->sy, f->cap, cap) && grow_sorted(&f->sz, f->cap, cap) &&
+              grow_sorted(&f->svx, f->cap, cap) && grow_sorted(&f->svy, f->cap, cap) &&
+              grow_sorted(&f->svz, f->cap, cap) && grow_sorted(&f->sw, f->cap, cap) &&
               grow((void **)&f->order, n * sizeof(int32_t)) && grow((void **)&f->cellof, n * sizeof(int32_t));
     int64_t cc = cells_for(cap);
     ok = ok && grow((void **)&f->grid.start, (size_t)(cc + 1) * sizeof(int32_t));
@@ -212,6 +233,9 @@ mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err)
     f->def = *def;
     f->pred_on = true;
     f->threads = env_threads();
+    f->simd = mur_rules_pick_simd();
+    const char *reach = getenv("MURMUR_CELL_REACH");
+    f->grid.want_reach = reach && !strcmp(reach, "2") ? 2 : 1;
     if (!alloc_gather(f, f->threads) || !mur_flock_set_boid_count(f, def->boids, err) ||
         !mur_flock_set_predator_count(f, def->predators, err)) {
         if (err && !err->msg[0])
@@ -227,7 +251,7 @@ void mur_flock_destroy(mur_flock *f)
     if (!f)
         return;
     void *ptrs[] = {f->pos, f->vel, f->perch, f->ppos, f->pvel, f->ptmp, f->sx, f->sy, f->sz, f->svx,
-                    f->svy, f->svz, f->sw, f->order, f->cellof, f->grid.start, f->cell_nn, f->cell_cnt, f->msum};
+                    f->svy, f->svz, f->sw, f->order, f->cellof, f->grid.start, f->item_nn, f->item_cnt, f->msum};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free_gather(f);
@@ -448,13 +472,14 @@ uint64_t mur_flock_hash(const mur_flock *f)
 size_t mur_flock_memory(const mur_flock *f)
 {
     size_t b = sizeof *f;
-    b += (size_t)f->cap * (3 + 3 + 1 + 7 + 2) * 4;
+    b += (size_t)f->cap * (3 + 3 + 1 + 7 + 2) * 4 + 7 * MUR_PAD * 4;
     b += (size_t)f->pcap * 12 * 4;
     b += (size_t)(f->grid.cap_cells + 1) * 4;
-    if (f->cell_cnt)
-        b += (size_t)f->grid.cap_cells * (16 + 8) + ((size_t)f->cap / MUR_METRIC_BLOCK + 1) * MUR_METRIC_BLOCK_BYTES;
+    if (f->item_cnt)
+        b += (size_t)mur_rules_max_items(f->cap) * (16 + 8) +
+             ((size_t)f->cap / MUR_METRIC_BLOCK + 1) * MUR_METRIC_BLOCK_BYTES;
     for (int t = 0; t < MUR_MAX_THREADS; t++)
         if (f->gather[t].x)
-            b += sizeof(float) * 7 * MUR_GATHER_CAP;
+            b += sizeof(float) * 7 * (MUR_GATHER_CAP + MUR_PAD) + sizeof(int32_t) * (2 * MUR_GATHER_COLS + 2);
     return b;
 }

@@ -50,19 +50,34 @@ static void geometry(mur_flock *f)
     } else {
         bbox(f, lo, hi);
     }
-    const double r = (double)d->view_radius * CELL_SLACK;
-    double dims[3], ext[3];
-    for (int a = 0; a < 3; a++) {
+    double ext[3];
+    for (int a = 0; a < 3; a++)
         ext[a] = (double)hi[a] - (double)lo[a];
-        double k = floor(ext[a] / r);
-        dims[a] = k < 1 ? 1 : (k > MAX_DIM ? MAX_DIM : k);
-    }
-    /* too many cells for the buffers (a sparse flock or a tiny radius): make cells larger */
-    while (dims[0] * dims[1] * dims[2] > (double)g->cap_cells) {
-        double s = cbrt(dims[0] * dims[1] * dims[2] / (double)g->cap_cells) * 1.01;
+    /* Cells of view_radius / 2 scanned 2 deep (a 5x5x5 block, 15.6 r^3 of volume) test 1.7x fewer
+     * candidates than cells of view_radius scanned 1 deep (27 r^3). A wrapped axis needs 5 distinct
+     * cells for that; otherwise fall back to reach 1. */
+    int reach = g->want_reach == 2 ? 2 : 1;
+    double dims[3], r;
+    for (;;) {
+        r = (double)d->view_radius * CELL_SLACK / reach;
+        for (int a = 0; a < 3; a++) {
+            double k = floor(ext[a] / r);
+            dims[a] = k < 1 ? 1 : (k > MAX_DIM ? MAX_DIM : k);
+        }
+        /* too many cells for the buffers (a sparse flock or a tiny radius): make cells larger */
+        while (dims[0] * dims[1] * dims[2] > (double)g->cap_cells) {
+            double s = cbrt(dims[0] * dims[1] * dims[2] / (double)g->cap_cells) * 1.01;
+            for (int a = 0; a < 3; a++)
+                dims[a] = floor(dims[a] / s) < 1 ? 1 : floor(dims[a] / s);
+        }
+        bool narrow = false;
         for (int a = 0; a < 3; a++)
-            dims[a] = floor(dims[a] / s) < 1 ? 1 : floor(dims[a] / s);
+            narrow |= g->wrap && dims[a] < 2 * reach + 1;
+        if (reach == 1 || !narrow)
+            break;
+        reach = 1;
     }
+    g->reach = reach;
     g->pairwise_wrap = false;
     for (int a = 0; a < 3; a++) {
         g->dims[a] = (int32_t)dims[a];
@@ -134,7 +149,7 @@ void mur_grid_build(mur_flock *f)
             int32_t cx = axis_cell(p[3 * i], ox, ix, dx);
             int32_t cy = axis_cell(p[3 * i + 1], oy, iy, dy);
             int32_t cz = axis_cell(p[3 * i + 2], oz, iz, dz);
-            cellof[i] = cx + dx * (cy + dy * cz);
+            cellof[i] = cy + dy * (cx + dx * cz); /* mur_cell_id */
         }
         /* this thread's cells [c0, c1); their counts and cursors live in start[c0 + 1 .. c1] */
         const int64_t c0 = ncells * t / T, c1 = ncells * (t + 1) / T;
@@ -184,6 +199,7 @@ void mur_grid_build_brute(mur_flock *f)
     mur_grid *g = &f->grid;
     g->wrap = f->def.bounds == MUR_BOUNDS_WRAP;
     g->pairwise_wrap = g->wrap;
+    g->reach = 1;
     for (int a = 0; a < 3; a++) {
         g->dims[a] = 1;
         g->origin[a] = 0.0f;

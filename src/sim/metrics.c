@@ -113,14 +113,15 @@ static int32_t count_groups(mur_flock *f)
         const int32_t lo = g->start[c], hi = g->start[c + 1];
         if (lo == hi)
             continue;
-        int32_t cc[3] = {(int32_t)(c % g->dims[0]), (int32_t)((c / g->dims[0]) % g->dims[1]),
-                         (int32_t)(c / ((int64_t)g->dims[0] * g->dims[1]))};
+        int32_t cc[3];
+        mur_cell_xyz(g, c, &cc[0], &cc[1], &cc[2]);
         /* the unique neighbour cells (wrapped or clipped); the pair distance uses the minimum image */
-        int32_t ks[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+        int32_t ks[3][5] = {{0}};
         int nk[3];
+        const int H = g->reach;
         for (int a = 0; a < 3; a++) {
             nk[a] = 0;
-            for (int o = -1; o <= 1; o++) {
+            for (int o = -H; o <= H; o++) {
                 int32_t k = cc[a] + o, D = g->dims[a];
                 if (wrap)
                     k = ((k % D) + D) % D;
@@ -136,7 +137,7 @@ static int32_t count_groups(mur_flock *f)
         for (int iz = 0; iz < nk[2]; iz++)
             for (int iy = 0; iy < nk[1]; iy++)
                 for (int ix = 0; ix < nk[0]; ix++) {
-                    int64_t nc = ks[0][ix] + (int64_t)g->dims[0] * (ks[1][iy] + (int64_t)g->dims[1] * ks[2][iz]);
+                    int64_t nc = mur_cell_id(g, ks[0][ix], ks[1][iy], ks[2][iz]);
                     if (nc < c)
                         continue; /* each cell pair once */
                     const int32_t lo2 = g->start[nc], hi2 = g->start[nc + 1];

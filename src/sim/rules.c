@@ -11,23 +11,32 @@
 
 #include "internal.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#endif
+
 /* A contiguous slice of the cell-sorted arrays and the image shift to add to its positions. */
 typedef struct run {
     int32_t lo, hi;
     float sx, sy, sz;
 } run;
 
-/* Neighbourhood of cell (cx,cy,cz): at most 27 cells as at most 18 runs. Returns the run count. */
+/* Most runs of one neighbourhood: (2 reach + 1)^2 columns of at most 2 pieces (a wrap split) each. */
+#define MAX_RUNS 50
+
+/* Neighbourhood of cell (cx,cy,cz): the cells within reach on each axis, as runs of cells adjacent in
+ * y (contiguous in the sorted arrays). Returns the run count. */
 static int neighbourhood(const mur_grid *g, const float L[3], int32_t cx, int32_t cy, int32_t cz, run *out)
 {
-    int32_t ck[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    float cs[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    int32_t ck[3][5] = {{0}};
+    float cs[3][5] = {{0}};
     int nk[3];
+    const int H = g->reach;
     const int32_t c[3] = {cx, cy, cz};
     for (int a = 0; a < 3; a++) {
         const int32_t D = g->dims[a];
         nk[a] = 0;
-        for (int o = -1; o <= 1; o++) {
+        for (int o = -H; o <= H; o++) {
             int32_t k = c[a] + o;
             float s = 0.0f;
             if (!g->wrap) {
@@ -53,15 +62,14 @@ static int neighbourhood(const mur_grid *g, const float L[3], int32_t cx, int32_
         }
     }
     int nr = 0;
-    const int32_t dx = g->dims[0], dy = g->dims[1];
     for (int iz = 0; iz < nk[2]; iz++) {
-        for (int iy = 0; iy < nk[1]; iy++) {
-            const int32_t row = dx * (ck[1][iy] + dy * ck[2][iz]);
-            for (int ix = 0; ix < nk[0]; ix++) {
-                const int32_t k = ck[0][ix];
-                const int32_t lo = g->start[row + k], hi = g->start[row + k + 1];
+        for (int ix = 0; ix < nk[0]; ix++) {
+            for (int iy = 0; iy < nk[1]; iy++) {
+                const int64_t cell = mur_cell_id(g, ck[0][ix], ck[1][iy], ck[2][iz]);
+                const int32_t lo = g->start[cell], hi = g->start[cell + 1];
                 /* merge with the previous run when the cells are adjacent with the same shift */
-                if (nr > 0 && ix > 0 && out[nr - 1].hi == lo && ck[0][ix - 1] + 1 == k && cs[0][ix - 1] == cs[0][ix]) {
+                if (nr > 0 && iy > 0 && out[nr - 1].hi == lo && ck[1][iy - 1] + 1 == ck[1][iy] &&
+                    cs[1][iy - 1] == cs[1][iy]) {
                     out[nr - 1].hi = hi;
                     continue;
                 }
@@ -112,8 +120,43 @@ typedef struct scan_job {
     int nr;
     int32_t self;   ///< index of the boid itself in the source arrays (excluded in unshifted runs)
     bool cone, pairwise;
+    bool nn;        ///< compute the nearest-neighbour distance (metrics)
     kparams p;
 } scan_job;
+
+/* Lane numbers, and the lane rotations l -> (l + w) mod W of the reduction tree (the first W entries
+ * of row w are the rotation for a vector of W lanes when w < W). Constants, so no lane-by-lane
+ * construction per boid. */
+static const int32_t lane_iota[MUR_LANES] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+static const int32_t lane_rot_w[3][9][MUR_LANES] = {
+    {{0},
+     {1, 2, 3, 0},
+     {2, 3, 0, 1},
+     {0},
+     {0},
+     {0},
+     {0},
+     {0},
+     {0}},
+    {{0},
+     {1, 2, 3, 4, 5, 6, 7, 0},
+     {2, 3, 4, 5, 6, 7, 0, 1},
+     {0},
+     {4, 5, 6, 7, 0, 1, 2, 3},
+     {0},
+     {0},
+     {0},
+     {0}},
+    {{0},
+     {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0},
+     {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1},
+     {0},
+     {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3},
+     {0},
+     {0},
+     {0},
+     {8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7}}
+};
 
 #define VAND(T, a, m) ((T)((m) & (__typeof__(m))(a)))
 #define VSEL(T, m, a, b) ((T)(((m) & (__typeof__(m))(a)) | (~(m) & (__typeof__(m))(b))))
@@ -127,15 +170,14 @@ typedef struct scan_job {
         vf_##NAME cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;                                               \
     } lanes_##NAME;                                                                                          \
     static inline __attribute__((always_inline)) ATTR void chunk_##NAME(lanes_##NAME *a, const float *const *src, \
-        int32_t o, int32_t idx0, float shx, float shy, float shz, int32_t self, const kparams *p,          \
-        const bool cone, const bool pairwise)                                                               \
+        int32_t o, int32_t idx0, float shx, float shy, float shz, int32_t self, int32_t hi, const kparams *p, \
+        const bool cone, const bool pairwise, const bool tail, const bool nnd)                              \
     {                                                                                                        \
         typedef vf_##NAME vf;                                                                                \
         typedef vi_##NAME vi;                                                                                \
         const vf zero = {0};                                                                                 \
         vi iota;                                                                                             \
-        for (int l = 0; l < (W); l++)                                                                        \
-            iota[l] = l;                                                                                     \
+        memcpy(&iota, lane_iota, sizeof iota);                                                               \
         vf x, y, z, w, vx, vy, vz;                                                                           \
         memcpy(&x, src[0] + o, sizeof x);                                                                    \
         memcpy(&y, src[1] + o, sizeof y);                                                                    \
@@ -156,6 +198,8 @@ typedef struct scan_job {
         const vf d2 = dx * dx + dy * dy + dz * dz;                                                           \
         const vi idx = iota + idx0;                                                                          \
         vi m = (d2 < zero + p->r2) & (idx != self) & (w > zero);                                             \
+        if (tail) /* lanes past the run's end: whatever is there, weight 0 */                               \
+            m &= idx < hi;                                                                                   \
         if (cone) {                                                                                          \
             /* dot >= c|v| sqrt(d2) without the root: squares compared, by the sign of c|v| */              \
             const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;                                          \
@@ -167,22 +211,28 @@ typedef struct scan_job {
         memcpy(&vx, src[3] + o, sizeof vx);                                                                  \
         memcpy(&vy, src[4] + o, sizeof vy);                                                                  \
         memcpy(&vz, src[5] + o, sizeof vz);                                                                  \
-        a->cnt += VAND(vf, zero + 1.0f, m);                                                                  \
-        a->cx += VAND(vf, dx, m);                                                                            \
-        a->cy += VAND(vf, dy, m);                                                                            \
-        a->cz += VAND(vf, dz, m);                                                                            \
-        a->ax += VAND(vf, vx, m);                                                                            \
-        a->ay += VAND(vf, vy, m);                                                                            \
-        a->az += VAND(vf, vz, m);                                                                            \
         const vi ms = m & (d2 < zero + p->sr2);                                                              \
-        a->sx -= VAND(vf, dx, ms);                                                                           \
-        a->sy -= VAND(vf, dy, ms);                                                                           \
-        a->sz -= VAND(vf, dz, ms);                                                                           \
-        const vf dn = VSEL(vf, m, d2, zero + INFINITY);                                                      \
-        a->nn = VSEL(vf, dn < a->nn, dn, a->nn);                                                             \
+        {                                                                                                    \
+            KMASK_##NAME(km, m);                                                                             \
+            KMASK_##NAME(kms, ms);                                                                           \
+            MADD_##NAME(a->cnt, zero + 1.0f, km);                                                            \
+            MADD_##NAME(a->cx, dx, km);                                                                      \
+            MADD_##NAME(a->cy, dy, km);                                                                      \
+            MADD_##NAME(a->cz, dz, km);                                                                      \
+            MADD_##NAME(a->ax, vx, km);                                                                      \
+            MADD_##NAME(a->ay, vy, km);                                                                      \
+            MADD_##NAME(a->az, vz, km);                                                                      \
+            MSUB_##NAME(a->sx, dx, kms);                                                                     \
+            MSUB_##NAME(a->sy, dy, kms);                                                                     \
+            MSUB_##NAME(a->sz, dz, kms);                                                                     \
+        }                                                                                                    \
+        if (nnd) {                                                                                           \
+            const vf dn = VSEL(vf, m, d2, zero + INFINITY);                                                  \
+            a->nn = VSEL(vf, dn < a->nn, dn, a->nn);                                                         \
+        }                                                                                                    \
     }                                                                                                        \
     static inline __attribute__((always_inline)) ATTR void runs_##NAME(const scan_job *J,                    \
-        lanes_##NAME *all, const bool cone, const bool pairwise)                                            \
+        lanes_##NAME *all, const bool cone, const bool pairwise, const bool nnd)                            \
     {                                                                                                        \
         const float *src[7] = {J->x, J->y, J->z, J->vx, J->vy, J->vz, J->w};                                 \
         for (int s = 0; s < MUR_LANES / (W); s++) {                                                          \
@@ -197,16 +247,11 @@ typedef struct scan_job {
                 const int32_t self = shifted ? -1 : J->self;                                                 \
                 int32_t j = R->lo;                                                                           \
                 for (; j + MUR_LANES <= R->hi; j += MUR_LANES)                                               \
-                    chunk_##NAME(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, &J->p, cone, pairwise); \
-                if (j < R->hi) {                                                                             \
-                    /* the tail, padded with candidates of weight 0 */                                       \
-                    float t[7][MUR_LANES];                                                                   \
-                    memset(t, 0, sizeof t);                                                                  \
-                    for (int k = 0; k < 7; k++)                                                              \
-                        memcpy(t[k], src[k] + j, sizeof(float) * (size_t)(R->hi - j));                      \
-                    const float *ts[7] = {t[0], t[1], t[2], t[3], t[4], t[5], t[6]};                         \
-                    chunk_##NAME(&a, ts, so, j + so, R->sx, R->sy, R->sz, self, &J->p, cone, pairwise);     \
-                }                                                                                            \
+                    chunk_##NAME(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise, \
+                                 false, nnd);                                                                \
+                if (j < R->hi)                                                                               \
+                    chunk_##NAME(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise, \
+                                 true, nnd);                                                                 \
             }                                                                                                \
             all[s] = a;                                                                                      \
         }                                                                                                    \
@@ -214,16 +259,17 @@ typedef struct scan_job {
     static ATTR void scan_boid_##NAME(const scan_job *J, acc *out)                                           \
     {                                                                                                        \
         lanes_##NAME all[MUR_LANES / (W)];                                                                   \
-        if (J->cone) {                                                                                       \
-            if (J->pairwise)                                                                                 \
-                runs_##NAME(J, all, true, true);                                                             \
-            else                                                                                             \
-                runs_##NAME(J, all, true, false);                                                            \
-        } else {                                                                                             \
-            if (J->pairwise)                                                                                 \
-                runs_##NAME(J, all, false, true);                                                            \
-            else                                                                                             \
-                runs_##NAME(J, all, false, false);                                                           \
+        /* one specialised copy per combination of the per-tick switches */                                 \
+        const int sel = (J->cone ? 4 : 0) | (J->pairwise ? 2 : 0) | (J->nn ? 1 : 0);                          \
+        switch (sel) {                                                                                       \
+        case 0: runs_##NAME(J, all, false, false, false); break;                                            \
+        case 1: runs_##NAME(J, all, false, false, true); break;                                             \
+        case 2: runs_##NAME(J, all, false, true, false); break;                                             \
+        case 3: runs_##NAME(J, all, false, true, true); break;                                              \
+        case 4: runs_##NAME(J, all, true, false, false); break;                                             \
+        case 5: runs_##NAME(J, all, true, false, true); break;                                              \
+        case 6: runs_##NAME(J, all, true, true, false); break;                                              \
+        default: runs_##NAME(J, all, true, true, true); break;                                              \
         }                                                                                                    \
         /* the fixed tree: lane l += lane l + w for w = 8, 4, 2, 1 (across sub-vectors, then inside one) */ \
         for (int w = MUR_LANES / 2; w >= 1; w /= 2) {                                                        \
@@ -232,8 +278,7 @@ typedef struct scan_job {
                     LANES_ADD(all[s], all[s + w / (W)]);                                                     \
             } else {                                                                                         \
                 vi_##NAME mask;                                                                              \
-                for (int l = 0; l < (W); l++)                                                                \
-                    mask[l] = (l + w) % (W);                                                                 \
+                memcpy(&mask, lane_rot_w[(W) == 4 ? 0 : ((W) == 8 ? 1 : 2)][w], sizeof mask);                                                     \
                 lanes_##NAME sh;                                                                             \
                 LANES_SHUF(sh, all[0], mask);                                                                \
                 LANES_ADD(all[0], sh);                                                                       \
@@ -281,6 +326,22 @@ typedef struct scan_job {
         (D).nn = __builtin_shuffle((A).nn, M);                                                               \
     } while (0)
 
+/* Masked sums: acc += (m ? x : +0). With AVX-512 a merge-masked add (acc where the mask is off) does
+ * the same in one instruction: the sums start at +0 and a sum of +0 and anything is never -0, so
+ * adding +0 never changes one. The other paths AND the operand with the mask. */
+#define KMASK_AND(K, M) const __typeof__(M) K = (M)
+#define MADD_AND(A, X, K) ((A) += VAND(__typeof__(A), (X), (K)))
+#define MSUB_AND(A, X, K) ((A) -= VAND(__typeof__(A), (X), (K)))
+#define KMASK_base KMASK_AND
+#define MADD_base MADD_AND
+#define MSUB_base MSUB_AND
+#define KMASK_avx2 KMASK_AND
+#define MADD_avx2 MADD_AND
+#define MSUB_avx2 MSUB_AND
+#define KMASK_avx512(K, M) const __mmask16 K = _mm512_test_epi32_mask((__m512i)(M), (__m512i)(M))
+#define MADD_avx512(A, X, K) ((A) = (__typeof__(A))_mm512_mask_add_ps((__m512)(A), (K), (__m512)(A), (__m512)(X)))
+#define MSUB_avx512(A, X, K) ((A) = (__typeof__(A))_mm512_mask_sub_ps((__m512)(A), (K), (__m512)(A), (__m512)(X)))
+
 KERNEL(base, 4, )
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define MUR_X86_PATHS 1
@@ -290,23 +351,24 @@ KERNEL(avx512, 16, __attribute__((target("avx512f"))))
 
 typedef void (*scan_fn)(const scan_job *, acc *);
 
-/* The widest path this CPU runs (MURMUR_SIMD=base|avx2|avx512 forces one, for tests and the bench). */
-static scan_fn pick_scan(void)
+/* The widest path this CPU runs (MURMUR_SIMD=base|avx2|avx512 forces one, for tests and the bench):
+ * 0 base, 1 AVX2, 2 AVX-512. Called once per flock, at create. */
+int mur_rules_pick_simd(void)
 {
 #ifdef MUR_X86_PATHS
     const char *e = getenv("MURMUR_SIMD");
     __builtin_cpu_init();
     bool a512 = __builtin_cpu_supports("avx512f"), a2 = __builtin_cpu_supports("avx2");
     if (e && !strcmp(e, "base"))
-        return scan_boid_base;
+        return 0;
     if (e && !strcmp(e, "avx2") && a2)
-        return scan_boid_avx2;
+        return 1;
     if (a512)
-        return scan_boid_avx512;
+        return 2;
     if (a2)
-        return scan_boid_avx2;
+        return 1;
 #endif
-    return scan_boid_base;
+    return 0;
 }
 
 /* Offset from a to b with the minimum image in a wrapped world. */
@@ -363,6 +425,16 @@ static inline void apply_walls(const mur_flock_def *d, float *p, float *v)
     }
 }
 
+/* One z level of a column: the cells y0..y1 (adjacent in the sorted arrays) with a shift. */
+typedef struct piece {
+    int64_t zoff;   ///< cell id of (x=0, y=0, this z)
+    int32_t y0, y1;
+    float sy, sz;
+} piece;
+
+typedef int32_t (*gather_fn)(const mur_flock *, mur_gather *, const piece *, int, int, int32_t, int64_t, float,
+                             int32_t, int32_t *, bool, int32_t);
+
 /* Everything one tick needs that is the same for every boid. */
 typedef struct tick_cfg {
     scan_cfg scan;
@@ -373,6 +445,7 @@ typedef struct tick_cfg {
     int32_t np;
     const float *ppos;
     scan_fn kernel;
+    gather_fn gather;
 } tick_cfg;
 
 static void update_boid(mur_flock *f, const tick_cfg *t, int32_t i, const boid_in *b, const acc *s)
@@ -442,36 +515,103 @@ static void update_boid(mur_flock *f, const tick_cfg *t, int32_t i, const boid_i
     memcpy(f->vel + 3 * (size_t)i, v, sizeof v);
 }
 
-/* Boids [klo, khi) of cell c: gather the cell's neighbourhood into one padded buffer (or scan it in
- * place, run by run, when it is too large), then scan and update every flying boid. */
-static void do_cell(mur_flock *f, const tick_cfg *t, int64_t c, int32_t klo, int32_t khi, mur_gather *gb,
-                    int64_t *cnt_out, int64_t *with_out, double *nn_out, int64_t *cand_out)
+/* Per-work-item sums. */
+typedef struct sums {
+    int64_t cnt, with, cand;
+    double nn;
+} sums;
+
+/* Boids scanned before their updates run: the update of one boid is a chain of dependent scalar
+ * operations (divisions, square roots) that overlaps with the next boids' updates when batched,
+ * instead of stalling between two kernel calls. */
+#define UPDATE_BATCH 32
+
+/* Scan and update the boids [klo, khi) (sorted slots) of one cell against the candidates of J; boid k
+ * is candidate self_off + k of J's arrays. */
+static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo, int32_t khi, int32_t self_off,
+                       int32_t ncand, sums *S)
+{
+    boid_in bb[UPDATE_BATCH];
+    acc ss[UPDATE_BATCH];
+    int32_t ii[UPDATE_BATCH];
+    for (int32_t k0 = klo; k0 < khi; k0 += UPDATE_BATCH) {
+        const int32_t k1 = khi - k0 > UPDATE_BATCH ? k0 + UPDATE_BATCH : khi;
+        int nb = 0;
+        for (int32_t k = k0; k < k1; k++) {
+            const int32_t i = f->order[k];
+            if (!(f->sw[k] > MUR_W_PERCHED)) {
+                if (t->move)
+                    f->perch[i]--;
+                continue;
+            }
+            boid_in *b = &bb[nb];
+            *b = (boid_in){f->sx[k], f->sy[k], f->sz[k], f->svx[k], f->svy[k], f->svz[k], 0.0f};
+            J->p.px = b->px; J->p.py = b->py; J->p.pz = b->pz;
+            J->p.bvx = b->vx; J->p.bvy = b->vy; J->p.bvz = b->vz;
+            if (t->cone) {
+                b->vlen = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
+                float kc = t->scan.cos_half * b->vlen;
+                J->p.k2 = kc * kc;
+                J->p.kpos = kc >= 0.0f;
+            }
+            J->self = self_off + k;
+            t->kernel(J, &ss[nb]);
+            ii[nb++] = i;
+        }
+        S->cand += (int64_t)nb * ncand;
+        if (t->metrics) {
+            for (int q = 0; q < nb; q++) {
+                S->cnt += (int64_t)ss[q].cnt;
+                if (ss[q].cnt > 0.0f) {
+                    S->nn += sqrt((double)ss[q].nn);
+                    S->with++;
+                }
+            }
+        }
+        if (t->move)
+            for (int q = 0; q < nb; q++)
+                update_boid(f, t, ii[q], &bb[q], &ss[q]);
+    }
+}
+
+static void job_init(scan_job *J, const tick_cfg *t)
+{
+    memset(J, 0, sizeof *J);
+    J->cone = t->cone;
+    J->pairwise = t->pairwise;
+    J->nn = t->metrics;
+    J->p.r2 = t->scan.r2;
+    J->p.sr2 = t->scan.sr2;
+    memcpy(J->p.L, t->scan.L, sizeof J->p.L);
+    memcpy(J->p.hL, t->scan.hL, sizeof J->p.hL);
+}
+
+/* Boids [klo, khi) of cell (cx,cy,cz), one cell at a time: gather the cell's neighbourhood into the
+ * buffer (or scan it in place, run by run, when it is too large), then scan and update every flying
+ * boid. Used for the pairwise minimum image, brute force and windows too large for the row gather. */
+static void do_cell(mur_flock *f, const tick_cfg *t, int32_t cx, int32_t cy, int32_t cz, int32_t klo, int32_t khi,
+                    mur_gather *gb, sums *S)
 {
     const mur_grid *g = &f->grid;
-    const int32_t lo = g->start[c], hi = g->start[c + 1];
-    *cnt_out = *with_out = *cand_out = 0;
-    *nn_out = 0.0;
     if (klo >= khi)
         return;
-    const int32_t cx = (int32_t)(c % g->dims[0]);
-    const int32_t cy = (int32_t)((c / g->dims[0]) % g->dims[1]);
-    const int32_t cz = (int32_t)(c / ((int64_t)g->dims[0] * g->dims[1]));
-    run runs[27];
+    const int64_t c = mur_cell_id(g, cx, cy, cz);
+    const int32_t lo = g->start[c], hi = g->start[c + 1];
+    run runs[MAX_RUNS];
     int nr = neighbourhood(g, t->scan.L, cx, cy, cz, runs);
     int32_t total = 0, self_base = -1;
     for (int r = 0; r < nr; r++)
         total += runs[r].hi - runs[r].lo;
-    const bool gathered = total + MUR_LANES - 1 <= MUR_GATHER_CAP;
     scan_job J;
+    job_init(&J, t);
     run one;
-    if (gathered) {
+    if (total + MUR_LANES <= MUR_GATHER_CAP) {
         int32_t o = 0;
         for (int r = 0; r < nr; r++) {
             const run *R = &runs[r];
             if (R->lo <= lo && hi <= R->hi && R->sx == 0.0f && R->sy == 0.0f && R->sz == 0.0f)
                 self_base = o - R->lo;
             const int32_t m = R->hi - R->lo;
-            /* plain loops, not memcpy: the runs are short (a few cells) and a libc call costs more */
             const float shx = R->sx, shy = R->sy, shz = R->sz;
             const float *restrict ax = f->sx + R->lo, *restrict ay = f->sy + R->lo, *restrict az = f->sz + R->lo;
             const float *restrict avx = f->svx + R->lo, *restrict avy = f->svy + R->lo;
@@ -491,11 +631,6 @@ static void do_cell(mur_flock *f, const tick_cfg *t, int64_t c, int32_t klo, int
             }
             o += m;
         }
-        /* pad to whole chunks with weight-0 candidates */
-        for (; o % MUR_LANES; o++) {
-            gb->x[o] = gb->y[o] = gb->z[o] = 0.0f;
-            gb->vx[o] = gb->vy[o] = gb->vz[o] = gb->w[o] = 0.0f;
-        }
         one.lo = 0;
         one.hi = o;
         one.sx = one.sy = one.sz = 0.0f;
@@ -508,49 +643,178 @@ static void do_cell(mur_flock *f, const tick_cfg *t, int64_t c, int32_t klo, int
         J.vx = f->svx; J.vy = f->svy; J.vz = f->svz; J.w = f->sw;
         J.runs = runs;
         J.nr = nr;
+        self_base = 0;
     }
-    J.cone = t->cone;
-    J.pairwise = t->pairwise;
-    J.p.r2 = t->scan.r2;
-    J.p.sr2 = t->scan.sr2;
-    memcpy(J.p.L, t->scan.L, sizeof J.p.L);
-    memcpy(J.p.hL, t->scan.hL, sizeof J.p.hL);
-    int64_t cnt_sum = 0, cand = 0, with = 0;
-    double nn_sum = 0.0;
-    for (int32_t k = klo; k < khi; k++) {
-        const int32_t i = f->order[k];
-        if (!(f->sw[k] > MUR_W_PERCHED)) {
-            if (t->move)
-                f->perch[i]--;
+    scan_boids(f, t, &J, klo, khi, self_base, total, S);
+}
+
+/* GATHER(name, W, attr): gather_column_<name>, the column copy with W-float vectors. Appends column
+ * xoff (shifted by shx) of the row's pieces to the buffer at o and returns the new end. Copies go W
+ * floats at a time and may write up to W - 1 floats past the end (the buffer is padded; the next
+ * piece overwrites them); the values are the same for every W. *center gets the buffer position of
+ * the first boid of cell (x, cy). */
+#define GATHER(NAME, W, ATTR)                                                                                  \
+    typedef float vg_##NAME __attribute__((vector_size(4 * (W))));                                          \
+    static ATTR int32_t gather_column_##NAME(const mur_flock *f, mur_gather *gb, const piece *pc, int np, int cp, \
+                                             int32_t cy, int64_t xoff, float shx, int32_t o, int32_t *center, \
+                                             bool prefetch, int32_t dy)                                     \
+    {                                                                                                        \
+        typedef vg_##NAME vg;                                                                                \
+        const int32_t *restrict start = f->grid.start;                                                       \
+        /* local copies of the pointers: stores through float * could otherwise alias them */               \
+        const float *restrict ax = f->sx, *restrict ay = f->sy, *restrict az = f->sz;                        \
+        const float *restrict avx = f->svx, *restrict avy = f->svy, *restrict avz = f->svz;                  \
+        const float *restrict aw = f->sw;                                                                    \
+        float *restrict gx = gb->x, *restrict gy = gb->y, *restrict gz = gb->z;                              \
+        float *restrict gvx = gb->vx, *restrict gvy = gb->vy, *restrict gvz = gb->vz, *restrict gw = gb->w; \
+        const vg zero = {0};                                                                                 \
+        const vg sx = zero + shx;                                                                            \
+        for (int p = 0; p < np; p++) {                                                                       \
+            const int32_t lo = start[pc[p].zoff + xoff + pc[p].y0];                                          \
+            const int32_t hi = start[pc[p].zoff + xoff + pc[p].y1 + 1];                                      \
+            if (p == cp)                                                                                     \
+                *center = o + (start[pc[p].zoff + xoff + cy] - lo);                                          \
+            const vg sy = zero + pc[p].sy, sz = zero + pc[p].sz;                                             \
+            if (prefetch) {                                                                                  \
+                /* the same piece of the next column, needed after this cell's boids are scanned: too   \
+                 * many streams (7 arrays x 3 z levels) for the hardware prefetchers */                     \
+                const int32_t nlo = start[pc[p].zoff + xoff + dy + pc[p].y0];                                \
+                const int32_t nhi = start[pc[p].zoff + xoff + dy + pc[p].y1 + 1];                            \
+                for (int32_t q = nlo; q < nhi + 15; q += 16) {                                               \
+                    __builtin_prefetch(ax + q);                                                              \
+                    __builtin_prefetch(ay + q);                                                              \
+                    __builtin_prefetch(az + q);                                                              \
+                    __builtin_prefetch(avx + q);                                                             \
+                    __builtin_prefetch(avy + q);                                                             \
+                    __builtin_prefetch(avz + q);                                                             \
+                    __builtin_prefetch(aw + q);                                                              \
+                }                                                                                            \
+            }                                                                                                \
+            int32_t q = o;                                                                                   \
+            for (int32_t j = lo; j < hi; j += (W), q += (W)) {                                               \
+                vg a;                                                                                        \
+                memcpy(&a, ax + j, sizeof a); a += sx; memcpy(gx + q, &a, sizeof a);                         \
+                memcpy(&a, ay + j, sizeof a); a += sy; memcpy(gy + q, &a, sizeof a);                         \
+                memcpy(&a, az + j, sizeof a); a += sz; memcpy(gz + q, &a, sizeof a);                         \
+                memcpy(gvx + q, avx + j, sizeof a);                                                          \
+                memcpy(gvy + q, avy + j, sizeof a);                                                          \
+                memcpy(gvz + q, avz + j, sizeof a);                                                          \
+                memcpy(gw + q, aw + j, sizeof a);                                                            \
+            }                                                                                                \
+            o += hi - lo;                                                                                    \
+        }                                                                                                    \
+        return o;                                                                                            \
+    }
+
+GATHER(base, 4, )
+#ifdef MUR_X86_PATHS
+GATHER(avx2, 8, __attribute__((target("avx2"))))
+GATHER(avx512, 16, __attribute__((target("avx512f"))))
+#endif
+
+static inline int32_t column_size(const mur_flock *f, const piece *pc, int np, int64_t xoff)
+{
+    const int32_t *start = f->grid.start;
+    int32_t n = 0;
+    for (int p = 0; p < np; p++)
+        n += start[pc[p].zoff + xoff + pc[p].y1 + 1] - start[pc[p].zoff + xoff + pc[p].y0];
+    return n;
+}
+
+/* The row of cells (x = 0..D-1, cy, cz). Its neighbourhood is gathered column by column (column x =
+ * the cells (x, cy +- reach, cz +- reach), z level by z level, each level one contiguous slice of the
+ * sorted arrays), with the wrapped columns before x = 0 and after x = D - 1 shifted by -+L; the
+ * neighbourhood of cell x is then the columns x - reach .. x + reach, one slice of the buffer. A row
+ * too long for the buffer is split into segments; a cell whose window alone is too large goes to
+ * do_cell. */
+static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_gather *gb, sums *S)
+{
+    const mur_grid *g = &f->grid;
+    const int H = g->reach;
+    const int32_t dx = g->dims[0], dy = g->dims[1], dz = g->dims[2];
+    const bool wrap = g->wrap;
+    const float *L = t->scan.L;
+    piece pc[10];
+    int np = 0, cp = -1;
+    for (int oz = -H; oz <= H; oz++) {
+        int32_t zk = cz + oz;
+        float sz = 0.0f;
+        if (!wrap) {
+            if (zk < 0 || zk >= dz)
+                continue;
+        } else if (zk < 0) {
+            zk += dz;
+            sz = -L[2];
+        } else if (zk >= dz) {
+            zk -= dz;
+            sz = L[2];
+        }
+        const int64_t zoff = (int64_t)dy * dx * zk;
+        int32_t ya = cy - H, yb = cy + H;
+        if (!wrap) {
+            ya = ya < 0 ? 0 : ya;
+            yb = yb >= dy ? dy - 1 : yb;
+        } else if (ya < 0) {
+            pc[np++] = (piece){zoff, ya + dy, dy - 1, -L[1], sz};
+            ya = 0;
+        } else if (yb >= dy) {
+            if (oz == 0)
+                cp = np;
+            pc[np++] = (piece){zoff, ya, dy - 1, 0.0f, sz};
+            pc[np++] = (piece){zoff, 0, yb - dy, L[1], sz};
             continue;
         }
-        boid_in b = {f->sx[k], f->sy[k], f->sz[k], f->svx[k], f->svy[k], f->svz[k], 0.0f};
-        J.p.px = b.px; J.p.py = b.py; J.p.pz = b.pz;
-        J.p.bvx = b.vx; J.p.bvy = b.vy; J.p.bvz = b.vz;
-        if (t->cone) {
-            b.vlen = sqrtf(b.vx * b.vx + b.vy * b.vy + b.vz * b.vz);
-            float kc = t->scan.cos_half * b.vlen;
-            J.p.k2 = kc * kc;
-            J.p.kpos = kc >= 0.0f;
-        }
-        J.self = gathered ? self_base + k : k;
-        acc s;
-        t->kernel(&J, &s);
-        cand += total;
-        if (t->metrics) {
-            cnt_sum += (int64_t)s.cnt;
-            if (s.cnt > 0.0f) {
-                nn_sum += sqrt((double)s.nn);
-                with++;
-            }
-        }
-        if (t->move)
-            update_boid(f, t, i, &b, &s);
+        if (oz == 0)
+            cp = np;
+        pc[np++] = (piece){zoff, ya, yb, 0.0f, sz};
     }
-    *cnt_out = cnt_sum;
-    *with_out = with;
-    *nn_out = nn_sum;
-    *cand_out = cand;
+    const int32_t colmin = wrap ? -H : 0, colmax = wrap ? dx - 1 + H : dx - 1;
+    scan_job J;
+    job_init(&J, t);
+    J.x = gb->x; J.y = gb->y; J.z = gb->z;
+    J.vx = gb->vx; J.vy = gb->vy; J.vz = gb->vz; J.w = gb->w;
+    run one = {0, 0, 0.0f, 0.0f, 0.0f};
+    J.runs = &one;
+    J.nr = 1;
+    int32_t xs = 0;
+    while (xs < dx) {
+        /* a segment: columns from cs, cells from xs */
+        const int32_t cs = xs - H > colmin ? xs - H : colmin;
+        int32_t c = cs, x = xs, o = 0;
+        gb->col[0] = 0;
+        bool full = false;
+        for (; x < dx; x++) {
+            const int32_t wend = x + H < colmax ? x + H : colmax;
+            for (; c <= wend; c++) {
+                const int32_t xk = c < 0 ? c + dx : (c >= dx ? c - dx : c);
+                const float shx = c < 0 ? -L[0] : (c >= dx ? L[0] : 0.0f);
+                const int64_t xoff = (int64_t)dy * xk;
+                if (c - cs >= MUR_GATHER_COLS || o + column_size(f, pc, np, xoff) + MUR_LANES > MUR_GATHER_CAP) {
+                    full = true;
+                    break;
+                }
+                o = t->gather(f, gb, pc, np, cp, cy, xoff, shx, o, &gb->self[c - cs], xk + 1 < dx, dy);
+                gb->col[c - cs + 1] = o;
+            }
+            if (full)
+                break;
+            const int64_t cell = mur_cell_id(g, x, cy, cz);
+            const int32_t klo = g->start[cell], khi = g->start[cell + 1];
+            if (klo == khi)
+                continue;
+            const int32_t wlo = x - H > colmin ? x - H : colmin;
+            one.lo = gb->col[wlo - cs];
+            one.hi = gb->col[wend - cs + 1];
+            scan_boids(f, t, &J, klo, khi, gb->self[x - cs] - klo, one.hi - one.lo, S);
+        }
+        if (full && x == xs) {
+            /* this cell's window alone does not fit */
+            const int64_t cell = mur_cell_id(g, x, cy, cz);
+            do_cell(f, t, x, cy, cz, g->start[cell], g->start[cell + 1], gb, S);
+            x++;
+        }
+        xs = x;
+    }
 }
 
 static void tick_config(const mur_flock *f, tick_cfg *t, bool move, bool metrics)
@@ -589,25 +853,48 @@ static void tick_config(const mur_flock *f, tick_cfg *t, bool move, bool metrics
     t->perch_on = d->perch;
     t->np = f->pred_on ? f->np : 0;
     t->ppos = f->ppos;
-    t->kernel = pick_scan();
+    t->kernel = scan_boid_base;
+    t->gather = gather_column_base;
+#ifdef MUR_X86_PATHS
+    if (f->simd == 1) {
+        t->kernel = scan_boid_avx2;
+        t->gather = gather_column_avx2;
+    } else if (f->simd == 2) {
+        t->kernel = scan_boid_avx512;
+        t->gather = gather_column_avx512;
+    }
+#endif
 }
 
-/* Boids per work item when every boid is in one cell (brute force); items <= cap_cells always. */
+/* Boids per work item when every boid is in one cell (brute force). */
 #define BRUTE_CHUNK 64
 
+int64_t mur_rules_max_items(int32_t cap)
+{
+    return (int64_t)cap / 32 + 64;
+}
+
+/* Work items: groups of whole rows of cells (fixed y and z), at most mur_rules_max_items() of them, in
+ * row order; with brute force, chunks of BRUTE_CHUNK boids. Each item's metric sums are kept apart
+ * and added in item order, so they do not depend on the thread count. */
 void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, double *nn_sum, int64_t *with_nn,
                     int64_t *cand)
 {
     tick_cfg t;
     tick_config(f, &t, move, metrics);
+    const mur_grid *g = &f->grid;
     const int32_t n = f->n;
-    const bool one_cell = f->grid.ncells == 1;
-    const int64_t items = one_cell ? (n + BRUTE_CHUNK - 1) / BRUTE_CHUNK : f->grid.ncells;
+    const bool one_cell = g->ncells == 1;
+    const int64_t rows = (int64_t)g->dims[1] * g->dims[2];
+    const int64_t max_items = mur_rules_max_items(f->cap);
+    const int64_t rows_per_item = (rows + max_items - 1) / max_items;
+    const int64_t items = one_cell ? (n + BRUTE_CHUNK - 1) / BRUTE_CHUNK : (rows + rows_per_item - 1) / rows_per_item;
+    const bool sliding = !g->pairwise_wrap;
     int nt = mur_effective_threads(f);
     int64_t cand_total = 0;
     (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1 && n >= 2000)
 #endif
     {
 #ifdef _OPENMP
@@ -616,35 +903,45 @@ void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, doubl
         mur_gather *gb = &f->gather[0];
 #endif
 #ifdef _OPENMP
-#pragma omp for schedule(dynamic, 8) reduction(+ : cand_total)
+#pragma omp for schedule(dynamic, 1) reduction(+ : cand_total)
 #endif
-        for (int64_t c = 0; c < items; c++) {
-            int64_t cnt = 0, with = 0, cd = 0;
-            double nn = 0.0;
+        for (int64_t it = 0; it < items; it++) {
+            sums S = {0, 0, 0, 0.0};
             if (one_cell) {
                 /* brute force: one cell holding every boid, split into chunks of boids */
-                int32_t klo = (int32_t)(c * BRUTE_CHUNK), khi = klo + BRUTE_CHUNK < n ? klo + BRUTE_CHUNK : n;
-                do_cell(f, &t, 0, klo, khi, gb, &cnt, &with, &nn, &cd);
+                int32_t klo = (int32_t)(it * BRUTE_CHUNK), khi = klo + BRUTE_CHUNK < n ? klo + BRUTE_CHUNK : n;
+                do_cell(f, &t, 0, 0, 0, klo, khi, gb, &S);
             } else {
-                do_cell(f, &t, c, f->grid.start[c], f->grid.start[c + 1], gb, &cnt, &with, &nn, &cd);
+                const int64_t r1 = (it + 1) * rows_per_item < rows ? (it + 1) * rows_per_item : rows;
+                for (int64_t r = it * rows_per_item; r < r1; r++) {
+                    const int32_t cy = (int32_t)(r % g->dims[1]), cz = (int32_t)(r / g->dims[1]);
+                    if (sliding) {
+                        do_row(f, &t, cy, cz, gb, &S);
+                    } else {
+                        for (int32_t x = 0; x < g->dims[0]; x++) {
+                            const int64_t c = mur_cell_id(g, x, cy, cz);
+                            do_cell(f, &t, x, cy, cz, g->start[c], g->start[c + 1], gb, &S);
+                        }
+                    }
+                }
             }
-            cand_total += cd;
+            cand_total += S.cand;
             if (metrics) {
-                f->cell_cnt[2 * c] = cnt;
-                f->cell_cnt[2 * c + 1] = with;
-                f->cell_nn[c] = nn;
+                f->item_cnt[2 * it] = S.cnt;
+                f->item_cnt[2 * it + 1] = S.with;
+                f->item_nn[it] = S.nn;
             }
         }
     }
     *cand = cand_total;
     if (metrics) {
-        /* fixed order over cells: the same sums for any thread count */
+        /* fixed order over items: the same sums for any thread count */
         int64_t ns = 0, nw = 0;
         double nnv = 0.0;
-        for (int64_t c = 0; c < items; c++) {
-            ns += f->cell_cnt[2 * c];
-            nw += f->cell_cnt[2 * c + 1];
-            nnv += f->cell_nn[c];
+        for (int64_t it = 0; it < items; it++) {
+            ns += f->item_cnt[2 * it];
+            nw += f->item_cnt[2 * it + 1];
+            nnv += f->item_nn[it];
         }
         *neigh = ns;
         *with_nn = nw;
