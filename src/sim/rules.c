@@ -311,6 +311,18 @@ static const int32_t lane_rot_w[3][9][MUR_LANES] = {
         (A).sz += (B).sz;                                                                                    \
         (A).nn = VSEL(__typeof__((A).nn), (B).nn < (A).nn, (B).nn, (A).nn);                                 \
     } while (0)
+#if defined(__clang__)
+/* clang's __builtin_shufflevector wants constant lanes: move them one by one (same values). */
+#define SHUF1(D, A, M, F)                                                                                     \
+    for (int l_ = 0; l_ < (int)(sizeof(M) / sizeof(int32_t)); l_++)                                          \
+        (D).F[l_] = (A).F[(M)[l_]]
+#define LANES_SHUF(D, A, M)                                                                                   \
+    do {                                                                                                     \
+        SHUF1(D, A, M, cnt); SHUF1(D, A, M, cx); SHUF1(D, A, M, cy); SHUF1(D, A, M, cz);                     \
+        SHUF1(D, A, M, ax); SHUF1(D, A, M, ay); SHUF1(D, A, M, az);                                          \
+        SHUF1(D, A, M, sx); SHUF1(D, A, M, sy); SHUF1(D, A, M, sz); SHUF1(D, A, M, nn);                      \
+    } while (0)
+#else
 #define LANES_SHUF(D, A, M)                                                                                   \
     do {                                                                                                     \
         (D).cnt = __builtin_shuffle((A).cnt, M);                                                             \
@@ -325,6 +337,7 @@ static const int32_t lane_rot_w[3][9][MUR_LANES] = {
         (D).sz = __builtin_shuffle((A).sz, M);                                                               \
         (D).nn = __builtin_shuffle((A).nn, M);                                                               \
     } while (0)
+#endif
 
 /* Masked sums: acc += (m ? x : +0). With AVX-512 a merge-masked add (acc where the mask is off) does
  * the same in one instruction: the sums start at +0 and a sum of +0 and anything is never -0, so
