@@ -5,6 +5,8 @@
 #include <GLFW/glfw3.h>
 
 #include <math.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +14,10 @@
 
 #include "capture.h"
 #include "hud.h"
+#include "record.h"
 #include "renderer.h"
 #include "shader.h"
+#include "simthread.h"
 #include "viewer.h"
 
 enum {
@@ -113,43 +117,99 @@ static void timestamped_screenshot(viewer *v)
 
 /* ------------------------------------------------------------------ the loop */
 
-static void simulate(viewer *v, double real_dt, float dt)
+/* Ticks for the next frame: one per frame when scripted or recording (reproducible, the video's own
+ * clock), else as many as real time asks for (accumulator, capped). */
+static int ticks_for_frame(viewer *v, double real_dt, float dt)
 {
     int ticks = 0;
-    if (v->scripted) {
+    if (v->scripted || v->rec) {
         ticks = v->paused ? 0 : 1;
     } else if (!v->paused) {
         v->acc += real_dt * v->speed;
         ticks = (int)floor(v->acc / (double)dt);
         v->acc -= (double)ticks * (double)dt;
+        if (ticks > MAX_TICKS_PER_FRAME) {
+            /* cannot keep up: drop the backlog instead of spiralling */
+            v->dropped += (double)(ticks - MAX_TICKS_PER_FRAME) * (double)dt;
+            ticks = MAX_TICKS_PER_FRAME;
+            v->acc = 0.0;
+        }
     }
     ticks += v->step_once;
     v->step_once = 0;
-    double t0 = glfwGetTime(), spent = 0.0;
-    int done = 0;
-    while (done < ticks) {
-        mur_flock_step(v->flock);
-        done++;
-        spent = glfwGetTime() - t0;
-        if (!v->scripted && (done >= MAX_TICKS_PER_FRAME || spent > MAX_STEP_BUDGET_S))
-            break;
+    return ticks;
+}
+
+/* The worker is idle here: take a snapshot of what the HUD and the scene need. */
+static void snapshot(viewer *v)
+{
+    v->def = mur_flock_get_def(v->flock);
+    mur_view view = mur_flock_view(v->flock);
+    v->nboids = view.boids;
+    v->npredators = view.predators;
+    v->predators_on = view.predators_on;
+    v->tick = view.tick;
+}
+
+/* Hand the next frame's ticks to the worker, with GL buffers mapped for the state it produces. */
+static void kick(viewer *v, int ticks)
+{
+    mur_sim_job job;
+    memset(&job, 0, sizeof job);
+    job.ticks = ticks;
+    job.budget_s = v->scripted || v->rec ? 0.0 : MAX_STEP_BUDGET_S;
+    job.copy = ticks > 0 || v->flock_dirty || v->frame <= 1;
+    v->flock_dirty = false;
+    if (job.copy)
+        job.copy = mur_renderer_map(v->renderer, v->nboids, v->npredators, &job.dst);
+    /* the metrics (groups are the costly part) a few times a second for the HUD, and never more
+     * than a tenth of the worker's time (at 100k boids one measurement costs several ticks) */
+    double now = glfwGetTime();
+    if ((v->show_hud || v->scripted) && now >= v->next_measure) {
+        job.measure = true;
+        v->next_measure = now + fmax(0.25, 10.0 * v->measure_s);
     }
-    if (done < ticks) {
-        /* cannot keep up: drop the backlog instead of spiralling */
-        v->dropped += (double)(ticks - done) * (double)dt;
-        v->acc = 0.0;
+    mur_sim_kick(v->sim, &job);
+}
+
+/* Wait for the worker and make its state the one drawn. */
+static double sync_worker(viewer *v, float dt)
+{
+    double t0 = glfwGetTime();
+    mur_sim_result res;
+    mur_sim_wait(v->sim, &res);
+    double waited = glfwGetTime() - t0;
+    if (res.copied) {
+        mur_renderer_commit(v->renderer, res.tick, dt, res.predators_on);
+        memcpy(v->centre, res.centre, sizeof v->centre);
     }
-    v->ticks_last = done;
-    if (done > 0) {
-        v->stats = mur_flock_stats(v->flock);
-        double ms = spent * 1000.0 / done;
+    v->ticks_last = res.ticks_done;
+    if (res.measure_s > 0.0)
+        v->measure_s = res.measure_s;
+    if (res.ticks_done > 0) {
+        mur_stats keep = v->stats;
+        v->stats = res.stats;
+        if (!res.stats.metrics_valid) {
+            /* keep the last measured metrics; only the timings are new */
+            mur_stats t = res.stats;
+            v->stats = keep;
+            v->stats.tick = t.tick;
+            v->stats.step_ms = t.step_ms;
+            v->stats.grid_ms = t.grid_ms;
+            v->stats.candidates_per_boid = t.candidates_per_boid;
+        }
+        double ms = res.step_s * 1000.0 / res.ticks_done;
         v->sim_ms = v->sim_ms > 0.0 ? 0.9 * v->sim_ms + 0.1 * ms : ms;
+        v->sum_sim_ms += res.step_s * 1000.0;
+    } else if (res.stats.metrics_valid) {
+        v->stats = res.stats;
     }
+    return waited;
 }
 
 static void fill_scene(viewer *v, mur_scene *s)
 {
-    mur_flock_def def = mur_flock_get_def(v->flock);
+    mur_flock_def def = v->def;
     memcpy(s->world_min, def.world_min, sizeof s->world_min);
     memcpy(s->world_max, def.world_max, sizeof s->world_max);
     s->ground = def.ground;
@@ -189,6 +249,131 @@ static void print_state(viewer *v)
            v->color_by_speed ? "speed" : "state", v->show_hud ? "on" : "off");
 }
 
+/* Start or stop a recording from the window (V, or --record at startup). */
+static void auto_name(char *out, size_t len, bool video)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    size_t n = strftime(out, len, "murmur-%Y%m%d-%H%M%S", &tm);
+    snprintf(out + n, len - n, video ? ".mp4" : "/f%%05d.png");
+}
+
+static int stop_recording(viewer *v, int sig)
+{
+    if (!v->rec)
+        return 0;
+    int st = mur_rec_end(v->rec, true, sig);
+    free(v->rec);
+    v->rec = NULL;
+    if (v->rec_from_key) {
+        mur_flock_def d = mur_flock_get_def(v->flock);
+        d.dt = v->saved_dt;
+        mur_error e;
+        mur_flock_apply_def(v->flock, &d, &e);
+        v->rec_from_key = false;
+        viewer_message(v, st == 0 ? "recording saved" : "recording failed (see the terminal)");
+    }
+    return st;
+}
+
+static bool start_recording(viewer *v, const char *path, bool from_key)
+{
+    char err[1024];
+    mur_rec_session *rs = calloc(1, sizeof *rs);
+    if (!rs)
+        return false;
+    float old_dt = mur_flock_get_def(v->flock).dt;
+    if (!mur_record_set_dt(v->flock, v->cli->fps, err, sizeof err)
+        || !mur_rec_begin(rs, path, v->fb_w, v->fb_h, v->cli->fps, from_key ? -1 : v->cli->frames,
+                          err, sizeof err)) {
+        fprintf(stderr, "murmur: %s\n", err);
+        viewer_message(v, "cannot record: %.150s", err);
+        free(rs);
+        return false;
+    }
+    v->rec = rs;
+    v->rec_from_key = from_key;
+    v->saved_dt = old_dt;
+    if (from_key) {
+        printf("murmur: recording %s (V stops)\n", path);
+        fflush(stdout);
+        viewer_message(v, "recording %s (V stops)", path);
+    }
+    return true;
+}
+
+static void toggle_recording(viewer *v)
+{
+    if (v->rec) {
+        stop_recording(v, 0);
+        return;
+    }
+    char path[128], ff[4096];
+    bool video = mur_find_in_path("ffmpeg", ff, sizeof ff);
+    auto_name(path, sizeof path, video);
+    if (!video) {
+        /* no ffmpeg: a PNG sequence in its own folder */
+        char dir[128];
+        snprintf(dir, sizeof dir, "%s", path);
+        *strrchr(dir, '/') = '\0';
+        if (mkdir(dir, 0755) != 0) {
+            viewer_message(v, "cannot create %s", dir);
+            return;
+        }
+    }
+    start_recording(v, path, true);
+}
+
+/* Draw the frame into the recording target (the HUD only with --hud on), hand it to the recorder
+ * and show it in the window. */
+static void draw_recorded(viewer *v, const mur_scene *scene)
+{
+    mur_target *t = v->rec->target;
+    int tw = mur_target_width(t), th = mur_target_height(t);
+    mur_camera cam = v->cam;
+    mur_camera_set_aspect(&cam, tw, th);
+    mur_target_bind(t);
+    mur_renderer_draw(v->renderer, &cam, scene, tw, th);
+    bool hud_in_video = v->cli->hud_given && v->cli->hud;
+    if (hud_in_video) {
+        int fw = v->fb_w, fh = v->fb_h;
+        v->fb_w = tw;
+        v->fb_h = th;
+        viewer_draw_hud(v);
+        v->fb_w = fw;
+        v->fb_h = fh;
+    }
+    bool ok = mur_rec_frame(v->rec);
+    mur_target_present(t, v->fb_w, v->fb_h);
+    if (!hud_in_video)
+        viewer_draw_hud(v);
+    if (!ok) {
+        /* the sink failed (ffmpeg died, disk full): say so and stop */
+        v->rec_status = stop_recording(v, 0);
+        if (v->cli->record)
+            v->quit = true;
+    }
+}
+
+static void apply_inputs(viewer *v, const viewer_key_event *keys, int nkeys, int *next_key,
+                         int64_t frame)
+{
+    while (*next_key < nkeys && keys[*next_key].frame <= frame) {
+        viewer_key(v, keys[*next_key].key, keys[*next_key].mods);
+        (*next_key)++;
+    }
+    glfwPollEvents();
+    if (v->want_record_toggle) {
+        v->want_record_toggle = false;
+        toggle_recording(v);
+    }
+}
+
+/* The loop is pipelined: after the worker delivers the state of frame f, the inputs of frame f + 1
+ * are applied (the worker is idle, so setters cannot race a step), the worker starts the ticks of
+ * frame f + 1, and frame f is drawn meanwhile. Keys scripted for frame f + 1 are therefore applied
+ * before its ticks, exactly as in an unpipelined loop: scripted runs give the same states. */
 static int run(viewer *v, const viewer_key_event *keys, int nkeys)
 {
     const mur_cli *cli = v->cli;
@@ -197,38 +382,55 @@ static int run(viewer *v, const viewer_key_event *keys, int nkeys)
     double t_prev = glfwGetTime();
     /* the first frames compile shaders and warm caches: leave them out of the means */
     int64_t warmup = cli->frames > 40 ? 10 : 0;
-    while (!glfwWindowShouldClose(v->win) && !v->quit) {
+    int sig = 0;
+
+    apply_inputs(v, keys, nkeys, &next_key, 1);
+    v->frame = 1;
+    snapshot(v);
+    kick(v, ticks_for_frame(v, v->scripted ? SCRIPTED_FRAME_S : 0.0, v->def.dt));
+    v->frame = 0;
+    while (true) {
         v->frame++;
         double t_start = glfwGetTime();
-        while (next_key < nkeys && keys[next_key].frame <= v->frame) {
-            viewer_key(v, keys[next_key].key, keys[next_key].mods);
-            next_key++;
-        }
-        glfwPollEvents();
+        double waited = sync_worker(v, v->def.dt);
+        bool last = (cli->frames >= 0 && v->frame >= cli->frames) || v->quit
+                    || glfwWindowShouldClose(v->win);
+        sig = mur_stop_signal();
+        if (sig)
+            last = true;
+
         double now = glfwGetTime();
-        double real_dt = v->scripted ? SCRIPTED_FRAME_S : fmin(now - t_prev, 0.25);
+        double interval = fmax(now - t_prev, 1e-6);
+        double real_dt = v->rec ? 1.0 / cli->fps
+                         : v->scripted ? SCRIPTED_FRAME_S : fmin(interval, 0.25);
         t_prev = now;
         v->time += real_dt;
+        if (!last) {
+            apply_inputs(v, keys, nkeys, &next_key, v->frame + 1);
+            snapshot(v);
+            kick(v, ticks_for_frame(v, real_dt, v->def.dt)); /* overlaps the drawing below */
+        } else {
+            snapshot(v);
+        }
 
-        mur_flock_def def = mur_flock_get_def(v->flock);
-        double sim_t0 = glfwGetTime();
-        simulate(v, real_dt, def.dt);
-        double sim_s = glfwGetTime() - sim_t0;
-        if (v->stats.metrics_valid) {
-            float c[3] = {(float)v->stats.centre[0], (float)v->stats.centre[1],
-                          (float)v->stats.centre[2]};
+        if (v->cam.follow) {
+            float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};
             mur_camera_follow(&v->cam, c);
         }
-        mur_camera_update(&v->cam, (float)real_dt);
+        if (v->cam_mode.orbit_s > 0.0 || v->cam_mode.follow)
+            mur_cam_mode_apply(&v->cam_mode, &v->cam, v->centre, (float)real_dt);
+        else
+            mur_camera_update(&v->cam, (float)real_dt);
 
-        mur_view view = mur_flock_view(v->flock);
-        mur_renderer_upload(v->renderer, &view, def.dt, false);
         mur_scene scene;
         fill_scene(v, &scene);
-        mur_renderer_draw(v->renderer, &v->cam, &scene, v->fb_w, v->fb_h);
-        viewer_draw_hud(v);
+        if (v->rec) {
+            draw_recorded(v, &scene);
+        } else {
+            mur_renderer_draw(v->renderer, &v->cam, &scene, v->fb_w, v->fb_h);
+            viewer_draw_hud(v);
+        }
 
-        bool last = cli->frames >= 0 && v->frame >= cli->frames;
         if (v->want_screenshot) {
             v->want_screenshot = false;
             timestamped_screenshot(v);
@@ -245,16 +447,27 @@ static int run(viewer *v, const viewer_key_event *keys, int nkeys)
         double frame_s = glfwGetTime() - t_start;
         double ms = frame_s * 1000.0;
         v->frame_ms = v->frame_ms > 0.0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
-        double wall = v->scripted ? frame_s : fmax(real_dt, 1e-6);
+        double wall = v->scripted ? frame_s : interval;
         v->fps = v->fps > 0.0 ? 0.9 * v->fps + 0.1 / wall : 1.0 / wall;
         if (v->frame > warmup) {
             v->sum_frame_ms += ms;
-            v->sum_sim_ms += sim_s * 1000.0;
+            v->sum_wait_ms += waited * 1000.0;
             v->timed_frames++;
+        } else {
+            v->sum_sim_ms = 0.0; /* the sum restarts with the timed frames */
         }
         if (last)
             break;
     }
+    if (v->rec) {
+        int st = stop_recording(v, sig);
+        if (st != 0)
+            status = st;
+    } else if (v->rec_status != 0) {
+        status = v->rec_status;
+    }
+    if (sig && status == 0)
+        status = 128 + sig; /* stopped by a signal: say so in the status */
     return status;
 }
 
@@ -268,11 +481,8 @@ static int fail(const char *what)
 
 int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
 {
-    if (cli->record || cli->headless) {
-        fprintf(stderr, "murmur: recording (--record, --headless) is not built into this version; "
-                        "use --frames N --screenshot PATH for single frames\n");
-        return MUR_EXIT_USAGE;
-    }
+    if (cli->headless)
+        return mur_record_headless(cli, flock);
     viewer_key_event *keys = NULL;
     int nkeys = 0;
     char err[512];
@@ -292,14 +502,30 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    /* MURMUR_MSAA=0..16 overrides the 4x multisampling (software GL pays about 2x for 4x MSAA) */
+    /* MURMUR_MSAA=0..16 sets the multisampling. By default 4x on GPUs, and none on software GL
+     * (llvmpipe), which pays about 2x for it: the window is made hidden first to ask which. */
     const char *msaa = getenv("MURMUR_MSAA");
-    glfwWindowHint(GLFW_SAMPLES, msaa && *msaa ? atoi(msaa) : 4);
+    bool msaa_set = msaa && *msaa;
+    glfwWindowHint(GLFW_SAMPLES, msaa_set ? atoi(msaa) : 4);
     glfwWindowHint(GLFW_DEPTH_BITS, 24);
+    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
 #ifndef NDEBUG
     glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
 #endif
     GLFWwindow *win = glfwCreateWindow(width, height, "murmur", NULL, NULL);
+    if (win && !msaa_set) {
+        glfwMakeContextCurrent(win);
+        PFNGLGETSTRINGPROC get_string = (PFNGLGETSTRINGPROC)glfwGetProcAddress("glGetString");
+        const char *renderer = get_string ? (const char *)get_string(GL_RENDERER) : NULL;
+        if (renderer && strstr(renderer, "llvmpipe")) {
+            glfwMakeContextCurrent(NULL);
+            glfwDestroyWindow(win);
+            glfwWindowHint(GLFW_SAMPLES, 0);
+            win = glfwCreateWindow(width, height, "murmur", NULL, NULL);
+        }
+    }
+    if (win)
+        glfwShowWindow(win);
     if (!win) {
         free(keys);
         glfwTerminate();
@@ -344,8 +570,14 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
                     (float)v->fb_w / (float)(v->fb_h > 0 ? v->fb_h : 1));
     mur_camera_snap(&v->cam);
     v->boid_size = default_boid_size(&def);
-    mur_flock_set_metrics(flock, true);
+    /* metrics are measured a few times a second by the worker, not every tick */
+    mur_flock_set_metrics(flock, false);
     v->stats = mur_flock_measure(flock);
+    v->next_measure = glfwGetTime() + 0.25;
+    v->cam_mode = mur_cam_mode_parse(cli->camera);
+    if (v->cam_mode.follow)
+        mur_camera_set_follow(&v->cam, true);
+    snapshot(v);
 
     v->renderer = mur_renderer_create();
     v->hud = v->renderer ? mur_hud_create() : NULL;
@@ -360,17 +592,36 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     glfwSetFramebufferSizeCallback(win, on_fb_size);
     glfwSetWindowSizeCallback(win, on_win_size);
 
+    /* Ctrl-C / SIGTERM end the loop at a frame boundary, so a recording (--record, or V) is
+     * always finished into a playable file */
+    mur_install_stop_signals();
+    if (cli->record) {
+        /* recordings show a clean frame: the HUD only with --hud on */
+        if (!cli->hud_given)
+            v->show_hud = false;
+        if (!start_recording(v, cli->record, false))
+            goto done;
+    }
+    v->sim = mur_sim_start(flock);
+    if (!v->sim) {
+        fprintf(stderr, "murmur: cannot start the simulation thread\n");
+        stop_recording(v, 0);
+        goto done;
+    }
     status = run(v, keys, nkeys);
+    mur_sim_stop(v->sim);
+    v->sim = NULL;
 
     if (v->scripted) {
         double n = v->timed_frames > 0 ? (double)v->timed_frames : 1.0;
-        double fm = v->sum_frame_ms / n, sm = v->sum_sim_ms / n;
+        double fm = v->sum_frame_ms / n, sm = v->sum_sim_ms / n, wm = v->sum_wait_ms / n;
         GLint samples = 0;
         glGetIntegerv(GL_SAMPLES, &samples);
+        /* the simulation overlaps the drawing: render = the frame minus the wait for the worker */
         printf("viewer: %lld frames %dx%d msaa=%d boids=%d: %.3f ms/frame (sim %.3f ms, render "
-               "%.3f ms)\n",
+               "%.3f ms) waiting %.3f ms\n",
                (long long)v->frame, v->fb_w, v->fb_h, samples, (int)mur_flock_view(flock).boids,
-               fm, sm, fm - sm);
+               fm, sm, fm - wm, wm);
         print_state(v);
     }
     if (cli->export_path) {
@@ -382,6 +633,8 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     }
 done:
     if (v) {
+        mur_sim_stop(v->sim);
+        free(v->rec);
         mur_hud_destroy(v->hud);
         mur_renderer_destroy(v->renderer);
     }

@@ -8,6 +8,7 @@
 
 #include "camera.h"
 #include "cli.h"
+#include "record.h"
 #include "murmur/murmur.h"
 
 struct GLFWwindow;
@@ -49,6 +50,8 @@ typedef struct viewer {
     char message[200];  ///< last action, shown in the HUD for a while
     double message_until;
     bool want_screenshot;
+    bool want_record_toggle;   ///< V pressed: start or stop a recording
+    bool flock_dirty;          ///< a setter ran: upload the state even without a tick
     bool quit;
     float saved_view_angle; ///< view angle to restore when the cone is toggled back on
 
@@ -56,10 +59,28 @@ typedef struct viewer {
     bool left_down, right_down, dragged;
     double mouse_x, mouse_y, press_x, press_y;
 
+    /* the flock as of the last sync point (the worker owns the flock between syncs) */
+    struct mur_sim *sim;
+    mur_flock_def def;         ///< parameters in force
+    int32_t nboids, npredators;
+    bool predators_on;
+    uint64_t tick;
+    double centre[3];          ///< mean boid position of the drawn state
+    double next_measure;       ///< when the metrics are next computed (s, glfwGetTime)
+    double measure_s;          ///< how long the last measurement took, s
+
+    /* recording from the window (--record, or V) */
+    struct mur_rec_session *rec;
+    bool rec_from_key;         ///< started by V (stopped by V, auto-named)
+    float saved_dt;            ///< the tick length before V set it to 1/fps
+    int rec_status;            ///< exit status of a recording that failed mid-run
+    mur_cam_mode cam_mode;     ///< --camera orbit:SECONDS / follow / fixed
+
     /* measurements (smoothed) */
     double fps, frame_ms, sim_ms;
     mur_stats stats;
     double sum_frame_ms, sum_sim_ms; ///< totals over the run, for the scripted summary
+    double sum_wait_ms;              ///< of the frame, time spent waiting for the worker
     int64_t timed_frames;
 } viewer;
 

@@ -87,15 +87,20 @@ void viewer_draw_hud(viewer *v)
     float x0 = 10.0f * scale, y = 8.0f * scale;
 
     if (v->show_hud && !v->show_help) {
-        mur_flock_def def = mur_flock_get_def(v->flock);
-        mur_view view = mur_flock_view(v->flock);
+        /* the snapshot from the last sync: the worker may be stepping the flock right now */
+        const mur_flock_def def = v->def;
+        const struct {
+            int32_t boids, predators;
+            bool predators_on;
+            uint64_t tick;
+        } view = {v->nboids, v->npredators, v->predators_on, v->tick};
         const mur_stats *s = &v->stats;
         char text[1024];
         int len = snprintf(text, sizeof text,
-                           "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  x%g%s\n"
+                           "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  x%g%s%s\n"
                            "boids %d  predators %d%s  tick %llu\n",
                            v->fps, v->frame_ms, v->sim_ms, v->speed,
-                           v->paused ? "  PAUSED" : "", (int)view.boids, (int)view.predators,
+                           v->paused ? "  PAUSED" : "", v->rec ? "  REC" : "", (int)view.boids, (int)view.predators,
                            view.predators_on ? "" : " (hidden)", (unsigned long long)view.tick);
         if (s->metrics_valid && len > 0 && (size_t)len < sizeof text)
             snprintf(text + len, sizeof text - (size_t)len,

@@ -37,6 +37,7 @@ static const viewer_help_line HELP[] = {
     {"Tab", "hide / show the HUD"},
     {"H  F1", "this help"},
     {"F12", "save a screenshot (PNG, timestamped name)"},
+    {"V", "start / stop recording a video (timestamped name, no HUD)"},
     {"Esc  Q", "quit"},
 };
 
@@ -191,6 +192,7 @@ void viewer_key(viewer *v, int key, int mods)
     mur_flock *f = v->flock;
     mur_flock_def def = mur_flock_get_def(f);
     bool shift = (mods & GLFW_MOD_SHIFT) != 0;
+    v->flock_dirty = true; /* upload the state again even without a tick (paused) */
     switch (key) {
     case GLFW_KEY_SPACE:
         v->paused = !v->paused;
@@ -300,6 +302,9 @@ void viewer_key(viewer *v, int key, int mods)
     case GLFW_KEY_F12:
         v->want_screenshot = true;
         break;
+    case GLFW_KEY_V:
+        v->want_record_toggle = true;
+        break;
     case GLFW_KEY_ESCAPE:
     case GLFW_KEY_Q:
         v->quit = true;
@@ -326,6 +331,7 @@ static void move_goal_to_cursor(viewer *v, double x, double y)
     /* keep the goal's height: the ground point says where, the height stays where birds fly */
     float pos[3] = {hit[0], def.goal_pos[1], hit[2]};
     mur_flock_set_goal(v->flock, true, pos);
+    v->flock_dirty = true;
     viewer_message(v, "goal at %.1f, %.1f, %.1f", (double)pos[0], (double)pos[1], (double)pos[2]);
 }
 

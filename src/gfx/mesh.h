@@ -21,5 +21,8 @@ typedef struct mur_mesh_vertex {
 /// Fill verts and indices (room for the maxima above); returns the index count (3 per triangle)
 /// and sets *nverts.
 int mur_mesh_bird(mur_mesh_vertex *verts, int *nverts, uint16_t *indices);
+/// The lean bird for large flocks: the full bird's two wings only, using the same vertices.
+/// Fills indices (room for 6) and returns the index count.
+int mur_mesh_bird_lean(uint16_t *indices);
 
 #endif

@@ -29,20 +29,33 @@ typedef struct line_vertex {
     uint8_t rgba[4];
 } line_vertex;
 
+enum { SLOTS = 3 }; /* drawn, previous (for banking), being filled for the next frame */
+
+typedef struct kind_slot {
+    GLuint pos, vel, perch;
+    int count;     /* instances in this slot */
+    uint64_t tick; /* tick + 1 of the state it holds, 0 = empty */
+} kind_slot;
+
 typedef struct kind_gpu {
     GLuint vao;
-    GLuint pos, vel[2], perch; /* instance buffers */
-    int cur;                   /* vel[cur] is the newest velocity */
-    int count;                 /* instances uploaded */
-    bool prev_valid;           /* vel[cur ^ 1] holds the previous upload of the same boids */
-    uint64_t tick;             /* tick of the last upload */
-    float prev_dt;             /* seconds between the two uploads */
+    kind_slot slot[SLOTS];
+    int cur;           /* slot drawn */
+    int mapped;        /* slot mapped for filling, or -1 */
+    int count;         /* instances drawn */
+    bool prev_valid;   /* the previous slot holds the same boids one or more ticks earlier */
+    float prev_dt;     /* seconds between the two states */
+    bool with_perch;
 } kind_gpu;
 
 struct mur_renderer {
     GLuint boid_prog, line_prog;
     GLuint mesh_vbo, mesh_ibo;
-    int mesh_indices;
+    int mesh_indices;             /* the full bird: indices [0, mesh_indices) */
+    int lean_indices;             /* the lean bird: the next lean_indices */
+    int lean_from;                /* boid count from which the lean bird is drawn */
+    int points_from;              /* boid count from which boids are drawn as points */
+    GLuint point_prog, point_vao; /* points: the boids' buffers read per vertex, not per instance */
     kind_gpu boids, preds;
     bool preds_on;
     GLuint line_vao, line_vbo;
@@ -55,10 +68,14 @@ struct mur_renderer {
 static void kind_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perch)
 {
     memset(k, 0, sizeof *k);
+    k->mapped = -1;
+    k->with_perch = with_perch;
     glGenVertexArrays(1, &k->vao);
-    glGenBuffers(1, &k->pos);
-    glGenBuffers(2, k->vel);
-    glGenBuffers(1, &k->perch);
+    for (int i = 0; i < SLOTS; i++) {
+        glGenBuffers(1, &k->slot[i].pos);
+        glGenBuffers(1, &k->slot[i].vel);
+        glGenBuffers(1, &k->slot[i].perch);
+    }
     glBindVertexArray(k->vao);
     glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh_ibo);
@@ -81,48 +98,84 @@ static void kind_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_p
     glBindVertexArray(0);
 }
 
-static void kind_free(kind_gpu *k)
+static void kind_unmap(kind_gpu *k)
 {
-    glDeleteVertexArrays(1, &k->vao);
-    glDeleteBuffers(1, &k->pos);
-    glDeleteBuffers(2, k->vel);
-    glDeleteBuffers(1, &k->perch);
+    if (k->mapped < 0)
+        return;
+    kind_slot *s = &k->slot[k->mapped];
+    GLuint bufs[3] = {s->pos, s->vel, s->perch};
+    for (int i = 0; i < (k->with_perch ? 3 : 2); i++) {
+        glBindBuffer(GL_ARRAY_BUFFER, bufs[i]);
+        if (s->count > 0)
+            glUnmapBuffer(GL_ARRAY_BUFFER);
+    }
+    k->mapped = -1;
 }
 
-/* Orphan the buffer's storage and copy new data in: the driver hands out fresh memory while the
- * previous frame may still read the old one. */
-static void stream(GLuint buf, const void *data, size_t bytes)
+static void kind_free(kind_gpu *k)
+{
+    kind_unmap(k);
+    glDeleteVertexArrays(1, &k->vao);
+    for (int i = 0; i < SLOTS; i++) {
+        GLuint bufs[3] = {k->slot[i].pos, k->slot[i].vel, k->slot[i].perch};
+        glDeleteBuffers(3, bufs);
+    }
+}
+
+/* Orphan the buffer's storage and map the fresh one: the driver hands out new memory while a
+ * queued frame may still read the old one, and the caller (any thread) copies the state straight
+ * into it, the only copy of the state on its way to GL. */
+static void *map_orphan(GLuint buf, size_t bytes)
 {
     glBindBuffer(GL_ARRAY_BUFFER, buf);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_DRAW);
-    if (bytes > 0 && data)
-        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, data);
+    if (bytes == 0)
+        return NULL;
+    return glMapBufferRange(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes,
+                            GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT
+                                | GL_MAP_UNSYNCHRONIZED_BIT);
 }
 
-static void kind_upload(kind_gpu *k, int n, const float *pos, const float *vel,
-                        const int32_t *perch, uint64_t tick, float dt)
+static bool kind_map(kind_gpu *k, int n, float **pos, float **vel, int32_t **perch)
 {
-    bool same = k->count == n && k->tick != 0 && tick > k->tick;
-    k->prev_dt = same ? (float)(tick - k->tick) * dt : 0.0f;
-    k->cur ^= 1;
-    stream(k->pos, pos, (size_t)n * 3 * sizeof(float));
-    stream(k->vel[k->cur], vel, (size_t)n * 3 * sizeof(float));
+    kind_unmap(k);
+    int idx = (k->cur + 1) % SLOTS;
+    kind_slot *s = &k->slot[idx];
+    s->count = n;
+    s->tick = 0;
+    k->mapped = idx;
+    *pos = map_orphan(s->pos, (size_t)n * 3 * sizeof(float));
+    *vel = map_orphan(s->vel, (size_t)n * 3 * sizeof(float));
     if (perch)
-        stream(k->perch, perch, (size_t)n * sizeof(int32_t));
+        *perch = k->with_perch ? map_orphan(s->perch, (size_t)n * sizeof(int32_t)) : NULL;
+    return n == 0 || (*pos && *vel && (!perch || !k->with_perch || *perch));
+}
+
+static void kind_commit(kind_gpu *k, uint64_t tick, float dt)
+{
+    if (k->mapped < 0)
+        return;
+    int idx = k->mapped;
+    kind_unmap(k);
+    kind_slot *s = &k->slot[idx], *prev = &k->slot[k->cur];
+    bool same = prev->tick != 0 && prev->count == s->count && tick > prev->tick;
+    k->prev_dt = same ? (float)(tick - prev->tick) * dt : 0.0f;
     k->prev_valid = same;
-    k->count = n;
-    k->tick = tick;
+    s->tick = tick;
+    k->count = s->count;
+    /* without a previous state of the same boids, "previous" is the current: no bank */
+    GLuint prev_vel = same ? prev->vel : s->vel;
+    k->cur = idx;
 
     glBindVertexArray(k->vao);
-    glBindBuffer(GL_ARRAY_BUFFER, k->pos);
+    glBindBuffer(GL_ARRAY_BUFFER, s->pos);
     glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, 0, NULL);
-    glBindBuffer(GL_ARRAY_BUFFER, k->vel[k->cur]);
+    glBindBuffer(GL_ARRAY_BUFFER, s->vel);
     glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, 0, NULL);
-    /* without a previous upload of the same boids, "previous" is the current: no bank */
-    glBindBuffer(GL_ARRAY_BUFFER, k->vel[same ? k->cur ^ 1 : k->cur]);
+    glBindBuffer(GL_ARRAY_BUFFER, prev_vel);
     glVertexAttribPointer(5, 3, GL_FLOAT, GL_FALSE, 0, NULL);
-    if (perch) {
-        glBindBuffer(GL_ARRAY_BUFFER, k->perch);
+    if (k->with_perch) {
+        glBindBuffer(GL_ARRAY_BUFFER, s->perch);
         glVertexAttribIPointer(6, 1, GL_INT, 0, NULL);
     }
     glBindVertexArray(0);
@@ -135,7 +188,8 @@ mur_renderer *mur_renderer_create(void)
         return NULL;
     r->boid_prog = mur_gl_program("boid.vert", "boid.frag");
     r->line_prog = mur_gl_program("line.vert", "line.frag");
-    if (!r->boid_prog || !r->line_prog) {
+    r->point_prog = mur_gl_program("point.vert", "point.frag");
+    if (!r->boid_prog || !r->line_prog || !r->point_prog) {
         mur_renderer_destroy(r);
         return NULL;
     }
@@ -144,16 +198,32 @@ mur_renderer *mur_renderer_create(void)
     uint16_t idx[MUR_BIRD_MAX_INDICES];
     int nverts = 0;
     r->mesh_indices = mur_mesh_bird(mesh, &nverts, idx);
+    r->lean_indices = mur_mesh_bird_lean(idx + r->mesh_indices);
+    /* MURMUR_BIRD=full|lean forces one; by default flocks above 6000 boids use the lean bird */
+    const char *bird = getenv("MURMUR_BIRD");
+    /* MURMUR_BIRD=points forces points; by default flocks of 50 000 boids and more are points */
+    bool forced = bird && (!strcmp(bird, "full") || !strcmp(bird, "lean"));
+    r->lean_from = bird && !strcmp(bird, "full") ? INT32_MAX
+                   : bird && !strcmp(bird, "lean") ? 0
+                                                   : 6001;
+    r->points_from = bird && !strcmp(bird, "points") ? 0 : forced ? INT32_MAX : 50000;
     glGenBuffers(1, &r->mesh_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)nverts * sizeof mesh[0]), mesh,
                  GL_STATIC_DRAW);
     glGenBuffers(1, &r->mesh_ibo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_ibo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->mesh_indices * sizeof idx[0]), idx,
+    glBufferData(GL_ARRAY_BUFFER,
+                 (GLsizeiptr)((size_t)(r->mesh_indices + r->lean_indices) * sizeof idx[0]), idx,
                  GL_STATIC_DRAW);
     kind_init(&r->boids, r->mesh_vbo, r->mesh_ibo, true);
     kind_init(&r->preds, r->mesh_vbo, r->mesh_ibo, false);
+    glGenVertexArrays(1, &r->point_vao);
+    glBindVertexArray(r->point_vao);
+    glEnableVertexAttribArray(3);
+    glEnableVertexAttribArray(4);
+    glEnableVertexAttribArray(6);
+    glBindVertexArray(0);
 
     glGenVertexArrays(1, &r->line_vao);
     glGenBuffers(1, &r->line_vbo);
@@ -182,25 +252,82 @@ void mur_renderer_destroy(mur_renderer *r)
         glDeleteVertexArrays(1, &r->line_vao);
         glDeleteBuffers(1, &r->line_vbo);
     }
-    GLuint progs[] = {r->boid_prog, r->line_prog};
+    if (r->point_vao)
+        glDeleteVertexArrays(1, &r->point_vao);
+    GLuint progs[] = {r->boid_prog, r->line_prog, r->point_prog};
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i])
             glDeleteProgram(progs[i]);
     free(r);
 }
 
+bool mur_renderer_map(mur_renderer *r, int32_t boids, int32_t predators, mur_upload_dst *dst)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->boids = boids;
+    dst->predators = predators;
+    bool ok = kind_map(&r->boids, boids, &dst->pos, &dst->vel, &dst->perch);
+    ok = kind_map(&r->preds, predators, &dst->pred_pos, &dst->pred_vel, NULL) && ok;
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return ok;
+}
+
+void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predators_on)
+{
+    /* tick 0 is a real state too: store tick + 1 so "empty" stays distinguishable */
+    bool boids_mapped = r->boids.mapped >= 0;
+    kind_commit(&r->boids, tick + 1, dt);
+    if (boids_mapped) {
+        const kind_slot *s = &r->boids.slot[r->boids.cur];
+        glBindVertexArray(r->point_vao);
+        glBindBuffer(GL_ARRAY_BUFFER, s->pos);
+        glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+        glBindBuffer(GL_ARRAY_BUFFER, s->vel);
+        glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+        glBindBuffer(GL_ARRAY_BUFFER, s->perch);
+        glVertexAttribIPointer(6, 1, GL_INT, 0, NULL);
+        glBindVertexArray(0);
+    }
+    kind_commit(&r->preds, tick + 1, dt);
+    r->preds_on = predators_on;
+    r->uploaded = true;
+}
+
+void mur_upload_copy(const mur_upload_dst *d, const mur_view *v, double centre[3])
+{
+    int32_t n = d->boids < v->boids ? d->boids : v->boids;
+    int32_t np = d->predators < v->predators ? d->predators : v->predators;
+    if (d->pos && n > 0) {
+        memcpy(d->pos, v->pos, (size_t)n * 3 * sizeof(float));
+        memcpy(d->vel, v->vel, (size_t)n * 3 * sizeof(float));
+        if (d->perch)
+            memcpy(d->perch, v->perch, (size_t)n * sizeof(int32_t));
+    }
+    if (d->pred_pos && np > 0) {
+        memcpy(d->pred_pos, v->pred_pos, (size_t)np * 3 * sizeof(float));
+        memcpy(d->pred_vel, v->pred_vel, (size_t)np * 3 * sizeof(float));
+    }
+    if (centre) {
+        double s[3] = {0.0, 0.0, 0.0};
+        for (int32_t i = 0; i < v->boids; i++)
+            for (int k = 0; k < 3; k++)
+                s[k] += (double)v->pos[(size_t)i * 3 + (size_t)k];
+        for (int k = 0; k < 3; k++)
+            centre[k] = v->boids > 0 ? s[k] / (double)v->boids : 0.0;
+    }
+}
+
 void mur_renderer_upload(mur_renderer *r, const mur_view *v, float dt, bool force)
 {
-    bool changed = !r->uploaded || force || v->tick + 1 != r->boids.tick
-                   || v->boids != r->boids.count
-                   || v->predators != r->preds.count;
+    bool changed = !r->uploaded || force || v->tick + 1 != r->boids.slot[r->boids.cur].tick
+                   || v->boids != r->boids.count || v->predators != r->preds.count;
     r->preds_on = v->predators_on;
     if (!changed)
         return;
-    /* tick 0 is a real state too: store tick + 1 so "never uploaded" stays distinguishable */
-    kind_upload(&r->boids, v->boids, v->pos, v->vel, v->perch, v->tick + 1, dt);
-    kind_upload(&r->preds, v->predators, v->pred_pos, v->pred_vel, NULL, v->tick + 1, dt);
-    r->uploaded = true;
+    mur_upload_dst d;
+    mur_renderer_map(r, v->boids, v->predators, &d);
+    mur_upload_copy(&d, v, NULL);
+    mur_renderer_commit(r, v->tick, dt, v->predators_on);
 }
 
 /* ------------------------------------------------------------------ lines: box and goal */
@@ -313,23 +440,28 @@ static int build_ground(line_vertex *v, const float c[3], float y, float half)
     return n;
 }
 
-/* Grid lines on the ground, in segments whose alpha fades out with the distance from the centre. */
+/* Grid lines on the ground, in segments whose alpha fades out with the distance from the centre.
+ * Software GL pays per primitive: at most 40 lines each way, in segments of 4 cells (the fade
+ * only needs a few vertices per line). */
 static int build_grid(line_vertex *v, int room, const float c[3], float y, float half, float cell)
 {
+    enum { MAX_LINES = 40, SEG_CELLS = 4 };
     int n = 0;
     int lines = (int)floorf(half / cell);
-    if (lines > 60)
-        lines = 60;
+    if (lines > MAX_LINES)
+        lines = MAX_LINES;
+    float reach = fminf(half, (float)lines * cell);
     float x0 = floorf(c[0] / cell) * cell, z0 = floorf(c[2] / cell) * cell;
     for (int axis = 0; axis < 2; axis++) {
         for (int i = -lines; i <= lines; i++) {
-            for (int j = -lines; j < lines; j++) {
+            for (int j = -lines; j < lines; j += SEG_CELLS) {
                 if (n + 2 > room)
                     return n;
-                float a = (float)i * cell, b0 = (float)j * cell, b1 = (float)(j + 1) * cell;
+                int j1 = j + SEG_CELLS < lines ? j + SEG_CELLS : lines;
+                float a = (float)i * cell, b0 = (float)j * cell, b1 = (float)j1 * cell;
                 float p0[2] = {axis ? a : b0, axis ? b0 : a}, p1[2] = {axis ? a : b1, axis ? b1 : a};
-                float r0 = hypotf(x0 + p0[0] - c[0], z0 + p0[1] - c[2]) / half;
-                float r1 = hypotf(x0 + p1[0] - c[0], z0 + p1[1] - c[2]) / half;
+                float r0 = hypotf(x0 + p0[0] - c[0], z0 + p0[1] - c[2]) / reach;
+                float r1 = hypotf(x0 + p1[0] - c[0], z0 + p1[1] - c[2]) / reach;
                 if (r0 > 1.0f && r1 > 1.0f)
                     continue;
                 put(&v[n++], x0 + p0[0], y, z0 + p0[1], ground_line, 0.55f * (1.0f - smooth(0.35f, 0.9f, r0)));
@@ -362,8 +494,18 @@ static int build_sky(line_vertex *v, mat4 inv_vp, vec3 eye, const float sun[3])
             put(&grid[j * (COLS + 1) + i], x, y, 1.0f, col, 1.0f);
         }
     }
+    line_vertex h;
+    put(&h, 0.0f, 0.0f, 0.0f, sky_horizon, 1.0f);
+    const uint8_t *horizon = h.rgba;
     int n = 0;
     for (int j = 0; j < ROWS; j++) {
+        /* rows that are all horizon colour (the clear colour) need not be drawn: every pixel of
+         * the background costs on software GL */
+        bool plain = true;
+        for (int i = 0; i < 2 * (COLS + 1) && plain; i++)
+            plain = !memcmp(grid[j * (COLS + 1) + i].rgba, horizon, 4);
+        if (plain)
+            continue;
         for (int i = 0; i < COLS; i++) {
             int a = j * (COLS + 1) + i, b = a + 1, c = a + COLS + 1, d = c + 1;
             const int q[6] = {a, b, c, b, d, c};
@@ -403,7 +545,11 @@ static void draw_kind(mur_renderer *r, const kind_gpu *k, float size, const floa
     glUniform1f(loc(p, "u_bank_gain"), k->prev_valid && k->prev_dt > 0.0f ? bank_gain / k->prev_dt
                                                                          : 0.0f);
     glBindVertexArray(k->vao);
-    glDrawElementsInstanced(GL_TRIANGLES, r->mesh_indices, GL_UNSIGNED_SHORT, NULL, k->count);
+    bool lean = k->count >= r->lean_from;
+    glDrawElementsInstanced(GL_TRIANGLES, lean ? r->lean_indices : r->mesh_indices,
+                            GL_UNSIGNED_SHORT,
+                            (void *)(lean ? (size_t)r->mesh_indices * sizeof(uint16_t) : 0),
+                            k->count);
 }
 
 void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *s, int width,
@@ -465,7 +611,28 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glUniform1f(loc(p, "u_fog_dist"), 2.5f * ext);
     float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
     glUniform1i(loc(p, "u_color_mode"), s->color_by_speed ? 1 : 0);
-    draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain);
+    if (r->boids.count >= r->points_from && r->boids.count > 0) {
+        mat4 proj;
+        mur_camera_proj(cam, proj);
+        GLuint q = r->point_prog;
+        glUseProgram(q);
+        glUniformMatrix4fv(loc(q, "u_vp"), 1, GL_FALSE, (const float *)vp);
+        glUniform1f(loc(q, "u_size"), s->boid_size);
+        glUniform1f(loc(q, "u_px_per_wu"), proj[1][1] * 0.5f * (float)height);
+        glUniform3fv(loc(q, "u_color_fly"), 1, mur_color_flying);
+        glUniform3fv(loc(q, "u_color_perch"), 1, mur_color_perching);
+        glUniform3fv(loc(q, "u_sun_dir"), 1, sun);
+        glUniform3fv(loc(q, "u_fog_color"), 1, sky_horizon);
+        glUniform3fv(loc(q, "u_eye"), 1, eye);
+        glUniform1f(loc(q, "u_fog_dist"), 2.5f * ext);
+        glEnable(GL_PROGRAM_POINT_SIZE);
+        glBindVertexArray(r->point_vao);
+        glDrawArrays(GL_POINTS, 0, r->boids.count);
+        glDisable(GL_PROGRAM_POINT_SIZE);
+        glUseProgram(p);
+    } else {
+        draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain);
+    }
     if (r->preds_on) {
         glUniform1i(loc(p, "u_color_mode"), 0);
         glVertexAttribI1i(6, 0);

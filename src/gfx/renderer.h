@@ -7,6 +7,7 @@
 #define MUR_GFX_RENDERER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "camera.h"
 #include "murmur/murmur.h"
@@ -32,6 +33,24 @@ mur_renderer *mur_renderer_create(void);
 void mur_renderer_destroy(mur_renderer *r);
 /// Copy the view into GL if its tick differs from the last upload (or force). dt = seconds per tick.
 void mur_renderer_upload(mur_renderer *r, const mur_view *v, float dt, bool force);
+
+/// Where the next state goes: GL buffers mapped for writing (NULL where a count is 0).
+typedef struct mur_upload_dst {
+    float *pos, *vel;          ///< boids*3 floats each
+    int32_t *perch;            ///< boids ints
+    float *pred_pos, *pred_vel; ///< predators*3 floats each
+    int32_t boids, predators;  ///< sizes mapped
+} mur_upload_dst;
+
+/// Map (orphaned) buffers for the next state of boids and predators. The pointers may be filled from
+/// any thread (mur_upload_copy) until mur_renderer_commit(), which must come from the GL thread
+/// before the next map or draw of that state. False if GL could not map (draws stay as they were).
+bool mur_renderer_map(mur_renderer *r, int32_t boids, int32_t predators, mur_upload_dst *dst);
+/// Unmap the filled buffers and draw them from now on; tick and dt describe the copied state.
+void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predators_on);
+/// Copy the view into dst (plain memory copies, no GL: callable from a simulation thread). When
+/// centre is given, also the mean boid position (for a camera that follows the flock).
+void mur_upload_copy(const mur_upload_dst *dst, const mur_view *v, double centre[3]);
 /// Draw into the bound framebuffer, viewport width x height.
 void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *s, int width,
                        int height);

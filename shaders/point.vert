@@ -1,0 +1,39 @@
+#version 330 core
+// Very large flocks: one point per boid (software GL pays per primitive, and a point is one vertex
+// and one primitive instead of a mesh). Its size follows the distance like a bird's would, and its
+// shade follows the heading against the sun, so the flock's motion still reads.
+layout(location = 3) in vec3 i_pos;
+layout(location = 4) in vec3 i_vel;
+layout(location = 6) in int i_perch;
+
+uniform mat4 u_vp;
+uniform float u_size;          // body length, wu
+uniform float u_px_per_wu;     // pixels per world unit at distance 1 (viewport height / 2 / tan(fov/2))
+uniform vec3 u_color_fly;
+uniform vec3 u_color_perch;
+uniform vec3 u_sun_dir;
+uniform vec3 u_fog_color;
+uniform vec3 u_eye;
+uniform float u_fog_dist;
+
+flat out vec3 v_color;
+
+void main()
+{
+    vec4 clip = u_vp * vec4(i_pos, 1.0);
+    gl_Position = clip;
+    gl_PointSize = clamp(0.7 * u_size * u_px_per_wu / max(clip.w, 1e-3), 1.0, 4.0);
+    float speed = length(i_vel);
+    vec3 fwd = speed > 1e-5 ? i_vel / speed : vec3(0.0, 0.0, 1.0);
+    // wings spread across the heading catch the sun when it is to the side; climbing birds show
+    // their lit backs, diving ones their darker bellies; a little variety between birds
+    uint n = uint(gl_VertexID);
+    n = (n << 13U) ^ n;
+    n = n * (n * n * 15731U + 789221U) + 1376312589U;
+    float h = float(n & 0xffffU) / 65535.0;
+    vec3 side = normalize(cross(vec3(0.0, 1.0, 0.0), fwd) + vec3(1e-4, 0.0, 0.0));
+    float lit = 0.45 + 0.45 * abs(dot(side, u_sun_dir)) + 0.25 * fwd.y + 0.15 * h;
+    vec3 c = (i_perch > 0 ? u_color_perch : u_color_fly) * lit;
+    float d = length(u_eye - i_pos) / max(u_fog_dist, 1e-3);
+    v_color = mix(c, u_fog_color, min(1.0 - exp(-0.5 * d * d), 0.55));
+}

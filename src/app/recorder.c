@@ -1,0 +1,652 @@
+/* Recording sinks (see recorder.h). */
+#include "recorder.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capture.h"
+
+extern char **environ;
+
+enum { QUEUE = 4, PNG_LEVEL = 1 };
+
+struct mur_recorder {
+    mur_record_kind kind;
+    int w, h;
+    size_t frame_bytes;
+    char path[1024];      /* what the user asked for (video path or PNG pattern) */
+    char out[1024];       /* video: the file ffmpeg writes (a temporary name unless direct) */
+    bool direct;          /* video written straight to path (a device or FIFO, no rename) */
+
+    /* ffmpeg */
+    pid_t pid;
+    int pipe_fd;          /* ffmpeg's stdin, -1 once closed */
+    int log_fd;           /* ffmpeg's stderr (an unlinked temporary file) */
+
+    /* queue */
+    pthread_t thread;
+    bool thread_started;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint8_t *slot[QUEUE];
+    int head, count;      /* next slot to fill; slots filled and not yet written */
+    bool closing, failed;
+    char fail_msg[2048];
+    int64_t written;      /* frames the sink has taken */
+    uint64_t png_bytes;
+};
+
+/* ------------------------------------------------------------------ paths */
+
+bool mur_find_in_path(const char *prog, char *out, size_t out_len)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        return false;
+    const char *p = path;
+    while (*p) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        int len = n ? snprintf(out, out_len, "%.*s/%s", (int)n, p, prog)
+                    : snprintf(out, out_len, "./%s", prog);
+        struct stat st;
+        if (len > 0 && (size_t)len < out_len && stat(out, &st) == 0 && S_ISREG(st.st_mode)
+            && access(out, X_OK) == 0)
+            return true;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return false;
+}
+
+static const char *extension(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+/* One integer conversion (%d, %05d, %4i, %u) and any number of %% in a PNG pattern. */
+static int pattern_conversions(const char *p, bool *bad)
+{
+    int n = 0;
+    *bad = false;
+    for (; *p; p++) {
+        if (*p != '%')
+            continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        p++;
+        if (*p == '0')
+            p++;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (*p != 'd' && *p != 'i' && *p != 'u') {
+            *bad = true;
+            return n;
+        }
+        n++;
+    }
+    return n;
+}
+
+mur_record_kind mur_record_kind_of(const char *path, char *err, size_t err_len)
+{
+    const char *ext = extension(path);
+    bool bad = false;
+    int conv = pattern_conversions(path, &bad);
+    if (!strcasecmp(ext, "png")) {
+        if (!bad && conv == 1)
+            return MUR_RECORD_PNG;
+        snprintf(err, err_len,
+                 "--record %s: a PNG sequence needs a pattern with one frame number, like "
+                 "frames/f%%05d.png",
+                 path);
+        return MUR_RECORD_NONE;
+    }
+    const char *video[] = {"mp4", "mkv", "webm", "mov"};
+    for (size_t i = 0; i < sizeof video / sizeof video[0]; i++)
+        if (!strcasecmp(ext, video[i])) {
+            if (conv == 0 && !bad)
+                return MUR_RECORD_VIDEO;
+            snprintf(err, err_len, "--record %s: a video path must not contain %%", path);
+            return MUR_RECORD_NONE;
+        }
+    snprintf(err, err_len,
+             "--record %s: expected a video (.mp4, .mkv, .webm, .mov) or a PNG pattern like "
+             "frames/f%%05d.png",
+             path);
+    return MUR_RECORD_NONE;
+}
+
+static void dir_of(const char *path, char *out, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, len, ".");
+    else if (slash == path)
+        snprintf(out, len, "/");
+    else
+        snprintf(out, len, "%.*s", (int)(slash - path), path);
+}
+
+/* The folder must exist and take a new file: try one (the only test that also holds for root and
+ * read-only file systems). */
+static bool dir_writable(const char *file, char *err, size_t err_len)
+{
+    char dir[1024], probe[1100];
+    dir_of(file, dir, sizeof dir);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, err_len, "--record %s: the folder %s does not exist", file, dir);
+        return false;
+    }
+    snprintf(probe, sizeof probe, "%s/.murmur-probe-XXXXXX", dir);
+    int fd = mkstemp(probe);
+    if (fd < 0) {
+        snprintf(err, err_len, "--record %s: cannot write in %s: %s", file, dir, strerror(errno));
+        return false;
+    }
+    close(fd);
+    unlink(probe);
+    return true;
+}
+
+static void png_name(const mur_recorder *r, int64_t i, char *out, size_t len)
+{
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    snprintf(out, len, r->path, (int)i); /* checked: exactly one integer conversion */
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+}
+
+/* ------------------------------------------------------------------ ffmpeg */
+
+static bool spawn_ffmpeg(mur_recorder *r, const char *ffmpeg, double fps, char *err, size_t len)
+{
+    const char *ext = extension(r->path);
+    char size[32], rate[32];
+    snprintf(size, sizeof size, "%dx%d", r->w, r->h);
+    snprintf(rate, sizeof rate, "%.6g", fps);
+    const char *preset = getenv("MURMUR_X264_PRESET");
+    if (!preset || !*preset)
+        preset = "ultrafast"; /* the encoder shares the CPU with software GL: see docs/recording.md */
+    bool webm = !strcasecmp(ext, "webm");
+    const char *fmt = webm ? "webm"
+                      : !strcasecmp(ext, "mkv") ? "matroska"
+                      : !strcasecmp(ext, "mov") ? "mov" : "mp4";
+    const char *argv[48];
+    int n = 0;
+    argv[n++] = "ffmpeg";
+    argv[n++] = "-hide_banner";
+    argv[n++] = "-nostdin";
+    argv[n++] = "-loglevel";
+    argv[n++] = "error";
+    argv[n++] = "-y";
+    argv[n++] = "-f";
+    argv[n++] = "rawvideo";
+    argv[n++] = "-pixel_format";
+    argv[n++] = "rgba";
+    argv[n++] = "-video_size";
+    argv[n++] = size;
+    argv[n++] = "-framerate";
+    argv[n++] = rate;
+    argv[n++] = "-i";
+    argv[n++] = "pipe:0";
+    /* yuv420p needs even sizes: pad by one pixel where needed (the writer already flips rows,
+     * and an even frame goes through no filter at all: every filter copies the frame) */
+    if ((r->w | r->h) & 1) {
+        argv[n++] = "-vf";
+        argv[n++] = "pad=ceil(iw/2)*2:ceil(ih/2)*2";
+    }
+    if (webm) {
+        argv[n++] = "-c:v";
+        argv[n++] = "libvpx-vp9";
+        argv[n++] = "-crf";
+        argv[n++] = "31";
+        argv[n++] = "-b:v";
+        argv[n++] = "0";
+        argv[n++] = "-deadline";
+        argv[n++] = "realtime";
+        argv[n++] = "-cpu-used";
+        argv[n++] = "8";
+        argv[n++] = "-row-mt";
+        argv[n++] = "1";
+    } else {
+        argv[n++] = "-c:v";
+        argv[n++] = "libx264";
+        argv[n++] = "-preset";
+        argv[n++] = preset;
+        argv[n++] = "-crf";
+        argv[n++] = "18";
+    }
+    argv[n++] = "-pix_fmt";
+    argv[n++] = "yuv420p";
+    if (!strcmp(fmt, "mp4") || !strcmp(fmt, "mov")) {
+        argv[n++] = "-movflags";
+        argv[n++] = "+faststart";
+    }
+    argv[n++] = "-f";
+    argv[n++] = fmt;
+    argv[n++] = r->out;
+    argv[n] = NULL;
+
+    char log[] = "/tmp/murmur-ffmpeg-XXXXXX";
+    r->log_fd = mkstemp(log);
+    if (r->log_fd >= 0)
+        unlink(log);
+    int fds[2];
+    if (pipe(fds) != 0) {
+        snprintf(err, len, "cannot start ffmpeg: %s", strerror(errno));
+        return false;
+    }
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    if (r->log_fd >= 0)
+        posix_spawn_file_actions_adddup2(&fa, r->log_fd, 2);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    /* the child gets the default SIGPIPE back (we ignore it in the parent) */
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    sigset_t def;
+    sigemptyset(&def);
+    sigaddset(&def, SIGPIPE);
+    sigaddset(&def, SIGINT);
+    posix_spawnattr_setsigdefault(&at, &def);
+    short flags = POSIX_SPAWN_SETSIGDEF;
+    posix_spawnattr_setflags(&at, flags);
+    int rc = posix_spawn(&r->pid, ffmpeg, &fa, &at, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    close(fds[0]);
+    if (rc != 0) {
+        close(fds[1]);
+        snprintf(err, len, "cannot start %s: %s", ffmpeg, strerror(rc));
+        return false;
+    }
+    r->pipe_fd = fds[1];
+    return true;
+}
+
+/* Last non-empty line ffmpeg printed. */
+static void ffmpeg_last_line(mur_recorder *r, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (r->log_fd < 0)
+        return;
+    char buf[4096];
+    off_t end = lseek(r->log_fd, 0, SEEK_END);
+    off_t start = end > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : 0;
+    ssize_t n = pread(r->log_fd, buf, sizeof buf - 1, start);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
+        buf[--n] = '\0';
+    char *line = strrchr(buf, '\n');
+    const char *src = line ? line + 1 : buf;
+    /* a system error (the disk is full) says more than ffmpeg's closing complaint */
+    const char *sys_errors[] = {"No space left on device", "Disk quota exceeded",
+                                "Read-only file system", "Permission denied"};
+    for (size_t i = 0; i < sizeof sys_errors / sizeof sys_errors[0]; i++)
+        if (strstr(buf, sys_errors[i]) && !strstr(src, sys_errors[i])) {
+            src = sys_errors[i];
+            break;
+        }
+    size_t n2 = strlen(src);
+    if (n2 >= len)
+        n2 = len - 1;
+    memcpy(out, src, n2);
+    out[n2] = '\0';
+}
+
+/* Wait for ffmpeg; true when it exited 0. */
+static bool reap_ffmpeg(mur_recorder *r, char *why, size_t len)
+{
+    if (r->pipe_fd >= 0) {
+        close(r->pipe_fd);
+        r->pipe_fd = -1;
+    }
+    if (r->pid <= 0)
+        return true;
+    int st = 0;
+    while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    r->pid = 0;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return true;
+    char last[300];
+    ffmpeg_last_line(r, last, sizeof last);
+    if (WIFSIGNALED(st))
+        snprintf(why, len, "ffmpeg was killed by signal %d%s%s", WTERMSIG(st), last[0] ? ": " : "",
+                 last);
+    else
+        snprintf(why, len, "ffmpeg failed (exit status %d)%s%s", WEXITSTATUS(st),
+                 last[0] ? ": " : "", last);
+    return false;
+}
+
+/* Write the frame top row first from GL's bottom-up rows, without a copy. */
+static bool write_frame(mur_recorder *r, const uint8_t *rgba)
+{
+    size_t row = (size_t)r->w * 4;
+    enum { IOV = 256 };
+    struct iovec iov[IOV];
+    int y = r->h - 1;
+    while (y >= 0) {
+        int n = 0;
+        for (; n < IOV && y >= 0; n++, y--) {
+            iov[n].iov_base = (void *)(rgba + (size_t)y * row);
+            iov[n].iov_len = row;
+        }
+        struct iovec *v = iov;
+        while (n > 0) {
+            ssize_t k = writev(r->pipe_fd, v, n);
+            if (k < 0) {
+                if (errno == EINTR)
+                    continue;
+                return false;
+            }
+            while (n > 0 && (size_t)k >= v->iov_len) {
+                k -= (ssize_t)v->iov_len;
+                v++;
+                n--;
+            }
+            if (n > 0) {
+                v->iov_base = (uint8_t *)v->iov_base + k;
+                v->iov_len -= (size_t)k;
+            }
+        }
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ writer thread */
+
+static void fail_locked(mur_recorder *r, const char *msg)
+{
+    if (!r->failed)
+        snprintf(r->fail_msg, sizeof r->fail_msg, "%s", msg);
+    r->failed = true;
+    pthread_cond_broadcast(&r->cv);
+}
+
+static void *writer(void *arg)
+{
+    mur_recorder *r = arg;
+    pthread_mutex_lock(&r->mu);
+    for (;;) {
+        while (r->count == 0 && !r->closing && !r->failed)
+            pthread_cond_wait(&r->cv, &r->mu);
+        if (r->failed || r->count == 0)
+            break;
+        int idx = ((r->head - r->count) % QUEUE + QUEUE) % QUEUE;
+        int64_t i = r->written;
+        pthread_mutex_unlock(&r->mu);
+
+        char msg[2048] = "";
+        bool ok;
+        if (r->kind == MUR_RECORD_VIDEO) {
+            ok = write_frame(r, r->slot[idx]);
+            if (!ok) {
+                int e = errno;
+                char why[600];
+                if (!reap_ffmpeg(r, why, sizeof why))
+                    snprintf(msg, sizeof msg, "%.900s: %.700s (at frame %lld)", r->path, why,
+                             (long long)i + 1);
+                else
+                    snprintf(msg, sizeof msg, "%.900s: writing to ffmpeg failed: %s", r->path,
+                             strerror(e));
+            }
+        } else {
+            char name[1100], e[900];
+            png_name(r, i, name, sizeof name);
+            ok = mur_png_write(name, r->w, r->h, r->slot[idx], true, PNG_LEVEL, e, sizeof e);
+            if (ok) {
+                struct stat st;
+                if (stat(name, &st) == 0)
+                    r->png_bytes += (uint64_t)st.st_size;
+            } else {
+                snprintf(msg, sizeof msg, "%.900s", e);
+            }
+        }
+
+        pthread_mutex_lock(&r->mu);
+        if (!ok) {
+            fail_locked(r, msg);
+            break;
+        }
+        r->written++;
+        r->count--;
+        pthread_cond_broadcast(&r->cv);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ public */
+
+static void free_recorder(mur_recorder *r)
+{
+    for (int i = 0; i < QUEUE; i++)
+        free(r->slot[i]);
+    if (r->log_fd >= 0)
+        close(r->log_fd);
+    pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->cv);
+    free(r);
+}
+
+mur_recorder *mur_recorder_open(const char *path, int width, int height, double fps, char *err,
+                                size_t err_len)
+{
+    mur_record_kind kind = mur_record_kind_of(path, err, err_len);
+    if (kind == MUR_RECORD_NONE)
+        return NULL;
+    if (strlen(path) >= 1000) {
+        snprintf(err, err_len, "--record: path too long");
+        return NULL;
+    }
+    char ffmpeg[PATH_MAX];
+    if (kind == MUR_RECORD_VIDEO && !mur_find_in_path("ffmpeg", ffmpeg, sizeof ffmpeg)) {
+        snprintf(err, err_len,
+                 "--record %s: ffmpeg is not installed (not found in PATH); install it, or record "
+                 "PNG frames with a pattern like frames/f%%05d.png",
+                 path);
+        return NULL;
+    }
+    mur_recorder *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    r->kind = kind;
+    r->w = width;
+    r->h = height;
+    r->frame_bytes = (size_t)width * (size_t)height * 4;
+    r->pipe_fd = -1;
+    r->log_fd = -1;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->cv, NULL);
+    for (int i = 0; i < QUEUE; i++) {
+        r->slot[i] = malloc(r->frame_bytes);
+        if (!r->slot[i]) {
+            snprintf(err, err_len, "out of memory for %dx%d frames", width, height);
+            free_recorder(r);
+            return NULL;
+        }
+    }
+
+    if (kind == MUR_RECORD_PNG) {
+        char first[1100];
+        png_name(r, 0, first, sizeof first);
+        if (!dir_writable(first, err, err_len)) {
+            free_recorder(r);
+            return NULL;
+        }
+    } else {
+        struct stat st;
+        /* an existing device or FIFO (/dev/full, a named pipe) is written as it is */
+        r->direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+        if (r->direct) {
+            snprintf(r->out, sizeof r->out, "%s", path);
+        } else {
+            char dir[1024];
+            dir_of(path, dir, sizeof dir);
+            if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                snprintf(err, err_len, "--record %s: the folder %s does not exist", path, dir);
+                free_recorder(r);
+                return NULL;
+            }
+            const char *base = strrchr(path, '/');
+            base = base ? base + 1 : path;
+            snprintf(r->out, sizeof r->out, "%.500s/.%.400s.partial-XXXXXX", dir, base);
+            int fd = mkstemp(r->out);
+            if (fd < 0) {
+                snprintf(err, err_len, "--record %s: cannot write in %s: %s", path, dir,
+                         strerror(errno));
+                free_recorder(r);
+                return NULL;
+            }
+            (void)fchmod(fd, 0644);
+            close(fd);
+        }
+        if (!spawn_ffmpeg(r, ffmpeg, fps, err, err_len)) {
+            if (!r->direct)
+                unlink(r->out);
+            free_recorder(r);
+            return NULL;
+        }
+    }
+    if (pthread_create(&r->thread, NULL, writer, r) != 0) {
+        snprintf(err, err_len, "cannot start the writer thread");
+        if (kind == MUR_RECORD_VIDEO) {
+            char why[8];
+            reap_ffmpeg(r, why, sizeof why);
+            if (!r->direct)
+                unlink(r->out);
+        }
+        free_recorder(r);
+        return NULL;
+    }
+    r->thread_started = true;
+    return r;
+}
+
+bool mur_recorder_push(mur_recorder *r, const uint8_t *rgba)
+{
+    pthread_mutex_lock(&r->mu);
+    while (r->count == QUEUE && !r->failed)
+        pthread_cond_wait(&r->cv, &r->mu);
+    if (r->failed) {
+        pthread_mutex_unlock(&r->mu);
+        return false;
+    }
+    int idx = r->head;
+    pthread_mutex_unlock(&r->mu);
+    /* the slot is ours: the writer only reads slots counted in `count` */
+    memcpy(r->slot[idx], rgba, r->frame_bytes);
+    pthread_mutex_lock(&r->mu);
+    r->head = (r->head + 1) % QUEUE;
+    r->count++;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    return true;
+}
+
+bool mur_recorder_failed(mur_recorder *r)
+{
+    pthread_mutex_lock(&r->mu);
+    bool f = r->failed;
+    pthread_mutex_unlock(&r->mu);
+    return f;
+}
+
+static void remove_pngs(mur_recorder *r, int64_t n)
+{
+    char name[1100];
+    for (int64_t i = 0; i < n; i++) {
+        png_name(r, i, name, sizeof name);
+        unlink(name);
+    }
+}
+
+bool mur_recorder_close(mur_recorder *r, bool keep, mur_record_summary *sum, char *err,
+                        size_t err_len)
+{
+    pthread_mutex_lock(&r->mu);
+    if (!keep) {
+        r->count = 0; /* drop what is queued */
+    }
+    r->closing = true;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    if (r->thread_started)
+        pthread_join(r->thread, NULL);
+
+    bool ok = !r->failed;
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", r->fail_msg);
+    if (r->kind == MUR_RECORD_VIDEO) {
+        char why[600];
+        bool exited_ok = reap_ffmpeg(r, why, sizeof why);
+        if (ok && keep && !exited_ok) {
+            ok = false;
+            snprintf(msg, sizeof msg, "%.900s: %.700s", r->path, why);
+        }
+        if (ok && keep && r->written == 0) {
+            ok = false;
+            snprintf(msg, sizeof msg, "%.900s: no frames were recorded", r->path);
+        }
+        if (ok && keep && !r->direct && rename(r->out, r->path) != 0) {
+            ok = false;
+            snprintf(msg, sizeof msg, "%.900s: cannot rename the finished video: %s", r->path,
+                     strerror(errno));
+        }
+        if ((!ok || !keep) && !r->direct)
+            unlink(r->out);
+    } else if (!ok || !keep) {
+        remove_pngs(r, r->written + 1); /* and a half-written one (temporary files are removed) */
+    }
+    if (sum) {
+        memset(sum, 0, sizeof *sum);
+        sum->frames = ok && keep ? r->written : 0;
+        if (r->kind == MUR_RECORD_VIDEO) {
+            snprintf(sum->path, sizeof sum->path, "%s", r->path);
+            struct stat st;
+            if (ok && keep && stat(r->path, &st) == 0)
+                sum->bytes = (uint64_t)st.st_size;
+        } else {
+            png_name(r, 0, sum->path, sizeof sum->path);
+            sum->bytes = r->png_bytes;
+        }
+    }
+    if (!ok)
+        snprintf(err, err_len, "%s", msg);
+    free_recorder(r);
+    return ok;
+}

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Recording tests: the real program, headless (no DISPLAY at all: EGL + Mesa llvmpipe), writing
+videos through ffmpeg and PNG sequences, and every fault it must report cleanly.
+
+usage: record_test.py MURMUR CASE
+A missing ffmpeg/ffprobe is a failure, not a skip: CI must run these for real.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'render'))
+from render_test import Failure, check, read_png, pixel, classify  # noqa: E402
+
+SMALL = ['--set', 'boids=1500', '--seed', '11']
+
+
+def env_headless(**extra):
+    env = dict(os.environ)
+    env.pop('DISPLAY', None)
+    env.pop('WAYLAND_DISPLAY', None)
+    env.update(extra)
+    return env
+
+
+class Ctx:
+    def __init__(self, murmur, tmp):
+        self.murmur, self.tmp = murmur, tmp
+
+    def path(self, *parts):
+        return os.path.join(self.tmp, *parts)
+
+    def run(self, args, expect=0, env=None):
+        cmd = [self.murmur, '--headless'] + args
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=env or env_headless(), cwd=self.tmp, timeout=600)
+        if r.returncode != expect:
+            raise Failure('%s\nexit %d (expected %d)\nstdout:\n%s\nstderr:\n%s' %
+                          (' '.join(cmd), r.returncode, expect, r.stdout, r.stderr))
+        return r
+
+    def one_line_error(self, r, *words):
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        check(len(lines) == 1, 'want one error line, got:\n' + r.stderr)
+        for w in words:
+            check(w in lines[0], 'want %r in the error line: %s' % (w, lines[0]))
+        return lines[0]
+
+    def leftovers(self, folder=None):
+        """Files other than the test's own helpers (partial videos, temporaries, frames)."""
+        folder = folder or self.tmp
+        return sorted(f for f in os.listdir(folder) if f not in ('bin',))
+
+
+def probe(path):
+    """(frames, width, height, codec) of the first video stream, counted by decoding."""
+    r = subprocess.run(['ffprobe', '-v', 'error', '-count_frames', '-select_streams', 'v:0',
+                        '-show_entries', 'stream=nb_read_frames,width,height,codec_name',
+                        '-of', 'default=noprint_wrappers=1', path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(r.returncode == 0, 'ffprobe cannot read %s: %s' % (path, r.stderr))
+    kv = dict(l.split('=', 1) for l in r.stdout.splitlines() if '=' in l)
+    return int(kv['nb_read_frames']), int(kv['width']), int(kv['height']), kv['codec_name']
+
+
+def video_frame_rgb(path, n, w, h):
+    r = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-vf', 'select=eq(n\\,%d)' % n,
+                        '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(r.returncode == 0 and len(r.stdout) == w * h * 3,
+          'cannot decode frame %d of %s: %s' % (n, path, r.stderr.decode()))
+    return r.stdout
+
+
+def not_blank(rgb, what):
+    """A rendered flock: many distinct colours, and boid-orange pixels somewhere."""
+    px = [tuple(rgb[i:i + 3]) for i in range(0, len(rgb), 3)]
+    distinct = len(set(px))
+    orange = sum(1 for p in px if classify(p) == 'flying')
+    check(distinct > 50, '%s looks blank (%d distinct colours)' % (what, distinct))
+    check(orange > 20, '%s has no boids (%d boid-coloured pixels)' % (what, orange))
+
+
+# ---------------------------------------------------------------- cases
+
+def case_mp4(c):
+    """30 frames of 320x240 H.264: ffprobe counts exactly 30 frames of that size; not blank."""
+    out = c.path('flock.mp4')
+    r = c.run(['--record', out, '--frames', '30', '--size', '320x240'] + SMALL)
+    n, w, h, codec = probe(out)
+    check((n, w, h, codec) == (30, 320, 240, 'h264'), 'got %d frames %dx%d %s' % (n, w, h, codec))
+    for k in (0, 15, 29):
+        not_blank(video_frame_rgb(out, k, w, h), 'frame %d' % k)
+    check('recorded 30 frames' in r.stdout and out in r.stdout, 'summary line:\n' + r.stdout)
+    check(r.stderr == '', 'stderr should be quiet when not a terminal:\n' + r.stderr)
+    check(c.leftovers() == ['flock.mp4'], 'left behind: %s' % c.leftovers())
+    # odd sizes are padded to even for yuv420p; webm is VP9
+    odd = c.path('odd.webm')
+    c.run(['--record', odd, '--frames', '5', '--size', '161x121'] + SMALL)
+    n, w, h, codec = probe(odd)
+    check((n, w, h, codec) == (5, 162, 122, 'vp9'), 'webm: %d frames %dx%d %s' % (n, w, h, codec))
+
+
+def case_png(c):
+    """A PNG sequence: the right count, the right size, sky at the top, boids in the middle."""
+    os.mkdir(c.path('frames'))
+    pattern = c.path('frames', 'f%04d.png')
+    c.run(['--record', pattern, '--frames', '12', '--size', '320x240', '--camera', 'orbit:2']
+          + SMALL)
+    files = sorted(os.listdir(c.path('frames')))
+    check(files == ['f%04d.png' % i for i in range(12)], 'files: %s' % files)
+    for name in (files[0], files[-1]):
+        img = read_png(c.path('frames', name))
+        w, h, bpp, rows = img
+        check((w, h) == (320, 240), '%s is %dx%d' % (name, w, h))
+        check(classify(pixel(img, 160, 2)) in ('blue', 'grey'), '%s: top centre is not sky: %s'
+              % (name, pixel(img, 160, 2)))
+        rgb = bytes(v for y in range(h) for x in range(w) for v in rows[y][x * bpp:x * bpp + 3])
+        not_blank(rgb, name)
+    # the lean bird and the points drawn for large flocks (forced here on a small flock)
+    for bird in ('lean', 'points'):
+        shot = c.path('%s.png' % bird)
+        c.run(['--frames', '3', '--size', '320x240', '--screenshot', shot] + SMALL,
+              env=env_headless(MURMUR_BIRD=bird))
+        w, h, bpp, rows = img = read_png(shot)
+        rgb = bytes(v for y in range(h) for x in range(w) for v in rows[y][x * bpp:x * bpp + 3])
+        not_blank(rgb, bird)
+
+
+def case_determinism(c):
+    """The same seed and settings give identical frames twice (one tick of 1/fps per frame)."""
+    frames = []
+    for run in ('a', 'b'):
+        os.mkdir(c.path(run))
+        c.run(['--record', c.path(run, 'f%03d.png'), '--frames', '8', '--size', '200x150',
+               '--set', 'perch=on', '--camera', 'follow'] + SMALL)
+        frames.append([open(c.path(run, 'f%03d.png' % i), 'rb').read() for i in range(8)])
+    check(frames[0] == frames[1], 'two identical runs gave different frames')
+    check(frames[0][0] != frames[0][7], 'the flock did not move')
+
+
+def interrupt(c, sig):
+    out = c.path('long.mp4')
+    cmd = [c.murmur, '--headless', '--record', out, '--frames', '100000', '--size', '320x240'] \
+        + SMALL
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env_headless(), cwd=c.tmp)
+    time.sleep(3.0)
+    p.send_signal(sig)
+    so, se = p.communicate(timeout=120)
+    check(p.returncode == 128 + sig, 'exit %d after signal %d (want %d):\n%s'
+          % (p.returncode, sig, 128 + sig, se))
+    check('kept' in se and out in se, 'want a line saying how many frames were kept:\n' + se)
+    kept = int(se.split('kept ')[1].split()[0])
+    n, w, h, _ = probe(out)
+    check(n == kept and n > 0 and (w, h) == (320, 240),
+          'file has %d frames %dx%d, the message says %d' % (n, w, h, kept))
+    check(c.leftovers() == ['long.mp4'], 'left behind: %s' % c.leftovers())
+
+
+def case_sigint(c):
+    """SIGINT mid-recording: stops at a frame boundary, the file is finished and readable."""
+    interrupt(c, signal.SIGINT)
+
+
+def case_sigterm(c):
+    interrupt(c, signal.SIGTERM)
+
+
+def case_faults(c):
+    """Each fault: one clear line, exit 2, nothing misleading left behind."""
+    base = ['--frames', '20', '--size', '160x120'] + SMALL
+    # ffmpeg not installed: checked before rendering
+    r = c.run(['--record', c.path('a.mp4')] + base, expect=2,
+              env=env_headless(PATH='/nonexistent'))
+    c.one_line_error(r, 'ffmpeg', 'not installed')
+    check(c.leftovers() == [], 'left behind: %s' % c.leftovers())
+    # missing output folder (video and PNG)
+    r = c.run(['--record', c.path('no', 'such', 'a.mp4')] + base, expect=2)
+    c.one_line_error(r, 'does not exist')
+    r = c.run(['--record', c.path('nodir', 'f%03d.png')] + base, expect=2)
+    c.one_line_error(r, 'does not exist')
+    # a folder nobody can write in (even root cannot create files in /proc)
+    r = c.run(['--record', '/proc/murmur-test.mp4'] + base, expect=2)
+    c.one_line_error(r, 'cannot write')
+    r = c.run(['--record', '/proc/f%03d.png'] + base, expect=2)
+    c.one_line_error(r, 'cannot write')
+    # the disk fills up: a video path that is /dev/full (every write fails with ENOSPC)
+    os.symlink('/dev/full', c.path('full.mp4'))
+    r = c.run(['--record', c.path('full.mp4')] + ['--frames', '60', '--size', '320x240'] + SMALL,
+              expect=2)
+    c.one_line_error(r, 'ffmpeg', 'No space left on device')
+    os.unlink(c.path('full.mp4'))
+    check(c.leftovers() == [], 'left behind: %s' % c.leftovers())
+    # ffmpeg dying mid-run: a stand-in that reads a little, complains and exits
+    os.mkdir(c.path('bin'))
+    fake = c.path('bin', 'ffmpeg')
+    with open(fake, 'w') as f:
+        f.write('#!/bin/sh\nhead -c 200000 >/dev/null\necho "stand-in ffmpeg: gave up" >&2\n'
+                'exit 3\n')
+    os.chmod(fake, 0o755)
+    env = env_headless(PATH=c.path('bin') + ':' + os.environ.get('PATH', ''))
+    r = c.run(['--record', c.path('dies.mp4')] + base, expect=2, env=env)
+    c.one_line_error(r, 'ffmpeg', 'exit status 3', 'stand-in ffmpeg: gave up')
+    check(c.leftovers() == [], 'left behind: %s' % c.leftovers())
+    # bad inputs
+    r = c.run(['--record', c.path('x.avi')] + base, expect=2)
+    c.one_line_error(r, '.mp4')
+    r = c.run(['--record', c.path('f.png')] + base, expect=2)
+    c.one_line_error(r, 'pattern')
+    r = c.run(['--record', c.path('a.mp4'), '--size', '160x120'], expect=2)
+    c.one_line_error(r, '--frames')
+
+
+def case_window(c):
+    """Recording the window while it is shown (Xvfb): --record, and V pressed twice."""
+    check(shutil.which('xvfb-run') is not None, 'xvfb-run is not installed')
+    xvfb = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24', c.murmur]
+    out = c.path('win.mp4')
+    r = subprocess.run(xvfb + ['--record', out, '--frames', '20', '--size', '320x240'] + SMALL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=c.tmp,
+                       timeout=300)
+    check(r.returncode == 0, 'window --record failed:\n' + r.stderr)
+    n, w, h, _ = probe(out)
+    check((n, w, h) == (20, 320, 240), 'window recording: %d frames %dx%d' % (n, w, h))
+    not_blank(video_frame_rgb(out, 10, w, h), 'window frame 10')
+    os.unlink(out)
+    # V at frame 3 starts an auto-named recording, V at frame 13 stops it: frames 3..12
+    r = subprocess.run(xvfb + ['--frames', '16', '--size', '320x240', '--keys', '3:V,13:V']
+                       + SMALL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       cwd=c.tmp, timeout=300)
+    check(r.returncode == 0, 'V recording failed:\n' + r.stderr)
+    vids = [f for f in os.listdir(c.tmp) if f.startswith('murmur-') and f.endswith('.mp4')]
+    check(len(vids) == 1, 'want one auto-named video, got %s' % os.listdir(c.tmp))
+    n, w, h, _ = probe(c.path(vids[0]))
+    check((n, w, h) == (10, 320, 240), 'V recording: %d frames %dx%d' % (n, w, h))
+
+
+def case_no_context(c):
+    """Neither EGL nor a display: one clear line and exit 2, no output."""
+    r = c.run(['--record', c.path('a.mp4'), '--frames', '3', '--size', '160x120'] + SMALL,
+              expect=2, env=env_headless(MURMUR_NO_EGL='1'))
+    c.one_line_error(r, '--headless', 'EGL')
+    check(c.leftovers() == [], 'left behind: %s' % c.leftovers())
+
+
+CASES = {'mp4': case_mp4, 'png': case_png, 'determinism': case_determinism,
+         'sigint': case_sigint, 'sigterm': case_sigterm, 'faults': case_faults,
+         'window': case_window, 'no_context': case_no_context}
+
+
+def main():
+    murmur, name = sys.argv[1:3]
+    for tool in ('ffmpeg', 'ffprobe'):
+        if not shutil.which(tool):
+            print('FAIL: %s is not installed (apt-get install ffmpeg); recording tests need it'
+                  % tool)
+            return 1
+    with tempfile.TemporaryDirectory(prefix='murmur-record-') as tmp:
+        try:
+            CASES[name](Ctx(os.path.abspath(murmur), tmp))
+        except Failure as e:
+            print('FAIL %s: %s' % (name, e))
+            return 1
+    print('ok %s' % name)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
