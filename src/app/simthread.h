@@ -9,6 +9,7 @@
 #define MUR_APP_SIMTHREAD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "murmur/murmur.h"
@@ -22,6 +23,7 @@ typedef struct mur_sim_job {
     mur_upload_dst dst;   ///< where to copy the state afterwards (boids = predators = 0 and no
     bool copy;            ///<   pointers: nothing); copy = false skips the copy
     bool measure;         ///< compute the flock metrics afterwards (mur_flock_measure)
+    FILE *metrics;        ///< --metrics: one row per tick (the flock computes metrics every tick)
 } mur_sim_job;
 
 typedef struct mur_sim_result {

@@ -19,6 +19,7 @@
 #include "shader.h"
 #include "simthread.h"
 #include "viewer.h"
+#include "batch.h"
 
 enum {
     MAX_TICKS_PER_FRAME = 5, /* catch-up cap: beyond this the simulation slows down instead */
@@ -165,6 +166,7 @@ static void kick(viewer *v, int ticks)
     /* the metrics (groups are the costly part) a few times a second for the HUD, and never more
      * than a tenth of the worker's time (at 100k boids one measurement costs several ticks) */
     double now = glfwGetTime();
+    job.metrics = v->metrics.fp;
     if ((v->show_hud || v->scripted) && now >= v->next_measure) {
         job.measure = true;
         v->next_measure = now + fmax(0.25, 10.0 * v->measure_s);
@@ -204,6 +206,8 @@ static double sync_worker(viewer *v, float dt)
     } else if (res.stats.metrics_valid) {
         v->stats = res.stats;
     }
+    if (res.stats.metrics_valid)
+        viewer_plots_add(&v->plots, glfwGetTime(), &res.stats);
     return waited;
 }
 
@@ -570,8 +574,18 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
                     (float)v->fb_w / (float)(v->fb_h > 0 ? v->fb_h : 1));
     mur_camera_snap(&v->cam);
     v->boid_size = default_boid_size(&def);
-    /* metrics are measured a few times a second by the worker, not every tick */
-    mur_flock_set_metrics(flock, false);
+    /* metrics are measured a few times a second by the worker, not every tick, unless --metrics
+     * asks for a row per tick */
+    viewer_plots_init(&v->plots);
+    if (cli->metrics_path) {
+        mur_error me;
+        if (!mur_afile_open(&v->metrics, cli->metrics_path, &me)) {
+            fprintf(stderr, "murmur: %s\n", me.msg);
+            goto done;
+        }
+        mur_metrics_header(v->metrics.fp);
+    }
+    mur_flock_set_metrics(flock, cli->metrics_path != NULL);
     v->stats = mur_flock_measure(flock);
     v->next_measure = glfwGetTime() + 0.25;
     v->cam_mode = mur_cam_mode_parse(cli->camera);
@@ -624,6 +638,16 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
                fm, sm, fm - wm, wm);
         print_state(v);
     }
+    if (v->metrics.fp) {
+        /* the last row: the state the run ends on */
+        mur_stats last = mur_flock_measure(flock);
+        mur_metrics_row(v->metrics.fp, &last);
+        mur_error e = {{0}};
+        if (!mur_afile_commit(&v->metrics, &e)) {
+            fprintf(stderr, "murmur: %s\n", e.msg);
+            status = MUR_EXIT_USAGE;
+        }
+    }
     if (cli->export_path) {
         mur_error e = {{0}};
         if (!mur_flock_save_csv(flock, cli->export_path, &e)) {
@@ -634,6 +658,8 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
 done:
     if (v) {
         mur_sim_stop(v->sim);
+        if (v->metrics.fp)
+            mur_afile_abort(&v->metrics);
         free(v->rec);
         mur_hud_destroy(v->hud);
         mur_renderer_destroy(v->renderer);

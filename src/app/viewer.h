@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "record.h"
 #include "murmur/murmur.h"
+#include "viewer_plots.h"
+#include "../sim/atomic_file.h"
 
 struct GLFWwindow;
 struct mur_renderer;
@@ -75,6 +77,11 @@ typedef struct viewer {
     float saved_dt;            ///< the tick length before V set it to 1/fps
     int rec_status;            ///< exit status of a recording that failed mid-run
     mur_cam_mode cam_mode;     ///< --camera orbit:SECONDS / follow / fixed
+
+    /* live plots (M) and --metrics */
+    bool show_plots;
+    viewer_plots plots;
+    mur_afile metrics;         ///< --metrics FILE: one row per tick, committed at exit
 
     /* measurements (smoothed) */
     double fps, frame_ms, sim_ms;

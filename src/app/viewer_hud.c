@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <GLFW/glfw3.h>
+
 #include "hud.h"
 #include "viewer.h"
 
@@ -140,7 +142,13 @@ void viewer_draw_hud(viewer *v)
         if (v->message[0] && v->time < v->message_until)
             panel_text(v, x0, y + 2.0f * scale, v->message, WHITE);
 
-        const char *hint = "H help   Tab hide";
+        if (v->show_plots) {
+            /* the graphs in a column at the right edge */
+            float w = 220.0f * scale, gh = 34.0f * scale;
+            viewer_plots_draw(&v->plots, h, (float)v->fb_w - w - x0, 8.0f * scale, w, gh, glfwGetTime());
+        }
+
+        const char *hint = "H help   M plots   Tab hide";
         float hw = mur_hud_text_width(h, hint);
         mur_hud_text(h, (float)v->fb_w - hw - x0, (float)v->fb_h - lh - 6.0f * scale, hint, DIM);
     }

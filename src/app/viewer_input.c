@@ -35,6 +35,7 @@ static const viewer_help_line HELP[] = {
     {"right drag", "pan (or Shift + left drag)"},
     {"wheel", "zoom"},
     {"Tab", "hide / show the HUD"},
+    {"M", "live plots of the last minute: diameter, polarisation, neighbours, groups, perching"},
     {"H  F1", "this help"},
     {"F12", "save a screenshot (PNG, timestamped name)"},
     {"V", "start / stop recording a video (timestamped name, no HUD)"},
@@ -294,6 +295,12 @@ void viewer_key(viewer *v, int key, int mods)
         break;
     case GLFW_KEY_TAB:
         v->show_hud = !v->show_hud;
+        break;
+    case GLFW_KEY_M:
+        v->show_plots = !v->show_plots;
+        if (v->show_plots)
+            v->show_hud = true;
+        viewer_message(v, "live plots %s", v->show_plots ? "on" : "off");
         break;
     case GLFW_KEY_H:
     case GLFW_KEY_F1:

@@ -300,9 +300,31 @@ def case_errors(c):
     check(len(lines) == 1 and 'Nope' in lines[0], 'want one line naming the key:\n' + r.stderr)
 
 
+def case_plots(c):
+    """M shows the live plots at the top right; --metrics writes one row per tick in the viewer too."""
+    size = (640, 480)
+    plain, plots, met = c.path('plain.png'), c.path('plots.png'), c.path('m.csv')
+    c.run(['--screenshot', plain, '--set', 'boids=300', '--seed', '5'], size=size, frames=60)
+    c.run(['--screenshot', plots, '--set', 'boids=300', '--seed', '5', '--keys', '1:M', '--metrics', met],
+          size=size, frames=60)
+    a, b = read_png(plain), read_png(plots)
+    changed = total = 0
+    for y in range(int(0.05 * size[1]), int(0.5 * size[1])):
+        for x in range(int(0.72 * size[0]), int(0.97 * size[0])):
+            total += 1
+            pa, pb = pixel(a, x, y), pixel(b, x, y)
+            changed += sum(abs(int(u) - int(v)) for u, v in zip(pa, pb)) > 30
+    check(changed > 0.5 * total, 'the plot panel should cover the top right: %d of %d pixels changed' % (changed, total))
+    with open(met) as f:
+        rows = f.read().splitlines()
+    check(rows[0].startswith('tick,centre_x,'), 'metrics header: %s' % rows[0])
+    ticks = [int(r.split(',')[0]) for r in rows[1:]]
+    check(ticks == list(range(61)), 'one metrics row per tick 0..60, got %s...' % ticks[:5])
+
+
 CASES = {'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
          'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
-         'errors': case_errors}
+         'errors': case_errors, 'plots': case_plots}
 
 
 def main():
