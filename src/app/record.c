@@ -202,15 +202,6 @@ void mur_cam_mode_apply(const mur_cam_mode *m, mur_camera *cam, const double cen
 
 /* ------------------------------------------------------------------ headless */
 
-static float boid_size(const mur_flock_def *d)
-{
-    float ext = 0.0f;
-    for (int i = 0; i < 3; i++)
-        ext = fmaxf(ext, d->world_max[i] - d->world_min[i]);
-    float s = fmaxf(0.5f * d->separation_radius, 0.006f * ext);
-    return fminf(s, 0.05f * ext);
-}
-
 static void scene_of(const mur_flock_def *def, float size, float time, mur_scene *s)
 {
     memset(s, 0, sizeof *s);
@@ -304,7 +295,7 @@ int mur_record_headless(const mur_cli *cli, mur_flock *flock)
     mur_camera_init(&cam, def.world_min, def.world_max, (float)w / (float)h);
     mur_camera_snap(&cam);
     mur_cam_mode mode = mur_cam_mode_parse(cli->camera);
-    float size = boid_size(&def);
+    float size = mur_boid_size(&def);
     float dt = (float)(1.0 / cli->fps);
     mur_flock_set_metrics(flock, false);
 

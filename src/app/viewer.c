@@ -228,16 +228,6 @@ static void fill_scene(viewer *v, mur_scene *s)
     s->time = (float)v->time;
 }
 
-static float default_boid_size(const mur_flock_def *d)
-{
-    float ext = 0.0f;
-    for (int i = 0; i < 3; i++)
-        ext = fmaxf(ext, d->world_max[i] - d->world_min[i]);
-    /* half a separation radius long (birds keep about that much air between them), but visible in a big world */
-    float s = fmaxf(0.5f * d->separation_radius, 0.006f * ext);
-    return fminf(s, 0.05f * ext);
-}
-
 static void print_state(viewer *v)
 {
     mur_flock_def d = mur_flock_get_def(v->flock);
@@ -573,7 +563,7 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     mur_camera_init(&v->cam, def.world_min, def.world_max,
                     (float)v->fb_w / (float)(v->fb_h > 0 ? v->fb_h : 1));
     mur_camera_snap(&v->cam);
-    v->boid_size = default_boid_size(&def);
+    v->boid_size = mur_boid_size(&def);
     /* metrics are measured a few times a second by the worker, not every tick, unless --metrics
      * asks for a row per tick */
     viewer_plots_init(&v->plots);

@@ -658,3 +658,12 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glBindVertexArray(0);
     glUseProgram(0);
 }
+
+float mur_boid_size(const mur_flock_def *d)
+{
+    float ext = 0.0f;
+    for (int i = 0; i < 3; i++)
+        ext = fmaxf(ext, d->world_max[i] - d->world_min[i]);
+    float s = fmaxf(0.5f * d->separation_radius, 0.006f * ext);
+    return fminf(s, 0.05f * ext);
+}

@@ -28,6 +28,10 @@ typedef struct mur_scene {
     float time;                       ///< seconds, drives the wing beat
 } mur_scene;
 
+/// Body length of a boid for a world: half a separation radius (birds keep about that much air
+/// between them), but visible in a big world.
+float mur_boid_size(const mur_flock_def *d);
+
 /// Create the GL objects (needs a current GL 3.3 context). NULL on failure (the reason is printed).
 mur_renderer *mur_renderer_create(void);
 void mur_renderer_destroy(mur_renderer *r);
