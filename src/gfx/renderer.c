@@ -199,14 +199,19 @@ mur_renderer *mur_renderer_create(void)
     int nverts = 0;
     r->mesh_indices = mur_mesh_bird(mesh, &nverts, idx);
     r->lean_indices = mur_mesh_bird_lean(idx + r->mesh_indices);
-    /* MURMUR_BIRD=full|lean forces one; by default flocks above 6000 boids use the lean bird */
+    /* Software GL (llvmpipe) pays per primitive, so there flocks above 6000 boids draw the lean bird
+     * and flocks of 50 000 and more one point each; a GPU always draws the full bird.
+     * MURMUR_BIRD=full|lean|points forces one. */
     const char *bird = getenv("MURMUR_BIRD");
-    /* MURMUR_BIRD=points forces points; by default flocks of 50 000 boids and more are points */
+    const char *gl_renderer = (const char *)glGetString(GL_RENDERER);
+    bool software = gl_renderer && (strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") ||
+                                    strstr(gl_renderer, "swrast"));
     bool forced = bird && (!strcmp(bird, "full") || !strcmp(bird, "lean"));
     r->lean_from = bird && !strcmp(bird, "full") ? INT32_MAX
                    : bird && !strcmp(bird, "lean") ? 0
-                                                   : 6001;
-    r->points_from = bird && !strcmp(bird, "points") ? 0 : forced ? INT32_MAX : 50000;
+                   : software                      ? 6001
+                                                   : INT32_MAX;
+    r->points_from = bird && !strcmp(bird, "points") ? 0 : (forced || !software) ? INT32_MAX : 50000;
     glGenBuffers(1, &r->mesh_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)nverts * sizeof mesh[0]), mesh,
