@@ -256,21 +256,43 @@ static const int32_t lane_rot_w[3][9][MUR_LANES] = {
             all[s] = a;                                                                                      \
         }                                                                                                    \
     }                                                                                                        \
-    static ATTR void scan_boid_##NAME(const scan_job *J, acc *out)                                           \
+    /* two boids of one cell against the same candidates: each boid's lanes get exactly the operations  \
+     * of runs_, the candidate loads are shared */                                                       \
+    static inline __attribute__((always_inline)) ATTR void runs2_##NAME(const scan_job *J, const kparams *p2, \
+        int32_t self2, lanes_##NAME *all, lanes_##NAME *all2, const bool cone, const bool pairwise, const bool nnd) \
     {                                                                                                        \
-        lanes_##NAME all[MUR_LANES / (W)];                                                                   \
-        /* one specialised copy per combination of the per-tick switches */                                 \
-        const int sel = (J->cone ? 4 : 0) | (J->pairwise ? 2 : 0) | (J->nn ? 1 : 0);                          \
-        switch (sel) {                                                                                       \
-        case 0: runs_##NAME(J, all, false, false, false); break;                                            \
-        case 1: runs_##NAME(J, all, false, false, true); break;                                             \
-        case 2: runs_##NAME(J, all, false, true, false); break;                                             \
-        case 3: runs_##NAME(J, all, false, true, true); break;                                              \
-        case 4: runs_##NAME(J, all, true, false, false); break;                                             \
-        case 5: runs_##NAME(J, all, true, false, true); break;                                              \
-        case 6: runs_##NAME(J, all, true, true, false); break;                                              \
-        default: runs_##NAME(J, all, true, true, true); break;                                              \
+        const float *src[7] = {J->x, J->y, J->z, J->vx, J->vy, J->vz, J->w};                                 \
+        for (int s = 0; s < MUR_LANES / (W); s++) {                                                          \
+            const int32_t so = s * (W);                                                                      \
+            lanes_##NAME a, b;                                                                               \
+            const vf_##NAME zero = {0};                                                                      \
+            a.cnt = a.cx = a.cy = a.cz = a.ax = a.ay = a.az = a.sx = a.sy = a.sz = zero;                     \
+            a.nn = zero + INFINITY;                                                                          \
+            b = a;                                                                                           \
+            for (int r = 0; r < J->nr; r++) {                                                                \
+                const run *R = &J->runs[r];                                                                  \
+                const bool shifted = R->sx != 0.0f || R->sy != 0.0f || R->sz != 0.0f;                       \
+                const int32_t self = shifted ? -1 : J->self, sb = shifted ? -1 : self2;                      \
+                int32_t j = R->lo;                                                                           \
+                for (; j + MUR_LANES <= R->hi; j += MUR_LANES) {                                             \
+                    chunk_##NAME(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise, \
+                                 false, nnd);                                                                \
+                    chunk_##NAME(&b, src, j + so, j + so, R->sx, R->sy, R->sz, sb, R->hi, p2, cone, pairwise, \
+                                 false, nnd);                                                                \
+                }                                                                                            \
+                if (j < R->hi) {                                                                             \
+                    chunk_##NAME(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise, \
+                                 true, nnd);                                                                 \
+                    chunk_##NAME(&b, src, j + so, j + so, R->sx, R->sy, R->sz, sb, R->hi, p2, cone, pairwise, \
+                                 true, nnd);                                                                 \
+                }                                                                                            \
+            }                                                                                                \
+            all[s] = a;                                                                                      \
+            all2[s] = b;                                                                                     \
         }                                                                                                    \
+    }                                                                                                        \
+    static inline __attribute__((always_inline)) ATTR void reduce_##NAME(lanes_##NAME *all, acc *out)        \
+    {                                                                                                        \
         /* the fixed tree: lane l += lane l + w for w = 8, 4, 2, 1 (across sub-vectors, then inside one) */ \
         for (int w = MUR_LANES / 2; w >= 1; w /= 2) {                                                        \
             if (w >= (W)) {                                                                                  \
@@ -295,6 +317,40 @@ static const int32_t lane_rot_w[3][9][MUR_LANES] = {
         out->sy = all[0].sy[0];                                                                              \
         out->sz = all[0].sz[0];                                                                              \
         out->nn = all[0].nn[0];                                                                              \
+    }                                                                                                        \
+    static ATTR void scan_boid_##NAME(const scan_job *J, acc *out)                                           \
+    {                                                                                                        \
+        lanes_##NAME all[MUR_LANES / (W)];                                                                   \
+        /* one specialised copy per combination of the per-tick switches */                                 \
+        const int sel = (J->cone ? 4 : 0) | (J->pairwise ? 2 : 0) | (J->nn ? 1 : 0);                          \
+        switch (sel) {                                                                                       \
+        case 0: runs_##NAME(J, all, false, false, false); break;                                            \
+        case 1: runs_##NAME(J, all, false, false, true); break;                                             \
+        case 2: runs_##NAME(J, all, false, true, false); break;                                             \
+        case 3: runs_##NAME(J, all, false, true, true); break;                                              \
+        case 4: runs_##NAME(J, all, true, false, false); break;                                             \
+        case 5: runs_##NAME(J, all, true, false, true); break;                                              \
+        case 6: runs_##NAME(J, all, true, true, false); break;                                              \
+        default: runs_##NAME(J, all, true, true, true); break;                                              \
+        }                                                                                                    \
+        reduce_##NAME(all, out);                                                                             \
+    }                                                                                                        \
+    static ATTR __attribute__((unused)) void scan_boid2_##NAME(const scan_job *J, const kparams *p2, int32_t self2, acc *out) \
+    {                                                                                                        \
+        lanes_##NAME all[MUR_LANES / (W)], all2[MUR_LANES / (W)];                                            \
+        const int sel = (J->cone ? 4 : 0) | (J->pairwise ? 2 : 0) | (J->nn ? 1 : 0);                          \
+        switch (sel) {                                                                                       \
+        case 0: runs2_##NAME(J, p2, self2, all, all2, false, false, false); break;                          \
+        case 1: runs2_##NAME(J, p2, self2, all, all2, false, false, true); break;                           \
+        case 2: runs2_##NAME(J, p2, self2, all, all2, false, true, false); break;                           \
+        case 3: runs2_##NAME(J, p2, self2, all, all2, false, true, true); break;                            \
+        case 4: runs2_##NAME(J, p2, self2, all, all2, true, false, false); break;                           \
+        case 5: runs2_##NAME(J, p2, self2, all, all2, true, false, true); break;                            \
+        case 6: runs2_##NAME(J, p2, self2, all, all2, true, true, false); break;                            \
+        default: runs2_##NAME(J, p2, self2, all, all2, true, true, true); break;                            \
+        }                                                                                                    \
+        reduce_##NAME(all, out);                                                                             \
+        reduce_##NAME(all2, out + 1);                                                                        \
     }
 
 #define LANES_ADD(A, B)                                                                                       \
@@ -363,6 +419,7 @@ KERNEL(avx512, 16, __attribute__((target("avx512f"))))
 #endif
 
 typedef void (*scan_fn)(const scan_job *, acc *);
+typedef void (*scan2_fn)(const scan_job *, const kparams *, int32_t, acc *);
 
 /* The widest path this CPU runs (MURMUR_SIMD=base|avx2|avx512 forces one, for tests and the bench):
  * 0 base, 1 AVX2, 2 AVX-512. Called once per flock, at create. */
@@ -458,6 +515,7 @@ typedef struct tick_cfg {
     int32_t np;
     const float *ppos;
     scan_fn kernel;
+    scan2_fn kernel2;   ///< two boids per pass, or NULL
     gather_fn gather;
 } tick_cfg;
 
@@ -539,6 +597,18 @@ typedef struct sums {
  * instead of stalling between two kernel calls. */
 #define UPDATE_BATCH 32
 
+/* The kernel's per-boid parameters. */
+static inline void set_params(kparams *p, const tick_cfg *t, const boid_in *b)
+{
+    p->px = b->px; p->py = b->py; p->pz = b->pz;
+    p->bvx = b->vx; p->bvy = b->vy; p->bvz = b->vz;
+    if (t->cone) {
+        float kc = t->scan.cos_half * b->vlen;
+        p->k2 = kc * kc;
+        p->kpos = kc >= 0.0f;
+    }
+}
+
 /* Scan and update the boids [klo, khi) (sorted slots) of one cell against the candidates of J; boid k
  * is candidate self_off + k of J's arrays. */
 static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo, int32_t khi, int32_t self_off,
@@ -546,7 +616,8 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
 {
     boid_in bb[UPDATE_BATCH];
     acc ss[UPDATE_BATCH];
-    int32_t ii[UPDATE_BATCH];
+    int32_t ii[UPDATE_BATCH], kk[UPDATE_BATCH];
+    kparams p2 = J->p;
     for (int32_t k0 = klo; k0 < khi; k0 += UPDATE_BATCH) {
         const int32_t k1 = khi - k0 > UPDATE_BATCH ? k0 + UPDATE_BATCH : khi;
         int nb = 0;
@@ -559,17 +630,29 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
             }
             boid_in *b = &bb[nb];
             *b = (boid_in){f->sx[k], f->sy[k], f->sz[k], f->svx[k], f->svy[k], f->svz[k], 0.0f};
-            J->p.px = b->px; J->p.py = b->py; J->p.pz = b->pz;
-            J->p.bvx = b->vx; J->p.bvy = b->vy; J->p.bvz = b->vz;
-            if (t->cone) {
+            if (t->cone)
                 b->vlen = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
-                float kc = t->scan.cos_half * b->vlen;
-                J->p.k2 = kc * kc;
-                J->p.kpos = kc >= 0.0f;
+            if (t->move) {
+                /* the update writes pos/vel in boid order (random): fetch the lines while the
+                 * batch's kernels run instead of stalling on them in the update */
+                __builtin_prefetch(f->pos + 3 * (size_t)i, 1);
+                __builtin_prefetch(f->vel + 3 * (size_t)i, 1);
             }
-            J->self = self_off + k;
-            t->kernel(J, &ss[nb]);
+            kk[nb] = k;
             ii[nb++] = i;
+        }
+        /* the kernel, two boids per pass over the candidates where it can (same sums per boid) */
+        for (int q = 0; q < nb;) {
+            set_params(&J->p, t, &bb[q]);
+            J->self = self_off + kk[q];
+            if (t->kernel2 && q + 1 < nb) {
+                set_params(&p2, t, &bb[q + 1]);
+                t->kernel2(J, &p2, self_off + kk[q + 1], &ss[q]);
+                q += 2;
+            } else {
+                t->kernel(J, &ss[q]);
+                q++;
+            }
         }
         S->cand += (int64_t)nb * ncand;
         if (t->metrics) {
@@ -867,13 +950,16 @@ static void tick_config(const mur_flock *f, tick_cfg *t, bool move, bool metrics
     t->np = f->pred_on ? f->np : 0;
     t->ppos = f->ppos;
     t->kernel = scan_boid_base;
+    t->kernel2 = NULL; /* two boids need 22 sum vectors: only the 32 AVX-512 registers hold them */
     t->gather = gather_column_base;
 #ifdef MUR_X86_PATHS
     if (f->simd == 1) {
         t->kernel = scan_boid_avx2;
+        t->kernel2 = NULL;
         t->gather = gather_column_avx2;
     } else if (f->simd == 2) {
         t->kernel = scan_boid_avx512;
+        t->kernel2 = scan_boid2_avx512;
         t->gather = gather_column_avx512;
     }
 #endif
