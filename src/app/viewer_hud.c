@@ -22,23 +22,7 @@ static float panel_text(viewer *v, float x, float y, const char *text, const uin
     int lines = 1;
     for (const char *p = text; *p; p++)
         lines += *p == '\n';
-    float w = 0.0f;
-    /* measure the widest line */
-    const char *s = text;
-    char buf[256];
-    while (*s) {
-        const char *e = strchr(s, '\n');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        if (n >= sizeof buf)
-            n = sizeof buf - 1;
-        memcpy(buf, s, n);
-        buf[n] = '\0';
-        float lw = mur_hud_text_width(h, buf);
-        w = lw > w ? lw : w;
-        if (!e)
-            break;
-        s = e + 1;
-    }
+    float w = mur_hud_text_width(h, text); /* the widest line */
     float hgt = (float)lines * mur_hud_line_height(h);
     mur_hud_rect(h, x - pad, y - pad, w + 2 * pad, hgt + 2 * pad - 2.0f, PANEL);
     mur_hud_text(h, x, y, text, c);

@@ -13,7 +13,7 @@ void mur_hud_destroy(mur_hud *h);
 void mur_hud_begin(mur_hud *h, int width, int height, float scale);
 /// Queue text at (x, y) pixels from the top-left; '\n' starts a new line. Returns the width drawn.
 float mur_hud_text(mur_hud *h, float x, float y, const char *text, const uint8_t rgba[4]);
-/// Width and height in pixels that text would take at the current scale.
+/// Width in pixels of the widest line of text at the current scale; the line height.
 float mur_hud_text_width(const mur_hud *h, const char *text);
 float mur_hud_line_height(const mur_hud *h);
 /// Queue a filled rectangle.
