@@ -249,3 +249,35 @@ void mur_grid_build_brute(mur_flock *f)
     for (int32_t i = 0; i < f->n; i++)
         put(f, i, i);
 }
+
+int mur_axis_cells(const mur_grid *g, int a, int32_t c, bool unique, float L, int32_t *ks, float *shift)
+{
+    const int32_t D = g->dims[a];
+    int n = 0;
+    for (int o = -g->reach; o <= g->reach; o++) {
+        int32_t k = c + o;
+        float s = 0.0f;
+        if (!g->wrap) {
+            if (k < 0 || k >= D)
+                continue;
+        } else if (unique) {
+            k = ((k % D) + D) % D;
+            bool dup = false;
+            for (int m = 0; m < n; m++)
+                dup |= ks[m] == k;
+            if (dup)
+                continue;
+        } else if (k < 0) {
+            k += D;
+            s = -L;
+        } else if (k >= D) {
+            k -= D;
+            s = L;
+        }
+        ks[n] = k;
+        if (shift)
+            shift[n] = s;
+        n++;
+    }
+    return n;
+}

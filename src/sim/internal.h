@@ -63,6 +63,11 @@ static inline void mur_cell_xyz(const mur_grid *g, int64_t c, int32_t *x, int32_
     *z = (int32_t)(c / ((int64_t)g->dims[0] * g->dims[1]));
 }
 
+/// The cells within reach of coordinate c on axis a, clipped to the grid or wrapped. With `unique`
+/// a wrapped cell is listed once and unshifted (pair offsets then use the minimum image); otherwise
+/// each carries its image shift, -L or +L, in shift (which may be NULL). Returns the count.
+int mur_axis_cells(const mur_grid *g, int a, int32_t c, bool unique, float L, int32_t *ks, float *shift);
+
 struct mur_flock {
     mur_flock_def def;
     uint64_t tick;

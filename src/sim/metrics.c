@@ -118,22 +118,8 @@ static int32_t count_groups(mur_flock *f)
         /* the unique neighbour cells (wrapped or clipped); the pair distance uses the minimum image */
         int32_t ks[3][5] = {{0}};
         int nk[3];
-        const int H = g->reach;
-        for (int a = 0; a < 3; a++) {
-            nk[a] = 0;
-            for (int o = -H; o <= H; o++) {
-                int32_t k = cc[a] + o, D = g->dims[a];
-                if (wrap)
-                    k = ((k % D) + D) % D;
-                else if (k < 0 || k >= D)
-                    continue;
-                bool dup = false;
-                for (int m = 0; m < nk[a]; m++)
-                    dup |= ks[a][m] == k;
-                if (!dup)
-                    ks[a][nk[a]++] = k;
-            }
-        }
+        for (int a = 0; a < 3; a++)
+            nk[a] = mur_axis_cells(g, a, cc[a], true, 0.0f, ks[a], NULL);
         for (int iz = 0; iz < nk[2]; iz++)
             for (int iy = 0; iy < nk[1]; iy++)
                 for (int ix = 0; ix < nk[0]; ix++) {

@@ -18,36 +18,9 @@ static int neighbourhood(const mur_grid *g, const float L[3], int32_t cx, int32_
     int32_t ck[3][5] = {{0}};
     float cs[3][5] = {{0}};
     int nk[3];
-    const int H = g->reach;
     const int32_t c[3] = {cx, cy, cz};
-    for (int a = 0; a < 3; a++) {
-        const int32_t D = g->dims[a];
-        nk[a] = 0;
-        for (int o = -H; o <= H; o++) {
-            int32_t k = c[a] + o;
-            float s = 0.0f;
-            if (!g->wrap) {
-                if (k < 0 || k >= D)
-                    continue;
-            } else if (g->pairwise_wrap) {
-                k = ((k % D) + D) % D;
-                bool dup = false;
-                for (int m = 0; m < nk[a]; m++)
-                    dup |= ck[a][m] == k;
-                if (dup)
-                    continue;
-            } else if (k < 0) {
-                k += D;
-                s = -L[a];
-            } else if (k >= D) {
-                k -= D;
-                s = L[a];
-            }
-            ck[a][nk[a]] = k;
-            cs[a][nk[a]] = s;
-            nk[a]++;
-        }
-    }
+    for (int a = 0; a < 3; a++)
+        nk[a] = mur_axis_cells(g, a, c[a], g->pairwise_wrap, L[a], ck[a], cs[a]);
     int nr = 0;
     for (int iz = 0; iz < nk[2]; iz++) {
         for (int ix = 0; ix < nk[0]; ix++) {
