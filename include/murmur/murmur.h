@@ -18,12 +18,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define MUR_VERSION_STRING "0.1.0"
+
+/* Every function of the API is marked MUR_API: the shared library exports these and nothing else
+ * (it is built with hidden visibility). */
+#if defined(__GNUC__)
+#define MUR_API __attribute__((visibility("default")))
+#else
+#define MUR_API
+#endif
 
 /// Largest boid count the library accepts (memory, not speed, is the limit).
 #define MUR_MAX_BOIDS 50000000
@@ -82,6 +91,7 @@ typedef struct mur_flock_def {
     bool scatter;               ///< scatter on/off (negates cohesion)
     float predator_radius;      ///< boids flee predators closer than this, wu
     float predator_speed;       ///< predator top speed in wu/s
+    float predator_turn;        ///< rate at which a predator turns toward its target, 1/s (per tick at most all the way)
     float flee;                 ///< flee weight in 1/s^2
     bool steer_unit;            ///< normalise cohesion and alignment vectors to unit length (vision report)
     bool perch_neighbours;      ///< perching boids count as neighbours of flying ones
@@ -89,7 +99,7 @@ typedef struct mur_flock_def {
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md).
-mur_flock_def mur_flock_default_def(void);
+MUR_API mur_flock_def mur_flock_default_def(void);
 
 /* ---------------------------------------------------------------- parameter table */
 
@@ -114,21 +124,21 @@ typedef struct mur_param {
     bool live;            ///< can change on a live flock with mur_flock_set()
 } mur_param;
 
-int mur_param_count(void);
+MUR_API int mur_param_count(void);
 /// Row i (0 <= i < count), or NULL.
-const mur_param *mur_param_at(int i);
+MUR_API const mur_param *mur_param_at(int i);
 /// Row by name, or NULL.
-const mur_param *mur_param_find(const char *name);
+MUR_API const mur_param *mur_param_find(const char *name);
 /// Parse value for the named parameter and store it in def. Checks the value's own range only.
-bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_error *err);
+MUR_API bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_error *err);
 /// Parse "name=value" (spaces around = allowed).
-bool mur_def_set_pair(mur_flock_def *def, const char *pair, mur_error *err);
+MUR_API bool mur_def_set_pair(mur_flock_def *def, const char *pair, mur_error *err);
 /// Write the value of the named parameter as text (the same syntax mur_def_set reads).
-bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, size_t len);
+MUR_API bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, size_t len);
 /// Check every value and the cross-field rules (min_speed <= max_speed, world_min < world_max, ...).
-bool mur_def_check(const mur_flock_def *def, mur_error *err);
+MUR_API bool mur_def_check(const mur_flock_def *def, mur_error *err);
 /// Read a parameter file: "name = value" lines, '#' comments, blank lines. Errors name file:line.
-bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err);
+MUR_API bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err);
 
 /* ---------------------------------------------------------------- the flock */
 
@@ -136,17 +146,17 @@ typedef struct mur_flock mur_flock;
 
 /// Create a flock from def (checked first). Boids start at seeded random positions inside the world
 /// box, with random directions at a speed between min_speed and max_speed. NULL on failure.
-mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err);
+MUR_API mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err);
 /// Create a flock whose boids and predators come from a CSV state file (see docs/rules.md);
 /// def.boids and def.predators are replaced by the counts in the file. NULL on failure.
-mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_error *err);
+MUR_API mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_error *err);
 /// Destroy; NULL is a no-op.
-void mur_flock_destroy(mur_flock *f);
+MUR_API void mur_flock_destroy(mur_flock *f);
 
 /// Advance one tick. No allocation; cannot fail.
-void mur_flock_step(mur_flock *f);
+MUR_API void mur_flock_step(mur_flock *f);
 /// Advance n ticks.
-void mur_flock_steps(mur_flock *f, int64_t n);
+MUR_API void mur_flock_steps(mur_flock *f, int64_t n);
 
 /// Read-only view of the state. Pointers stay valid until the next step or setter call.
 typedef struct mur_view {
@@ -161,36 +171,59 @@ typedef struct mur_view {
     const float *pred_vel;  ///< predators*3 floats
 } mur_view;
 
-mur_view mur_flock_view(const mur_flock *f);
+MUR_API mur_view mur_flock_view(const mur_flock *f);
 /// The def currently in force (after setters).
-mur_flock_def mur_flock_get_def(const mur_flock *f);
+MUR_API mur_flock_def mur_flock_get_def(const mur_flock *f);
 
 /* Setters: each takes effect on the next tick. */
 /// Set any live parameter by name from text (same syntax as --set). False + err on bad input.
-bool mur_flock_set(mur_flock *f, const char *name, const char *value, mur_error *err);
+MUR_API bool mur_flock_set(mur_flock *f, const char *name, const char *value, mur_error *err);
 /// Apply a whole def (checked first); boid and predator counts are resized as needed.
-bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_error *err);
-void mur_flock_set_perch(mur_flock *f, bool on);           ///< off releases every perched boid
-void mur_flock_set_predators_on(mur_flock *f, bool on);    ///< hide/restore without losing them
-void mur_flock_set_goal(mur_flock *f, bool on, const float *pos); ///< pos may be NULL (keep)
-void mur_flock_set_wind(mur_flock *f, bool on, const float *vel); ///< vel may be NULL (keep)
-void mur_flock_set_scatter(mur_flock *f, bool on);
-void mur_flock_set_bounds(mur_flock *f, mur_bounds mode);
-void mur_flock_set_search(mur_flock *f, mur_search method);
+MUR_API bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_error *err);
+MUR_API void mur_flock_set_perch(mur_flock *f, bool on);           ///< off releases every perched boid
+MUR_API void mur_flock_set_predators_on(mur_flock *f, bool on);    ///< hide/restore without losing them
+MUR_API void mur_flock_set_goal(mur_flock *f, bool on, const float *pos); ///< pos may be NULL (keep)
+MUR_API void mur_flock_set_wind(mur_flock *f, bool on, const float *vel); ///< vel may be NULL (keep)
+MUR_API void mur_flock_set_scatter(mur_flock *f, bool on);
+MUR_API void mur_flock_set_bounds(mur_flock *f, mur_bounds mode);
+MUR_API void mur_flock_set_search(mur_flock *f, mur_search method);
 /// Resize the flock; new boids start at random (seeded) places in the world box. False if n is out of
 /// range or memory runs out (the flock is then unchanged).
-bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err);
-bool mur_flock_set_predator_count(mur_flock *f, int32_t n, mur_error *err);
+MUR_API bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err);
+MUR_API bool mur_flock_set_predator_count(mur_flock *f, int32_t n, mur_error *err);
 /// Place boid i (0 <= i < boids): position, velocity, remaining perch ticks (0 = flying). False when
 /// i is out of range or a value is not finite / negative. For tools and tests.
-bool mur_flock_set_boid(mur_flock *f, int32_t i, const float pos[3], const float vel[3], int32_t perch);
+MUR_API bool mur_flock_set_boid(mur_flock *f, int32_t i, const float pos[3], const float vel[3], int32_t perch);
 /// Place predator k (0 <= k < predators).
-bool mur_flock_set_predator(mur_flock *f, int32_t k, const float pos[3], const float vel[3]);
-/// Worker threads for the step; 0 = from MURMUR_THREADS, else OMP_NUM_THREADS, else all cores.
-void mur_flock_set_threads(mur_flock *f, int threads);
-int mur_flock_threads(const mur_flock *f);
+MUR_API bool mur_flock_set_predator(mur_flock *f, int32_t k, const float pos[3], const float vel[3]);
+/// Worker threads for the step, 1..64 (more are clamped to 64); 0 = all cores (the default). The
+/// library reads no environment variable: the murmur program maps MURMUR_THREADS and
+/// OMP_NUM_THREADS onto this (docs/environment.md).
+MUR_API void mur_flock_set_threads(mur_flock *f, int threads);
+MUR_API int mur_flock_threads(const mur_flock *f);
+
+/// Code path of the neighbour kernel. Every path gives bit-identical results; only speed differs.
+typedef enum mur_simd {
+    MUR_SIMD_AUTO = 0,   ///< the widest this CPU runs (the default)
+    MUR_SIMD_BASE = 1,   ///< SSE2 / plain C, 4 lanes
+    MUR_SIMD_AVX2 = 2,   ///< AVX2, 8 lanes (x86-64 gcc builds)
+    MUR_SIMD_AVX512 = 3, ///< AVX-512F, 16 lanes (x86-64 gcc builds)
+    MUR_SIMD_COUNT
+} mur_simd;
+
+/// Choose the kernel path (AUTO: the widest available). False + err when this CPU or build lacks
+/// the path; the flock then keeps its path.
+MUR_API bool mur_flock_set_simd(mur_flock *f, mur_simd path, mur_error *err);
+/// The path in use (never AUTO).
+MUR_API mur_simd mur_flock_simd(const mur_flock *f);
+/// "auto", "base", "avx2", "avx512".
+MUR_API const char *mur_simd_name(mur_simd path);
+/// Grid cells per view radius: 2 (the default: cells of view_radius / 2 scanned 2 deep, fewer
+/// candidates) or 1 (cells of view_radius, 27 cells scanned; for measurements). A wrapped world too
+/// small for 5 cells per axis uses 1 anyway. False + err for any other value.
+MUR_API bool mur_flock_set_cell_reach(mur_flock *f, int reach, mur_error *err);
 /// Compute the metrics part of mur_stats during every step (costs one extra pass).
-void mur_flock_set_metrics(mur_flock *f, bool every_tick);
+MUR_API void mur_flock_set_metrics(mur_flock *f, bool every_tick);
 
 /* ---------------------------------------------------------------- stats, metrics, hash */
 
@@ -213,23 +246,57 @@ typedef struct mur_stats {
     int32_t groups;             ///< connected components of the "within view_radius" graph
 } mur_stats;
 
+/* The metrics CSV (one row per tick, docs/rules.md): its columns are defined here, once. Numbers are
+ * written with %.9g (floating point) or as whole numbers. */
+/// Number of columns.
+MUR_API int mur_stats_column_count(void);
+/// Name of column i (0 <= i < count), e.g. "tick", "centre_x"; NULL when out of range.
+MUR_API const char *mur_stats_column_name(int i);
+/// Column i of s as text into buf (snprintf semantics: returns the length it needed, -1 when i is
+/// out of range).
+MUR_API int mur_stats_column_text(const mur_stats *s, int i, char *buf, size_t len);
+/// Write the header line (names joined by ',', then '\n'). False when a write fails.
+MUR_API bool mur_stats_write_header(FILE *fp);
+/// Write the row of s. False when a write fails.
+MUR_API bool mur_stats_write_row(FILE *fp, const mur_stats *s);
+
 /// Stats of the last step (metrics if enabled or measured).
-mur_stats mur_flock_stats(const mur_flock *f);
+MUR_API mur_stats mur_flock_stats(const mur_flock *f);
 /// Compute the metrics for the current state now and return them.
-mur_stats mur_flock_measure(mur_flock *f);
+MUR_API mur_stats mur_flock_measure(mur_flock *f);
 /// 64-bit hash of the full state (tick, boids, predators, perch timers).
-uint64_t mur_flock_hash(const mur_flock *f);
+MUR_API uint64_t mur_flock_hash(const mur_flock *f);
 /// Library memory held by the flock, bytes.
-size_t mur_flock_memory(const mur_flock *f);
+MUR_API size_t mur_flock_memory(const mur_flock *f);
 
 /* ---------------------------------------------------------------- CSV state */
 
 /// Write the state as CSV (kind,x,y,z,vx,vy,vz,perch) through a temp file + rename.
-bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err);
+MUR_API bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err);
+
+/* ---------------------------------------------------------------- output files */
+
+/// A file that appears complete or not at all: written to a temp file beside the target (PATH.tmpPID)
+/// and renamed into place by mur_afile_commit. A target that exists and is not a regular file
+/// (/dev/stdout, a FIFO, a device) is written directly. Used by mur_flock_save_csv; open to programs.
+typedef struct mur_afile {
+    FILE *fp;    ///< write here
+    char *path;  ///< the target
+    char *tmp;   ///< the temp file, NULL when writing directly
+} mur_afile;
+
+/// Open for writing. False + err (naming the path and the reason) when it cannot be created; a is
+/// then cleared.
+MUR_API bool mur_afile_open(mur_afile *a, const char *path, mur_error *err);
+/// Flush, check every write, close and rename into place. False + err on any failure, and nothing is
+/// left behind (the temp file is removed).
+MUR_API bool mur_afile_commit(mur_afile *a, mur_error *err);
+/// Close and remove the temp file (after an error or an interruption). A cleared a is a no-op.
+MUR_API void mur_afile_abort(mur_afile *a);
 
 /// Names of enum values ("soft", "grid", ...).
-const char *mur_bounds_name(mur_bounds b);
-const char *mur_search_name(mur_search s);
+MUR_API const char *mur_bounds_name(mur_bounds b);
+MUR_API const char *mur_search_name(mur_search s);
 
 #ifdef __cplusplus
 }

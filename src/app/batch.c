@@ -7,8 +7,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../sim/atomic_file.h"
-
 static volatile sig_atomic_t g_stop = 0;
 
 static double now_s(void)
@@ -22,18 +20,6 @@ static void on_signal(int sig)
 {
     (void)sig;
     g_stop = 1;
-}
-
-void mur_metrics_header(FILE *fp)
-{
-    fputs("tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,perching,groups\n", fp);
-}
-
-void mur_metrics_row(FILE *fp, const mur_stats *s)
-{
-    fprintf(fp, "%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n", (unsigned long long)s->tick, s->centre[0],
-            s->centre[1], s->centre[2], s->diameter, s->polarisation, s->mean_neighbours, s->nn_distance,
-            (int)s->perching, (int)s->groups);
 }
 
 int mur_batch_main(const mur_cli *cli, mur_flock *f)
@@ -58,7 +44,7 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
             fprintf(stderr, "murmur: %s\n", err.msg);
             return MUR_EXIT_USAGE;
         }
-        mur_metrics_header(metrics.fp);
+        mur_stats_write_header(metrics.fp);
         mur_flock_set_metrics(f, true);
     }
     struct sigaction sa;
@@ -84,7 +70,7 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         mur_flock_step(f);
         if (metrics.fp) {
             mur_stats s = mur_flock_stats(f);
-            mur_metrics_row(metrics.fp, &s);
+            mur_stats_write_row(metrics.fp, &s);
             if (ferror(metrics.fp))
                 break; /* disk full or reader gone: the commit below reports it */
         }
@@ -102,7 +88,7 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     bool metrics_renamed = metrics.fp && metrics.tmp;
     if (metrics.fp) {
         mur_stats s = mur_flock_measure(f);
-        mur_metrics_row(metrics.fp, &s);
+        mur_stats_write_row(metrics.fp, &s);
         if (!mur_afile_commit(&metrics, &err)) {
             fprintf(stderr, "murmur: %s\n", err.msg);
             return MUR_EXIT_USAGE;

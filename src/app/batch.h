@@ -7,7 +7,4 @@
 int mur_batch_main(const mur_cli *cli, mur_flock *f);
 /// Print the parameter table (text or markdown) to stdout.
 void mur_print_params(bool markdown);
-/// Metrics CSV header and one row.
-void mur_metrics_header(FILE *fp);
-void mur_metrics_row(FILE *fp, const mur_stats *s);
 #endif

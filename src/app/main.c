@@ -5,6 +5,7 @@
 
 #include "batch.h"
 #include "cli.h"
+#include "env.h"
 
 static void usage(void)
 {
@@ -21,7 +22,8 @@ static void usage(void)
          "  --set name=value      set a parameter (repeatable; wins over --params)\n"
          "  --params FILE         read 'name = value' lines ('#' comments)\n"
          "  --init FILE.csv       start from a CSV state (kind,x,y,z,vx,vy,vz,perch)\n"
-         "  --threads T           worker threads (default: MURMUR_THREADS, OMP_NUM_THREADS or all cores)\n"
+         "  --threads T           worker threads (default: MURMUR_THREADS, OMP_NUM_THREADS or all cores;\n"
+         "                        docs/environment.md lists every variable)\n"
          "  --list-params[=markdown]  print every parameter with default, range, unit and meaning\n"
          "\n"
          "Batch:\n"
@@ -77,6 +79,11 @@ static int run(mur_cli *cli)
                                   : mur_flock_create(&cli->def, &err);
     if (!f) {
         fprintf(stderr, "murmur: %s\n", err.msg);
+        return MUR_EXIT_USAGE;
+    }
+    if (!mur_env_apply(f, cli->threads > 0, &err)) {
+        fprintf(stderr, "murmur: %s\n", err.msg);
+        mur_flock_destroy(f);
         return MUR_EXIT_USAGE;
     }
     if (cli->threads > 0)

@@ -1,8 +1,6 @@
 /* The simulation worker (see simthread.h). */
 #include "simthread.h"
 
-#include "batch.h"
-
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +32,7 @@ static void run_job(mur_sim *s, const mur_sim_job *job, mur_sim_result *r)
         r->ticks_done++;
         if (job->metrics) {
             mur_stats st = mur_flock_stats(s->flock);
-            mur_metrics_row(job->metrics, &st);
+            mur_stats_write_row(job->metrics, &st);
         }
         if (job->budget_s > 0.0 && now_s() - t0 > job->budget_s)
             break;

@@ -573,7 +573,7 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
             fprintf(stderr, "murmur: %s\n", me.msg);
             goto done;
         }
-        mur_metrics_header(v->metrics.fp);
+        mur_stats_write_header(v->metrics.fp);
     }
     mur_flock_set_metrics(flock, cli->metrics_path != NULL);
     v->stats = mur_flock_measure(flock);
@@ -631,7 +631,7 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     if (v->metrics.fp) {
         /* the last row: the state the run ends on */
         mur_stats last = mur_flock_measure(flock);
-        mur_metrics_row(v->metrics.fp, &last);
+        mur_stats_write_row(v->metrics.fp, &last);
         mur_error e = {{0}};
         if (!mur_afile_commit(&v->metrics, &e)) {
             fprintf(stderr, "murmur: %s\n", e.msg);

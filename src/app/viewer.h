@@ -11,7 +11,6 @@
 #include "record.h"
 #include "murmur/murmur.h"
 #include "viewer_plots.h"
-#include "../sim/atomic_file.h"
 
 struct GLFWwindow;
 struct mur_renderer;

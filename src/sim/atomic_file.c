@@ -1,12 +1,12 @@
-#include "atomic_file.h"
-
+/* Output files that are either complete or absent (mur_afile_* in murmur.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-void mur_set_error(mur_error *err, const char *fmt, ...);
+#include "core.h"
 
 bool mur_afile_open(mur_afile *a, const char *path, mur_error *err)
 {

@@ -6,8 +6,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "atomic_file.h"
-#include "internal.h"
+#include "flock_impl.h"
 
 #define HEADER "kind,x,y,z,vx,vy,vz,perch"
 #define MAX_LINE 1024
@@ -123,14 +122,35 @@ static bool parse_line(char *line, agent *a, bool *is_pred, const char **why)
     return true;
 }
 
-mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_error *err)
+/* Check one line read by getline (got bytes, '\n' included) and strip its line end. */
+static bool check_line(char *line, size_t l, const char *path, long lineno, mur_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        mur_set_error(err, "cannot open state file '%s': %s", path, strerror(errno));
-        return NULL;
+    if (l > MAX_LINE) {
+        mur_set_error(err, "%s:%ld: line longer than %d characters", path, lineno, MAX_LINE);
+        return false;
     }
-    list boids = {0}, preds = {0};
+    /* getline returns a line without '\n' only at the end of the file: a file cut short (or still
+     * being written) mid-line, whose last number could otherwise read as a valid one */
+    if (line[l - 1] != '\n') {
+        mur_set_error(err, "%s:%ld: the last line has no line end: the file is cut short or still being written",
+                      path, lineno);
+        return false;
+    }
+    while (l > 0 && (line[l - 1] == '\n' || line[l - 1] == '\r'))
+        line[--l] = 0;
+    for (size_t i = 0; i < l; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (c < 32 || c > 126) {
+            mur_set_error(err, "%s:%ld: unexpected byte 0x%02x (not a text CSV state file)", path, lineno, c);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Read every agent of an open state file into boids and preds. */
+static bool read_agents(FILE *fp, const char *path, list *boids, list *preds, mur_error *err)
+{
     char *line = NULL;
     size_t linecap = 0;
     long lineno = 0;
@@ -138,32 +158,10 @@ mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_er
     ssize_t got;
     while (ok && (got = getline(&line, &linecap, fp)) >= 0) {
         lineno++;
-        size_t l = (size_t)got;
-        if (l > MAX_LINE) {
-            mur_set_error(err, "%s:%ld: line longer than %d characters", path, lineno, MAX_LINE);
+        if (!check_line(line, (size_t)got, path, lineno, err)) {
             ok = false;
             break;
         }
-        /* getline returns a line without '\n' only at the end of the file: a file cut short (or
-         * still being written) mid-line, whose last number could otherwise read as a valid one */
-        if (line[l - 1] != '\n') {
-            mur_set_error(err, "%s:%ld: the last line has no line end: the file is cut short or still being written",
-                          path, lineno);
-            ok = false;
-            break;
-        }
-        while (l > 0 && (line[l - 1] == '\n' || line[l - 1] == '\r'))
-            line[--l] = 0;
-        for (size_t i = 0; i < l; i++) {
-            unsigned char c = (unsigned char)line[i];
-            if (c < 32 || c > 126) {
-                mur_set_error(err, "%s:%ld: unexpected byte 0x%02x (not a text CSV state file)", path, lineno, c);
-                ok = false;
-                break;
-            }
-        }
-        if (!ok)
-            break;
         if (!header) {
             if (strcmp(line, HEADER) != 0) {
                 mur_set_error(err, "%s:%ld: expected the header '" HEADER "'", path, lineno);
@@ -172,7 +170,7 @@ mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_er
             header = true;
             continue;
         }
-        if (l == 0)
+        if (!line[0])
             continue;
         agent a;
         bool pred;
@@ -180,11 +178,11 @@ mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_er
         if (!parse_line(line, &a, &pred, &why)) {
             mur_set_error(err, "%s:%ld: %s", path, lineno, why);
             ok = false;
-        } else if ((pred ? preds.n >= MUR_MAX_PREDATORS : boids.n >= MUR_MAX_BOIDS)) {
+        } else if ((pred ? preds->n >= MUR_MAX_PREDATORS : boids->n >= MUR_MAX_BOIDS)) {
             mur_set_error(err, "%s:%ld: too many %s (at most %d)", path, lineno, pred ? "predators" : "boids",
                           pred ? MUR_MAX_PREDATORS : MUR_MAX_BOIDS);
             ok = false;
-        } else if (!push(pred ? &preds : &boids, &a)) {
+        } else if (!push(pred ? preds : boids, &a)) {
             mur_set_error(err, "%s:%ld: out of memory", path, lineno);
             ok = false;
         }
@@ -198,6 +196,18 @@ mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_er
         ok = false;
     }
     free(line);
+    return ok;
+}
+
+mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        mur_set_error(err, "cannot open state file '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    list boids = {0}, preds = {0};
+    bool ok = read_agents(fp, path, &boids, &preds, err);
     fclose(fp);
     mur_flock *f = NULL;
     if (ok) {

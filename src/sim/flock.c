@@ -1,57 +1,17 @@
-/* Flock lifetime, setters, the step driver, views, stats and the state hash. */
+/* Flock lifetime and buffers, setters, the step driver (one mur_step per tick, handed to the grid,
+ * the predators, the metrics and the rules), views, stats and the state hash. */
 #include <math.h>
-#include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#include "internal.h"
-
-void mur_set_error(mur_error *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
-
-double mur_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int env_threads(void)
-{
-    const char *names[] = {"MURMUR_THREADS", "OMP_NUM_THREADS"};
-    for (int k = 0; k < 2; k++) {
-        const char *s = getenv(names[k]);
-        if (s && *s) {
-            char *end;
-            long v = strtol(s, &end, 10);
-            if (*end == 0 && v > 0)
-                return v > MUR_MAX_THREADS ? MUR_MAX_THREADS : (int)v;
-        }
-    }
-#ifdef _OPENMP
-    int p = omp_get_num_procs();
-    return p < 1 ? 1 : (p > MUR_MAX_THREADS ? MUR_MAX_THREADS : p);
-#else
-    return 1;
-#endif
-}
-
-int mur_effective_threads(const mur_flock *f)
-{
-    return f->threads;
-}
+#include "flock_impl.h"
+#include "grid.h"
+#include "kernel.h"
+#include "metrics.h"
+#include "predators.h"
+#include "rules.h"
+#include "step.h"
 
 static void free_gather(mur_flock *f)
 {
@@ -62,15 +22,19 @@ static void free_gather(mur_flock *f)
     }
 }
 
-/* One block per thread: 7 zeroed arrays of MUR_GATHER_CAP + MUR_PAD floats and the column tables. */
+/* One gather buffer per thread: 7 zeroed arrays of GATHER_STRIDE floats and the column tables. */
+#define GATHER_STRIDE (MUR_GATHER_CAP + MUR_PAD)
+#define GATHER_FLOATS (7 * GATHER_STRIDE)
+#define GATHER_INTS (2 * MUR_GATHER_COLS + 2)
+
 static bool alloc_gather(mur_flock *f, int threads)
 {
-    const size_t stride = MUR_GATHER_CAP + MUR_PAD;
+    const size_t stride = GATHER_STRIDE;
     for (int t = 0; t < threads; t++) {
         if (f->gather[t].x)
             continue;
-        float *b = calloc(7 * stride, sizeof(float));
-        int32_t *c = calloc(2 * MUR_GATHER_COLS + 2, sizeof(int32_t));
+        float *b = calloc(GATHER_FLOATS, sizeof(float));
+        int32_t *c = calloc(GATHER_INTS, sizeof(int32_t));
         if (!b || !c) {
             free(b);
             free(c);
@@ -90,37 +54,113 @@ static bool alloc_gather(mur_flock *f, int threads)
     return true;
 }
 
-static bool grow(void **p, size_t bytes)
+/* The flock's buffers: one row each, sized per unit of what it holds. Allocation, release and the
+ * memory figure all read this table. */
+typedef enum buf_per {
+    PER_BOID,      ///< cap boids
+    PER_SORTED,    ///< cap boids + MUR_PAD floats of slack, zeroed when grown (vector loads past the end)
+    PER_CELL,      ///< cap_cells + 1
+    PER_PREDATOR,  ///< pcap predators
+    PER_ITEM,      ///< work items of the rules pass (metrics)
+    PER_BLOCK      ///< metric blocks (metrics)
+} buf_per;
+
+typedef struct buffer {
+    size_t off;    ///< offset of the pointer in mur_flock
+    buf_per per;
+    size_t bytes;  ///< bytes per unit
+} buffer;
+
+#define BUF(field, per, bytes) {offsetof(mur_flock, field), per, bytes}
+static const buffer BUFFERS[] = {
+    BUF(pos, PER_BOID, 3 * sizeof(float)),
+    BUF(vel, PER_BOID, 3 * sizeof(float)),
+    BUF(perch, PER_BOID, sizeof(int32_t)),
+    BUF(order, PER_BOID, sizeof(int32_t)),
+    BUF(cellof, PER_BOID, sizeof(int32_t)),
+    BUF(sx, PER_SORTED, sizeof(float)),
+    BUF(sy, PER_SORTED, sizeof(float)),
+    BUF(sz, PER_SORTED, sizeof(float)),
+    BUF(svx, PER_SORTED, sizeof(float)),
+    BUF(svy, PER_SORTED, sizeof(float)),
+    BUF(svz, PER_SORTED, sizeof(float)),
+    BUF(sw, PER_SORTED, sizeof(float)),
+    BUF(grid.start, PER_CELL, sizeof(int32_t)),
+    BUF(ppos, PER_PREDATOR, 3 * sizeof(float)),
+    BUF(pvel, PER_PREDATOR, 3 * sizeof(float)),
+    BUF(ptmp, PER_PREDATOR, 6 * sizeof(float)),
+    BUF(item_cnt, PER_ITEM, 2 * sizeof(int64_t)),
+    BUF(item_nn, PER_ITEM, sizeof(double)),
+    BUF(msum, PER_BLOCK, MUR_METRIC_BLOCK_BYTES),
+};
+#define NBUFFERS (sizeof BUFFERS / sizeof BUFFERS[0])
+
+/* The pointer of a row (copied, not cast: the fields are float * and int32_t *). */
+static void *buf_get(const mur_flock *f, const buffer *b)
 {
-    void *q = realloc(*p, bytes ? bytes : 1);
-    if (!q)
-        return false;
-    *p = q;
-    return true;
+    void *p;
+    memcpy(&p, (const char *)f + b->off, sizeof p);
+    return p;
 }
 
-static bool ensure_metric_buffers(mur_flock *f)
+static void buf_put(mur_flock *f, const buffer *b, void *p)
 {
-    int64_t items = mur_rules_max_items(f->cap);
-    size_t blocks = (size_t)f->cap / MUR_METRIC_BLOCK + 1;
-    return grow((void **)&f->item_cnt, (size_t)items * 2 * sizeof(int64_t)) &&
-           grow((void **)&f->item_nn, (size_t)items * sizeof(double)) &&
-           grow(&f->msum, blocks * MUR_METRIC_BLOCK_BYTES);
+    memcpy((char *)f + b->off, &p, sizeof p);
 }
 
 /* Cells of half the view radius hold about one boid each at the benchmark's density (~1.1 cells per
  * boid at 100k and 1M); sparser flocks get larger cells (grid.c). */
 static int64_t cells_for(int32_t n) { return (int64_t)n / 2 + 64; }
 
-/* Sorted arrays: cap boids and MUR_PAD floats of slack, zeroed when grown, so vector loads past the
- * last boid read defined values. */
-static bool grow_sorted(float **p, int32_t old_cap, int32_t cap)
+/* Units of kind k for cap boids, cells cells and pcap predators. */
+static size_t units(buf_per k, int32_t cap, int64_t cells, int32_t pcap)
 {
-    if (!grow((void **)p, ((size_t)cap + MUR_PAD) * sizeof(float)))
-        return false;
-    size_t from = old_cap < cap ? (size_t)old_cap : (size_t)cap;
-    memset(*p + from, 0, ((size_t)cap + MUR_PAD - from) * sizeof(float));
+    switch (k) {
+    case PER_BOID: return (size_t)cap;
+    case PER_SORTED: return (size_t)cap + MUR_PAD;
+    case PER_CELL: return (size_t)cells + 1;
+    case PER_PREDATOR: return (size_t)pcap;
+    case PER_ITEM: return (size_t)mur_rules_max_items(cap);
+    case PER_BLOCK: return (size_t)cap / MUR_METRIC_BLOCK + 1;
+    }
+    return 0;
+}
+
+/* Grow every row of the kinds [k0, k1] to the new sizes (never shrinks). A PER_SORTED row is zeroed
+ * from its old end. On failure the rows already grown stay usable (larger) and the caller keeps the
+ * old counts. */
+static bool grow_rows(mur_flock *f, buf_per k0, buf_per k1, int32_t cap, int64_t cells, int32_t pcap)
+{
+    for (size_t r = 0; r < NBUFFERS; r++) {
+        const buffer *b = &BUFFERS[r];
+        if (b->per < k0 || b->per > k1)
+            continue;
+        const size_t n = units(b->per, cap, cells, pcap) * b->bytes;
+        void *q = realloc(buf_get(f, b), n ? n : 1);
+        if (!q)
+            return false;
+        if (b->per == PER_SORTED) {
+            const size_t from = units(b->per, f->cap < cap ? f->cap : cap, 0, 0) - MUR_PAD;
+            memset((char *)q + from * b->bytes, 0, n - from * b->bytes);
+        }
+        buf_put(f, b, q);
+    }
     return true;
+}
+
+/* Bytes per boid of the boid rows (for the out-of-memory message). */
+static size_t boid_bytes(void)
+{
+    size_t sum = 0;
+    for (size_t r = 0; r < NBUFFERS; r++)
+        if (BUFFERS[r].per == PER_BOID || BUFFERS[r].per == PER_SORTED)
+            sum += BUFFERS[r].bytes;
+    return sum;
+}
+
+static bool ensure_metric_buffers(mur_flock *f)
+{
+    return grow_rows(f, PER_ITEM, PER_BLOCK, f->cap, 0, 0);
 }
 
 /* Make room for cap boids (never shrinks). On failure the flock is unchanged and usable. */
@@ -128,16 +168,8 @@ static bool reserve_boids(mur_flock *f, int32_t cap)
 {
     if (cap <= f->cap && f->grid.cap_cells >= cells_for(cap))
         return true;
-    size_t n = (size_t)cap;
-    bool ok = grow((void **)&f->pos, 3 * n * sizeof(float)) && grow((void **)&f->vel, 3 * n * sizeof(float)) &&
-              grow((void **)&f->perch, n * sizeof(int32_t)) && grow_sorted(&f->sx, f->cap, cap) &&
-              grow_sorted(&f->sy, f->cap, cap) && grow_sorted(&f->sz, f->cap, cap) &&
-              grow_sorted(&f->svx, f->cap, cap) && grow_sorted(&f->svy, f->cap, cap) &&
-              grow_sorted(&f->svz, f->cap, cap) && grow_sorted(&f->sw, f->cap, cap) &&
-              grow((void **)&f->order, n * sizeof(int32_t)) && grow((void **)&f->cellof, n * sizeof(int32_t));
     int64_t cc = cells_for(cap);
-    ok = ok && grow((void **)&f->grid.start, (size_t)(cc + 1) * sizeof(int32_t));
-    if (!ok)
+    if (!grow_rows(f, PER_BOID, PER_CELL, cap, cc, 0))
         return false;
     f->cap = cap;
     f->grid.cap_cells = cc;
@@ -147,7 +179,6 @@ static bool reserve_boids(mur_flock *f, int32_t cap)
     }
     return true;
 }
-
 
 /* Seeded random boid i (stream 1): uniform in the world box, random direction, speed in [min, max]. */
 static void spawn_boid(mur_flock *f, int32_t i, uint64_t salt)
@@ -161,7 +192,7 @@ static void spawn_boid(mur_flock *f, int32_t i, uint64_t salt)
             f->pos[3 * i + a] = d->world_min[a];
     }
     float z = 2.0f * mur_hash_unit(d->seed, 2, key) - 1.0f;
-    float phi = 6.2831853f * mur_hash_unit(d->seed, 3, key);
+    float phi = (float)MUR_TWO_PI * mur_hash_unit(d->seed, 3, key);
     float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
     float s = d->min_speed + mur_hash_unit(d->seed, 4, key) * (d->max_speed - d->min_speed);
     f->vel[3 * i] = s * r * cosf(phi);
@@ -188,9 +219,7 @@ bool mur_flock_set_predator_count(mur_flock *f, int32_t n, mur_error *err)
         return false;
     }
     if (n > f->pcap) {
-        size_t c = (size_t)n;
-        if (!grow((void **)&f->ppos, 3 * c * sizeof(float)) || !grow((void **)&f->pvel, 3 * c * sizeof(float)) ||
-            !grow((void **)&f->ptmp, 6 * c * sizeof(float))) {
+        if (!grow_rows(f, PER_PREDATOR, PER_PREDATOR, 0, 0, n)) {
             mur_set_error(err, "cannot allocate memory for %d predators", (int)n);
             return false;
         }
@@ -211,7 +240,7 @@ bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err)
     }
     if (!reserve_boids(f, n)) {
         mur_set_error(err, "cannot allocate memory for %d boids (about %.0f MiB)", (int)n,
-                      (double)n * 64.0 / 1048576.0);
+                      (double)n * (double)boid_bytes() / 1048576.0);
         return false;
     }
     for (int32_t i = f->n; i < n; i++)
@@ -232,10 +261,9 @@ mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err)
     }
     f->def = *def;
     f->pred_on = true;
-    f->threads = env_threads();
-    f->simd = mur_rules_pick_simd();
-    const char *reach = getenv("MURMUR_CELL_REACH");
-    f->grid.want_reach = reach && !strcmp(reach, "2") ? 2 : 1;
+    f->threads = mur_all_cores();
+    f->simd = mur_kernel_best();
+    f->grid.want_reach = 1;
     if (!alloc_gather(f, f->threads) || !mur_flock_set_boid_count(f, def->boids, err) ||
         !mur_flock_set_predator_count(f, def->predators, err)) {
         if (err && !err->msg[0])
@@ -250,44 +278,55 @@ void mur_flock_destroy(mur_flock *f)
 {
     if (!f)
         return;
-    void *ptrs[] = {f->pos, f->vel, f->perch, f->ppos, f->pvel, f->ptmp, f->sx, f->sy, f->sz, f->svx,
-                    f->svy, f->svz, f->sw, f->order, f->cellof, f->grid.start, f->item_nn, f->item_cnt, f->msum};
-    for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
-        free(ptrs[i]);
+    for (size_t r = 0; r < NBUFFERS; r++)
+        free(buf_get(f, &BUFFERS[r]));
     free_gather(f);
     free(f);
 }
 
-static void build(mur_flock *f)
+/* The context of one tick: built here once, read by every part of the tick. */
+static void step_init(mur_step *s, const mur_flock *f, bool move, bool metrics)
 {
-    if (f->def.neighbour_search == MUR_SEARCH_BRUTE)
-        mur_grid_build_brute(f);
-    else
-        mur_grid_build(f);
+    memset(s, 0, sizeof *s);
+    s->def = &f->def;
+    s->threads = f->threads;
+    s->move = move;
+    s->metrics = metrics;
+    s->simd = f->simd;
+    mur_world_init(&s->world, &f->def);
+    s->np = f->pred_on ? f->np : 0;
+    s->ppos = f->ppos;
+    mur_rules_prepare(&f->def, &s->rule);
 }
 
 /* One tick, optionally measuring the state it starts from. */
 static void tick(mur_flock *f, bool move, bool metrics)
 {
     double t0 = mur_now_ms();
+    mur_step s;
+    step_init(&s, f, move, metrics);
     mur_stats st;
     memset(&st, 0, sizeof st);
     st.tick = f->tick;
     st.boids = f->n;
-    st.predators = f->pred_on ? f->np : 0;
-    int64_t neigh = 0, with = 0, cand = 0;
-    double nn = 0.0;
-    if (f->n > 0)
-        build(f);
+    st.predators = s.np;
+    mur_pass_sums ps;
+    memset(&ps, 0, sizeof ps);
+    if (f->n > 0) {
+        if (f->def.neighbour_search == MUR_SEARCH_BRUTE)
+            mur_grid_build_brute(f);
+        else
+            mur_grid_build(f, &s);
+    }
     double t1 = mur_now_ms();
-    if (move && f->pred_on && f->np > 0)
-        mur_predators_plan(f);
+    if (move && s.np > 0)
+        mur_predators_plan(f, &s);
     if (metrics)
-        mur_metrics_state(f, &st);
+        mur_metrics_state(f, &s, &st);
     double t2 = mur_now_ms();
     if (f->n > 0)
-        mur_rules_pass(f, move, metrics, &neigh, &nn, &with, &cand);
-    if (move && f->pred_on && f->np > 0)
+        mur_rules_pass(f, &s, &ps);
+    if (move && s.np > 0)
         mur_predators_commit(f);
     if (move)
         f->tick++;
@@ -295,10 +334,10 @@ static void tick(mur_flock *f, bool move, bool metrics)
     int32_t flying = f->n - st.perching;
     if (metrics) {
         st.metrics_valid = true;
-        st.mean_neighbours = flying > 0 ? (double)neigh / flying : 0.0;
-        st.nn_distance = with > 0 ? nn / (double)with : 0.0;
+        st.mean_neighbours = flying > 0 ? (double)ps.neighbours / flying : 0.0;
+        st.nn_distance = ps.with_nn > 0 ? ps.nn_sum / (double)ps.with_nn : 0.0;
     }
-    st.candidates_per_boid = f->n > 0 ? (double)cand / f->n : 0.0;
+    st.candidates_per_boid = f->n > 0 ? (double)ps.candidates / f->n : 0.0;
     st.grid_ms = t1 - t0;
     st.metrics_ms = t2 - t1;
     st.step_ms = t3 - t0;
@@ -435,7 +474,7 @@ void mur_flock_set_search(mur_flock *f, mur_search method)
 
 void mur_flock_set_threads(mur_flock *f, int threads)
 {
-    int t = threads > 0 ? threads : env_threads();
+    int t = threads > 0 ? threads : mur_all_cores();
     if (t > MUR_MAX_THREADS)
         t = MUR_MAX_THREADS;
     if (alloc_gather(f, t))
@@ -443,6 +482,53 @@ void mur_flock_set_threads(mur_flock *f, int threads)
 }
 
 int mur_flock_threads(const mur_flock *f) { return f->threads; }
+
+bool mur_flock_set_simd(mur_flock *f, mur_simd path, mur_error *err)
+{
+    if (path == MUR_SIMD_AUTO) {
+        f->simd = mur_kernel_best();
+        return true;
+    }
+    if (path < 0 || path >= MUR_SIMD_COUNT || !mur_kernel_supports(path)) {
+        mur_set_error(err, "kernel path '%s' is not available on this CPU or build (available: %s%s%s)",
+                      mur_simd_name(path), "base", mur_kernel_supports(MUR_SIMD_AVX2) ? ", avx2" : "",
+                      mur_kernel_supports(MUR_SIMD_AVX512) ? ", avx512" : "");
+        return false;
+    }
+    f->simd = path;
+    return true;
+}
+
+mur_simd mur_flock_simd(const mur_flock *f) { return f->simd; }
+
+const char *mur_simd_name(mur_simd path)
+{
+    static const char *names[] = {"auto", "base", "avx2", "avx512"};
+    return (path >= 0 && path < MUR_SIMD_COUNT) ? names[path] : "?";
+}
+
+bool mur_flock_set_cell_reach(mur_flock *f, int reach, mur_error *err)
+{
+    if (reach != 1 && reach != 2) {
+        mur_set_error(err, "bad cell reach %d: expected 1 or 2", reach);
+        return false;
+    }
+    f->grid.want_reach = reach;
+    return true;
+}
+
+bool mur_flock_set(mur_flock *f, const char *name, const char *value, mur_error *err)
+{
+    const mur_param *p = mur_param_find(name);
+    if (p && !p->live) {
+        mur_set_error(err, "parameter '%s' cannot change on a live flock (create a new one)", name);
+        return false;
+    }
+    mur_flock_def nd = f->def;
+    if (!mur_def_set(&nd, name, value, err)) /* also names an unknown parameter */
+        return false;
+    return mur_flock_apply_def(f, &nd, err);
+}
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -472,14 +558,11 @@ uint64_t mur_flock_hash(const mur_flock *f)
 size_t mur_flock_memory(const mur_flock *f)
 {
     size_t b = sizeof *f;
-    b += (size_t)f->cap * (3 + 3 + 1 + 7 + 2) * 4 + 7 * MUR_PAD * 4;
-    b += (size_t)f->pcap * 12 * 4;
-    b += (size_t)(f->grid.cap_cells + 1) * 4;
-    if (f->item_cnt)
-        b += (size_t)mur_rules_max_items(f->cap) * (16 + 8) +
-             ((size_t)f->cap / MUR_METRIC_BLOCK + 1) * MUR_METRIC_BLOCK_BYTES;
+    for (size_t r = 0; r < NBUFFERS; r++)
+        if (buf_get(f, &BUFFERS[r]))
+            b += units(BUFFERS[r].per, f->cap, f->grid.cap_cells, f->pcap) * BUFFERS[r].bytes;
     for (int t = 0; t < MUR_MAX_THREADS; t++)
         if (f->gather[t].x)
-            b += sizeof(float) * 7 * (MUR_GATHER_CAP + MUR_PAD) + sizeof(int32_t) * (2 * MUR_GATHER_COLS + 2);
+            b += sizeof(float) * GATHER_FLOATS + sizeof(int32_t) * GATHER_INTS;
     return b;
 }

@@ -6,24 +6,27 @@
 #include <omp.h>
 #endif
 
-#include "internal.h"
+#include "grid.h"
+
+#include "flock_impl.h"
+#include "step.h"
 
 /* Cells are made this much larger than the view radius so that rounding in the position -> cell
  * mapping can never put two boids closer than view_radius more than one cell apart. */
 #define CELL_SLACK 1.0001f
 #define MAX_DIM 65536
 
-static void bbox(const mur_flock *f, float lo[3], float hi[3])
+static void bbox(const mur_flock *f, const mur_step *s, float lo[3], float hi[3])
 {
     float x0 = INFINITY, y0 = INFINITY, z0 = INFINITY;
     float x1 = -INFINITY, y1 = -INFINITY, z1 = -INFINITY;
     const float *p = f->pos;
     const int32_t n = f->n;
-    int nt = mur_effective_threads(f);
+    const int nt = mur_step_threads(s, n, MUR_PAR_MIN_BBOX);
     (void)nt;
     /* min/max are exact, so the result does not depend on how threads split the work */
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : x0, y0, z0) reduction(max : x1, y1, z1) if (n > 20000)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : x0, y0, z0) reduction(max : x1, y1, z1)
 #endif
     for (int32_t i = 0; i < n; i++) {
         float x = p[3 * i], y = p[3 * i + 1], z = p[3 * i + 2];
@@ -38,7 +41,7 @@ static void bbox(const mur_flock *f, float lo[3], float hi[3])
     hi[0] = x1; hi[1] = y1; hi[2] = z1;
 }
 
-static void geometry(mur_flock *f)
+static void geometry(mur_flock *f, const mur_step *s)
 {
     mur_grid *g = &f->grid;
     const mur_flock_def *d = &f->def;
@@ -48,7 +51,7 @@ static void geometry(mur_flock *f)
         memcpy(lo, d->world_min, sizeof lo);
         memcpy(hi, d->world_max, sizeof hi);
     } else {
-        bbox(f, lo, hi);
+        bbox(f, s, lo, hi);
     }
     double ext[3];
     for (int a = 0; a < 3; a++)
@@ -143,14 +146,67 @@ static void fill(mur_flock *f, int32_t s0, int32_t s1)
     }
 }
 
+/* The slice [c0, c1) of cells owned by thread t of T, and its boids [i0, i1) for the cell lookup. */
+typedef struct sort_part {
+    int t, T;
+    int32_t i0, i1;
+    int64_t c0, c1;
+} sort_part;
+
+/* Count the boids of this part's cells and turn the counts into this part's cursors (relative to
+ * the part's first slot); returns the part's boid count. Counts and cursors live in start[c0 + 1 .. c1]. */
+static int64_t count_cells(mur_flock *f, const sort_part *P)
+{
+    const int32_t n = f->n;
+    const int32_t *restrict cellof = f->cellof;
+    int32_t *restrict start = f->grid.start;
+    const uint32_t span = (uint32_t)(P->c1 - P->c0);
+    if (P->T == 1) {
+        for (int32_t i = 0; i < n; i++)
+            start[cellof[i] + 1]++;
+    } else {
+        for (int32_t i = 0; i < n; i++)
+            if ((uint32_t)(cellof[i] - P->c0) < span)
+                start[cellof[i] + 1]++;
+    }
+    int64_t run = 0;
+    for (int64_t c = P->c0; c < P->c1; c++) {
+        int32_t k = start[c + 1];
+        start[c + 1] = (int32_t)run;
+        run += k;
+    }
+    return run;
+}
+
+/* start[c + 1] is the next free slot of cell c; after the moves, the start of cell c + 1. Only the
+ * boid indices are scattered (one stream of 4-byte writes, which the caches absorb); the hot data is
+ * then filled in slot order: sequential writes, and reads of pos/vel that the prefetches overlap,
+ * instead of 8 streams of random writes. */
+static void scatter(mur_flock *f, const sort_part *P)
+{
+    const int32_t n = f->n;
+    const int32_t *restrict cellof = f->cellof;
+    int32_t *restrict start = f->grid.start;
+    int32_t *restrict order = f->order;
+    const uint32_t span = (uint32_t)(P->c1 - P->c0);
+    if (P->T == 1) {
+        for (int32_t i = 0; i < n; i++)
+            order[start[cellof[i] + 1]++] = i;
+    } else {
+        for (int32_t i = 0; i < n; i++)
+            if ((uint32_t)(cellof[i] - P->c0) < span)
+                order[start[cellof[i] + 1]++] = i;
+    }
+}
+
 /* Counting sort by cell, stable (boids keep their index order inside a cell), so the sorted order and
  * every result computed from it are the same for any thread count. In parallel, each thread owns a
  * contiguous range of cells: it reads every boid's cell but counts and moves only its own, so no
  * per-thread histograms are needed (no memory) and the order is exactly the serial one. */
-void mur_grid_build(mur_flock *f)
+void mur_grid_build(mur_flock *f, const mur_step *s)
 {
     mur_grid *g = &f->grid;
-    geometry(f);
+    geometry(f, s);
     const int32_t n = f->n;
     const int32_t dx = g->dims[0], dy = g->dims[1], dz = g->dims[2];
     const float ox = g->origin[0], oy = g->origin[1], oz = g->origin[2];
@@ -159,75 +215,50 @@ void mur_grid_build(mur_flock *f)
     int32_t *restrict cellof = f->cellof;
     int32_t *restrict start = g->start;
     const float *p = f->pos;
-    int nt = mur_effective_threads(f);
-    if (n < 50000)
-        nt = 1; /* a parallel region costs more than it saves on small flocks */
+    const int nt = mur_step_threads(s, n, MUR_PAR_MIN_SORT);
     int64_t total[MUR_MAX_THREADS];
     start[0] = 0;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
     {
+        sort_part P;
 #ifdef _OPENMP
-        const int t = omp_get_thread_num(), T = omp_get_num_threads();
+        P.t = omp_get_thread_num();
+        P.T = omp_get_num_threads();
 #else
-        const int t = 0, T = 1;
+        P.t = 0;
+        P.T = 1;
 #endif
-        const int32_t i0 = (int32_t)((int64_t)n * t / T), i1 = (int32_t)((int64_t)n * (t + 1) / T);
-        for (int32_t i = i0; i < i1; i++) {
+        P.i0 = (int32_t)((int64_t)n * P.t / P.T);
+        P.i1 = (int32_t)((int64_t)n * (P.t + 1) / P.T);
+        P.c0 = ncells * P.t / P.T;
+        P.c1 = ncells * (P.t + 1) / P.T;
+        for (int32_t i = P.i0; i < P.i1; i++) {
             int32_t cx = axis_cell(p[3 * i], ox, ix, dx);
             int32_t cy = axis_cell(p[3 * i + 1], oy, iy, dy);
             int32_t cz = axis_cell(p[3 * i + 2], oz, iz, dz);
             cellof[i] = cy + dy * (cx + dx * cz); /* mur_cell_id */
         }
-        /* this thread's cells [c0, c1); their counts and cursors live in start[c0 + 1 .. c1] */
-        const int64_t c0 = ncells * t / T, c1 = ncells * (t + 1) / T;
-        const uint32_t span = (uint32_t)(c1 - c0);
-        memset(start + c0 + 1, 0, sizeof(int32_t) * (size_t)(c1 - c0));
+        memset(start + P.c0 + 1, 0, sizeof(int32_t) * (size_t)(P.c1 - P.c0));
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
-        if (T == 1) {
-            for (int32_t i = 0; i < n; i++)
-                start[cellof[i] + 1]++;
-        } else {
-            for (int32_t i = 0; i < n; i++)
-                if ((uint32_t)(cellof[i] - c0) < span)
-                    start[cellof[i] + 1]++;
-        }
-        int64_t run = 0;
-        for (int64_t c = c0; c < c1; c++) {
-            int32_t k = start[c + 1];
-            start[c + 1] = (int32_t)run;
-            run += k;
-        }
-        total[t] = run;
+        total[P.t] = count_cells(f, &P);
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
         int32_t base = 0;
-        for (int u = 0; u < t; u++)
+        for (int u = 0; u < P.t; u++)
             base += (int32_t)total[u];
         if (base)
-            for (int64_t c = c0; c < c1; c++)
+            for (int64_t c = P.c0; c < P.c1; c++)
                 start[c + 1] += base;
-        /* start[c + 1] is the next free slot of cell c; after the moves, the start of cell c + 1. Only
-         * the boid indices are scattered (one stream of 4-byte writes, which the caches absorb); the
-         * hot data is then filled in slot order below: sequential writes, and reads of pos/vel that
-         * the prefetches overlap, instead of 8 streams of random writes. */
-        int32_t *restrict order = f->order;
-        if (T == 1) {
-            for (int32_t i = 0; i < n; i++)
-                order[start[cellof[i] + 1]++] = i;
-        } else {
-            for (int32_t i = 0; i < n; i++)
-                if ((uint32_t)(cellof[i] - c0) < span)
-                    order[start[cellof[i] + 1]++] = i;
-        }
+        scatter(f, &P);
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
-        fill(f, (int32_t)((int64_t)n * t / T), (int32_t)((int64_t)n * (t + 1) / T));
+        fill(f, P.i0, P.i1);
     }
 }
 

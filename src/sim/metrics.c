@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "metrics.h"
+
+#include "flock_impl.h"
+#include "step.h"
 
 #define BLOCK MUR_METRIC_BLOCK
 
@@ -50,9 +53,11 @@ static void uf_union(int32_t *parent, int32_t a, int32_t b)
 /* Union boid k with every boid of [j0, j1) closer than sqrt(r2): the distance test runs as a
  * vectorisable loop into a hit list, the unions (few) afterwards. */
 #define LINK_BLOCK 256
-static void link_boid(const mur_flock *f, int32_t *parent, int32_t k, int32_t j0, int32_t j1, float r2, bool wrap,
-                      const float L[3], const float hL[3])
+static void link_boid(const mur_flock *f, int32_t *parent, int32_t k, int32_t j0, int32_t j1, float r2,
+                      const mur_world *w)
 {
+    const bool wrap = w->wrap;
+    const float *L = w->L, *hL = w->hL;
     const float px = f->sx[k], py = f->sy[k], pz = f->sz[k];
     const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz;
     const float Lx = L[0], Ly = L[1], Lz = L[2], hx = hL[0], hy = hL[1], hz = hL[2];
@@ -63,14 +68,9 @@ static void link_boid(const mur_flock *f, int32_t *parent, int32_t k, int32_t j0
         if (wrap) {
 #pragma omp simd
             for (int32_t j = 0; j < m; j++) {
-                /* every candidate value computed, then selected: lets the loop vectorise */
-                float dx = x[j] - px, dy = y[j] - py, dz = z[j] - pz;
-                float ax = (x[j] - Lx) - px, ay = (y[j] - Ly) - py, az = (z[j] - Lz) - pz;
-                float bx = (x[j] + Lx) - px, by = (y[j] + Ly) - py, bz = (z[j] + Lz) - pz;
-                float ex = dx > hx ? ax : dx, ey = dy > hy ? ay : dy, ez = dz > hz ? az : dz;
-                ex = dx < -hx ? bx : ex;
-                ey = dy < -hy ? by : ey;
-                ez = dz < -hz ? bz : ez;
+                const float ex = mur_min_image(x[j], px, Lx, hx, true);
+                const float ey = mur_min_image(y[j], py, Ly, hy, true);
+                const float ez = mur_min_image(z[j], pz, Lz, hz, true);
                 hit[j] = ex * ex + ey * ey + ez * ez < r2 ? 1 : 0;
             }
         } else {
@@ -88,7 +88,7 @@ static void link_boid(const mur_flock *f, int32_t *parent, int32_t k, int32_t j0
 
 /* Groups: connected components of the graph linking boids closer than view_radius (no view cone,
  * perching boids included), over the grid already built for this tick. */
-static int32_t count_groups(mur_flock *f)
+static int32_t count_groups(mur_flock *f, const mur_step *s)
 {
     const mur_grid *g = &f->grid;
     const int32_t n = f->n;
@@ -96,15 +96,8 @@ static int32_t count_groups(mur_flock *f)
     for (int32_t i = 0; i < n; i++)
         parent[i] = i;
     const float r2 = f->def.view_radius * f->def.view_radius;
-    const bool wrap = g->wrap;
-    float L[3] = {0, 0, 0}, hL[3] = {0, 0, 0};
-    if (wrap)
-        for (int a = 0; a < 3; a++) {
-            L[a] = f->def.world_max[a] - f->def.world_min[a];
-            hL[a] = 0.5f * L[a];
-        }
     const int64_t ncells = g->ncells;
-    int nt = mur_effective_threads(f);
+    const int nt = s->threads;
     (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 8)
@@ -128,7 +121,7 @@ static int32_t count_groups(mur_flock *f)
                         continue; /* each cell pair once */
                     const int32_t lo2 = g->start[nc], hi2 = g->start[nc + 1];
                     for (int32_t k = lo; k < hi; k++)
-                        link_boid(f, parent, k, nc == c ? k + 1 : lo2, hi2, r2, wrap, L, hL);
+                        link_boid(f, parent, k, nc == c ? k + 1 : lo2, hi2, r2, &s->world);
                 }
     }
     int32_t groups = 0;
@@ -137,7 +130,34 @@ static int32_t count_groups(mur_flock *f)
     return groups;
 }
 
-void mur_metrics_state(mur_flock *f, mur_stats *s)
+/* Position sums, unit velocity sums and counts of the boids of block b. */
+static block_sum sum_block(const mur_flock *f, int64_t b)
+{
+    const float *p = f->pos, *v = f->vel;
+    const int32_t n = f->n;
+    block_sum a = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int32_t hi = (int32_t)((b + 1) * BLOCK < n ? (b + 1) * BLOCK : n);
+    for (int32_t i = (int32_t)(b * BLOCK); i < hi; i++) {
+        a.x += p[3 * i];
+        a.y += p[3 * i + 1];
+        a.z += p[3 * i + 2];
+        if (f->perch[i] > 0) {
+            a.perching++;
+            continue;
+        }
+        double vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2];
+        double l = sqrt(vx * vx + vy * vy + vz * vz);
+        if (l > 0.0) {
+            a.ux += vx / l;
+            a.uy += vy / l;
+            a.uz += vz / l;
+        }
+        a.flying++;
+    }
+    return a;
+}
+
+void mur_metrics_state(mur_flock *f, const mur_step *st, mur_stats *s)
 {
     const int32_t n = f->n;
     s->perching = 0;
@@ -149,34 +169,14 @@ void mur_metrics_state(mur_flock *f, mur_stats *s)
     const int64_t nb = (n + BLOCK - 1) / BLOCK;
     _Static_assert(sizeof(block_sum) <= MUR_METRIC_BLOCK_BYTES, "block sum size");
     block_sum *bs = f->msum; /* sized by ensure_metric_buffers */
-    const float *p = f->pos, *v = f->vel;
-    int nt = mur_effective_threads(f);
+    const float *p = f->pos;
+    const int nt = st->threads;
     (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
-    for (int64_t b = 0; b < nb; b++) {
-        block_sum a = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-        int32_t hi = (int32_t)((b + 1) * BLOCK < n ? (b + 1) * BLOCK : n);
-        for (int32_t i = (int32_t)(b * BLOCK); i < hi; i++) {
-            a.x += p[3 * i];
-            a.y += p[3 * i + 1];
-            a.z += p[3 * i + 2];
-            if (f->perch[i] > 0) {
-                a.perching++;
-                continue;
-            }
-            double vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2];
-            double l = sqrt(vx * vx + vy * vy + vz * vz);
-            if (l > 0.0) {
-                a.ux += vx / l;
-                a.uy += vy / l;
-                a.uz += vz / l;
-            }
-            a.flying++;
-        }
-        bs[b] = a;
-    }
+    for (int64_t b = 0; b < nb; b++)
+        bs[b] = sum_block(f, b);
     block_sum t = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int64_t b = 0; b < nb; b++) {
         t.x += bs[b].x; t.y += bs[b].y; t.z += bs[b].z;
@@ -206,5 +206,5 @@ void mur_metrics_state(mur_flock *f, mur_stats *s)
     s->diameter = dsum / n;
     s->polarisation = t.flying > 0 ? sqrt(t.ux * t.ux + t.uy * t.uy + t.uz * t.uz) / (double)t.flying : 0.0;
     s->perching = (int32_t)t.perching;
-    s->groups = count_groups(f);
+    s->groups = count_groups(f, st);
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "internal.h"
+#include "core.h"
 
 typedef struct param_row {
     mur_param pub;
@@ -46,6 +46,7 @@ static const param_row ROWS[] = {
     {{"scatter", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "negate cohesion so the flock disperses", true}, OFF(scatter)},
     {{"predator_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "boids flee predators closer than this", true}, OFF(predator_radius)},
     {{"predator_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "top speed of a predator", true}, OFF(predator_speed)},
+    {{"predator_turn", MUR_PT_FLOAT, 0, BIG, false, "1/s", NULL, "rate at which a predator turns toward the nearest flying boid (a tick turns it at most all the way)", true}, OFF(predator_turn)},
     {{"flee", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the push away from close predators", true}, OFF(flee)},
     {{"steer_unit", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "cohesion and alignment vectors scaled to unit length (as in the vision-distance report)", true}, OFF(steer_unit)},
     {{"perch_neighbours", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "perching boids count as neighbours of flying ones", true}, OFF(perch_neighbours)},
@@ -89,6 +90,7 @@ mur_flock_def mur_flock_default_def(void)
     d.scatter = false;
     d.predator_radius = 12.0f;
     d.predator_speed = 14.0f;
+    d.predator_turn = 3.0f;
     d.flee = 2.0f;
     d.steer_unit = false;
     d.perch_neighbours = true;
@@ -197,102 +199,129 @@ static bool parse_enum(const char *choices, const char *value, int *out)
     return false;
 }
 
+/* The parsers of one value, by type: false when the text is not a value of the row's type and range. */
+static bool parse_int(const mur_param *p, const char *value, int32_t *out)
+{
+    const char *s = value;
+    while (*s == ' ')
+        s++;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (end == s || *end || errno || v < (long long)p->min || v > (long long)p->max)
+        return false;
+    *out = (int32_t)v;
+    return true;
+}
+
+static bool parse_seed(const char *value, uint64_t *out)
+{
+    const char *s = value;
+    while (*s == ' ')
+        s++;
+    if (*s == '-' || *s == '+' || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (end == s || *end || errno)
+        return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+static bool parse_float(const mur_param *p, const char *value, float *out)
+{
+    double v;
+    /* the range applies to the stored float: 1e-85 passes (0, 10] as a double but is 0 as a float */
+    if (!parse_double(value, &v) || !isfinite((float)v) || !in_range(p, (double)(float)v))
+        return false;
+    *out = (float)v;
+    return true;
+}
+
+static bool parse_vec3(const mur_param *p, const char *value, float out[3])
+{
+    char buf[256];
+    if (strlen(value) >= sizeof buf)
+        return false;
+    strcpy(buf, value);
+    double v[3];
+    char *save = buf;
+    for (int i = 0; i < 3; i++) {
+        char *comma = strchr(save, ',');
+        if ((i < 2) != (comma != NULL))
+            return false;
+        if (comma)
+            *comma = 0;
+        if (!parse_double(save, &v[i]) || !in_range(p, (double)(float)v[i]))
+            return false;
+        save = comma ? comma + 1 : save;
+    }
+    for (int i = 0; i < 3; i++)
+        out[i] = (float)v[i];
+    return true;
+}
+
+static bool parse_switch(const char *value, bool *out)
+{
+    int idx;
+    if (!parse_enum("on|off", value, &idx)) {
+        if (strcmp(value, "1") == 0 || strcmp(value, "true") == 0)
+            idx = 0;
+        else if (strcmp(value, "0") == 0 || strcmp(value, "false") == 0)
+            idx = 1;
+        else
+            return false;
+    }
+    *out = idx == 0;
+    return true;
+}
+
 bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_error *err)
 {
     const param_row *r = find_row(name);
     if (!r) {
-        mur_set_error(err, "unknown parameter '%s' (murmur --list-params lists them)", name ? name : "");
+        mur_set_error(err, "unknown parameter '%s'", name ? name : "");
         return false;
     }
     const mur_param *p = &r->pub;
     char *field = (char *)def + r->offset;
     if (!value)
         value = "";
+    bool ok = false;
+    int idx;
     switch (p->type) {
-    case MUR_PT_INT: {
-        const char *s = value;
-        while (*s == ' ')
-            s++;
-        char *end;
-        errno = 0;
-        long long v = strtoll(s, &end, 10);
-        while (*end == ' ')
-            end++;
-        if (end == s || *end || errno || v < (long long)p->min || v > (long long)p->max)
-            return bad_value(p, value, err);
-        *(int32_t *)field = (int32_t)v;
-        return true;
-    }
-    case MUR_PT_SEED: {
-        const char *s = value;
-        while (*s == ' ')
-            s++;
-        if (*s == '-' || *s == '+' || !*s)
-            return bad_value(p, value, err);
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(s, &end, 10);
-        while (*end == ' ')
-            end++;
-        if (end == s || *end || errno)
-            return bad_value(p, value, err);
-        *(uint64_t *)field = (uint64_t)v;
-        return true;
-    }
-    case MUR_PT_FLOAT: {
-        double v;
-        /* the range applies to the stored float: 1e-85 passes (0, 10] as a double but is 0 as a float */
-        if (!parse_double(value, &v) || !isfinite((float)v) || !in_range(p, (double)(float)v))
-            return bad_value(p, value, err);
-        *(float *)field = (float)v;
-        return true;
-    }
-    case MUR_PT_VEC3: {
-        char buf[256];
-        if (strlen(value) >= sizeof buf)
+    case MUR_PT_INT:
+        ok = parse_int(p, value, (int32_t *)field);
+        break;
+    case MUR_PT_SEED:
+        ok = parse_seed(value, (uint64_t *)field);
+        break;
+    case MUR_PT_FLOAT:
+        ok = parse_float(p, value, (float *)field);
+        break;
+    case MUR_PT_VEC3:
+        if (strlen(value) >= 256)
             return bad_value(p, "(too long)", err);
-        strcpy(buf, value);
-        double v[3];
-        char *save = buf;
-        for (int i = 0; i < 3; i++) {
-            char *comma = strchr(save, ',');
-            if ((i < 2) != (comma != NULL))
-                return bad_value(p, value, err);
-            if (comma)
-                *comma = 0;
-            if (!parse_double(save, &v[i]) || !in_range(p, (double)(float)v[i]))
-                return bad_value(p, value, err);
-            save = comma ? comma + 1 : save;
-        }
-        for (int i = 0; i < 3; i++)
-            ((float *)field)[i] = (float)v[i];
-        return true;
-    }
-    case MUR_PT_SWITCH: {
-        int idx;
-        if (!parse_enum("on|off", value, &idx)) {
-            if (strcmp(value, "1") == 0 || strcmp(value, "true") == 0)
-                idx = 0;
-            else if (strcmp(value, "0") == 0 || strcmp(value, "false") == 0)
-                idx = 1;
-            else
-                return bad_value(p, value, err);
-        }
-        *(bool *)field = idx == 0;
-        return true;
-    }
-    case MUR_PT_ENUM: {
-        int idx;
-        if (!parse_enum(p->choices, value, &idx))
-            return bad_value(p, value, err);
-        if (r->offset == OFF(bounds))
+        ok = parse_vec3(p, value, (float *)field);
+        break;
+    case MUR_PT_SWITCH:
+        ok = parse_switch(value, (bool *)field);
+        break;
+    case MUR_PT_ENUM:
+        ok = parse_enum(p->choices, value, &idx);
+        if (ok && r->offset == OFF(bounds))
             def->bounds = (mur_bounds)idx;
-        else
+        else if (ok)
             def->neighbour_search = (mur_search)idx;
-        return true;
+        break;
     }
-    }
-    return bad_value(p, value, err);
+    return ok || bad_value(p, value, err);
 }
 
 static char *trim(char *s)
@@ -473,23 +502,6 @@ bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
     free(line);
     fclose(fp);
     return ok;
-}
-
-bool mur_flock_set(mur_flock *f, const char *name, const char *value, mur_error *err)
-{
-    const param_row *r = find_row(name);
-    if (!r) {
-        mur_set_error(err, "unknown parameter '%s' (murmur --list-params lists them)", name ? name : "");
-        return false;
-    }
-    if (!r->pub.live) {
-        mur_set_error(err, "parameter '%s' cannot change on a live flock (create a new one)", name);
-        return false;
-    }
-    mur_flock_def nd = f->def;
-    if (!mur_def_set(&nd, name, value, err))
-        return false;
-    return mur_flock_apply_def(f, &nd, err);
 }
 
 const char *mur_bounds_name(mur_bounds b)

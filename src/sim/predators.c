@@ -7,26 +7,30 @@
 #include <omp.h>
 #endif
 
-#include "kernel.h"
+#include "predators.h"
+
+#include "flock_impl.h"
+#include "step.h"
 
 /* Nearest flying boid to q (minimum image when wrap): the smallest squared distance, ties to the
  * smallest boid index, exactly as a scan in index order would pick. The cell-sorted copies are scanned
  * in blocks by all threads with a vectorised minimum; a (distance, index) minimum does not depend on
  * the order it is taken in, so the answer is the same for any thread count. -1 when none flies. */
 #define NEAR_BLOCK 2048
-static int32_t nearest_flying(const mur_flock *f, const float *q, bool wrap, const float L[3], const float hL[3],
-                              float *best_out)
+static int32_t nearest_flying(const mur_flock *f, const mur_step *s, const float *q, float *best_out)
 {
     const int32_t n = f->n;
     const int64_t nblocks = (n + NEAR_BLOCK - 1) / NEAR_BLOCK;
     const float qx = q[0], qy = q[1], qz = q[2];
-    const float Lx = L[0], Ly = L[1], Lz = L[2], hx = hL[0], hy = hL[1], hz = hL[2];
+    const bool wrap = s->world.wrap;
+    const float Lx = s->world.L[0], Ly = s->world.L[1], Lz = s->world.L[2];
+    const float hx = s->world.hL[0], hy = s->world.hL[1], hz = s->world.hL[2];
     float best = INFINITY;
     int32_t bi = -1;
-    int nt = mur_effective_threads(f);
+    const int nt = mur_step_threads(s, n, MUR_PAR_MIN_NEAREST);
     (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt) if (n > 50000)
+#pragma omp parallel num_threads(nt)
 #endif
     {
         float tb = INFINITY;
@@ -42,17 +46,9 @@ static int32_t nearest_flying(const mur_flock *f, const float *q, bool wrap, con
             const float *restrict W = f->sw + lo;
             float bm = INFINITY;
             for (int32_t j = 0; j < m; j++) {
-                float x = X[j], y = Y[j], z = Z[j];
-                float dx = x - qx, dy = y - qy, dz = z - qz;
-                if (wrap) {
-                    /* every candidate value computed, then selected: lets the loop vectorise */
-                    float ax = (x - Lx) - qx, ay = (y - Ly) - qy, az = (z - Lz) - qz;
-                    float bx = (x + Lx) - qx, by = (y + Ly) - qy, bz = (z + Lz) - qz;
-                    float ex = dx > hx ? ax : dx, ey = dy > hy ? ay : dy, ez = dz > hz ? az : dz;
-                    dx = dx < -hx ? bx : ex;
-                    dy = dy < -hy ? by : ey;
-                    dz = dz < -hz ? bz : ez;
-                }
+                const float dx = mur_min_image(X[j], qx, Lx, hx, wrap);
+                const float dy = mur_min_image(Y[j], qy, Ly, hy, wrap);
+                const float dz = mur_min_image(Z[j], qz, Lz, hz, wrap);
                 float dd = dx * dx + dy * dy + dz * dz;
                 dd = W[j] > MUR_W_PERCHED ? dd : INFINITY;
                 d2[j] = dd;
@@ -85,50 +81,36 @@ static int32_t nearest_flying(const mur_flock *f, const float *q, bool wrap, con
 }
 
 /* Predators steer toward the nearest flying boid (minimum image in a wrapped world) at up to
- * predator_speed. Computed from the state at the start of the tick into ptmp. */
-void mur_predators_plan(mur_flock *f)
+ * predator_speed, turning at predator_turn. Computed from the state at the start of the tick into ptmp. */
+void mur_predators_plan(mur_flock *f, const mur_step *s)
 {
-    const mur_flock_def *d = &f->def;
-    const bool wrap = d->bounds == MUR_BOUNDS_WRAP;
-    float L[3], hL[3];
-    for (int a = 0; a < 3; a++) {
-        L[a] = d->world_max[a] - d->world_min[a];
-        hL[a] = 0.5f * L[a];
-    }
+    const mur_flock_def *d = s->def;
+    const mur_world *w = &s->world;
     for (int32_t k = 0; k < f->np; k++) {
         const float *q = f->ppos + 3 * k;
         float v[3] = {f->pvel[3 * k], f->pvel[3 * k + 1], f->pvel[3 * k + 2]};
-        float best = INFINITY, tx = 0, ty = 0, tz = 0;
-        int32_t bi = nearest_flying(f, q, wrap, L, hL, &best);
-        if (bi >= 0) {
-            tx = image(f->pos[3 * bi], q[0], L[0], hL[0], wrap);
-            ty = image(f->pos[3 * bi + 1], q[1], L[1], hL[1], wrap);
-            tz = image(f->pos[3 * bi + 2], q[2], L[2], hL[2], wrap);
-        }
+        float best = INFINITY, t[3] = {0, 0, 0};
+        int32_t bi = nearest_flying(f, s, q, &best);
+        if (bi >= 0)
+            for (int a = 0; a < 3; a++)
+                t[a] = mur_min_image(f->pos[3 * bi + a], q[a], w->L[a], w->hL[a], w->wrap);
         if (best < INFINITY) {
-            float k2 = unit_scale(tx, ty, tz) * d->predator_speed;
-            /* turn toward the target at a rate of 3/s, never overshooting */
-            float g = 3.0f * d->dt;
+            float k2 = mur_unit_scale(t[0], t[1], t[2]) * d->predator_speed;
+            /* turn toward the target, never overshooting */
+            float g = d->predator_turn * d->dt;
             g = g > 1.0f ? 1.0f : g;
-            v[0] += g * (tx * k2 - v[0]);
-            v[1] += g * (ty * k2 - v[1]);
-            v[2] += g * (tz * k2 - v[2]);
+            for (int a = 0; a < 3; a++)
+                v[a] += g * (t[a] * k2 - v[a]);
         }
-        if (d->bounds == MUR_BOUNDS_SOFT) {
-            for (int a = 0; a < 3; a++) {
-                if (q[a] < d->world_min[a] + d->bounds_margin)
-                    v[a] += d->dt * d->bounds_turn;
-                else if (q[a] > d->world_max[a] - d->bounds_margin)
-                    v[a] -= d->dt * d->bounds_turn;
-            }
-        }
-        clamp_speed(&v[0], &v[1], &v[2], 0.0f, d->predator_speed);
+        if (w->soft)
+            mur_soft_push(d, q, (float *const[3]){&v[0], &v[1], &v[2]}, d->dt * d->bounds_turn);
+        mur_clamp_speed(v, 0.0f, d->predator_speed);
         float np[3] = {q[0] + d->dt * v[0], q[1] + d->dt * v[1], q[2] + d->dt * v[2]};
         if (np[1] < d->ground) {
             np[1] = d->ground;
             v[1] = v[1] < 0.0f ? -v[1] : v[1];
         }
-        apply_walls(d, np, v);
+        mur_apply_walls(d, np, v);
         memcpy(f->ptmp + 6 * k, np, sizeof np);
         memcpy(f->ptmp + 6 * k + 3, v, sizeof v);
     }

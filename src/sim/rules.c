@@ -1,6 +1,7 @@
-/* The rules of one tick (docs/rules.md): neighbour scan, steering, speed limits, bounds, perching,
- * the driver of the predators. Every boid's result is computed by one thread in a fixed order, so the state is
- * bit-identical for any thread count. */
+/* The rules of one tick (docs/rules.md): the per-tick constants and the steering of one boid (the
+ * top of this file: a new rule goes there), then the pass over every cell that gathers each
+ * neighbourhood, runs the neighbour kernel (kernel.c) and the rules. Every boid's result is computed by
+ * one thread in a fixed order, so the state is bit-identical for any thread count. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,93 @@
 #include <omp.h>
 #endif
 
+#include "rules.h"
+
+#include "flock_impl.h"
 #include "kernel.h"
+#include "space.h"
+#include "step.h"
+
+/* ---------------------------------------------------------------- the rules */
+
+void mur_rules_prepare(const mur_flock_def *d, mur_rule_k *k)
+{
+    k->r2 = d->view_radius * d->view_radius;
+    k->sr2 = d->separation_radius * d->separation_radius;
+    k->cone = d->view_angle < 360.0f;
+    k->cos_half = (float)cos((double)d->view_angle * 0.5 * (MUR_TWO_PI / 2) / 180.0);
+    k->cohesion = d->scatter ? -d->cohesion : d->cohesion;
+    k->pr2 = d->predator_radius * d->predator_radius;
+}
+
+/* The boid the kernel saw: position, velocity, |v| (for the view cone). */
+typedef struct boid_in {
+    float px, py, pz, vx, vy, vz;
+    float vlen;
+} boid_in;
+
+/* Steer boid i (state b, neighbour sums s), move it, apply the speed limits, perching and the walls. */
+static void update_boid(mur_flock *f, const mur_step *st, int32_t i, const boid_in *b, const acc *s)
+{
+    const mur_flock_def *d = st->def;
+    const mur_rule_k *k = &st->rule;
+    const mur_world *w = &st->world;
+    float axx = 0, ayy = 0, azz = 0;
+    if (s->cnt > 0.0f) {
+        float inv = 1.0f / s->cnt;
+        float cx = s->cx * inv, cy = s->cy * inv, cz = s->cz * inv;
+        float ax = s->ax * inv - b->vx, ay = s->ay * inv - b->vy, az = s->az * inv - b->vz;
+        if (d->steer_unit) {
+            float kc = mur_unit_scale(cx, cy, cz), ka = mur_unit_scale(ax, ay, az);
+            cx *= kc; cy *= kc; cz *= kc;
+            ax *= ka; ay *= ka; az *= ka;
+        }
+        axx = k->cohesion * cx + d->alignment * ax;
+        ayy = k->cohesion * cy + d->alignment * ay;
+        azz = k->cohesion * cz + d->alignment * az;
+    }
+    axx += d->separation * s->sx;
+    ayy += d->separation * s->sy;
+    azz += d->separation * s->sz;
+    if (d->goal) {
+        axx += d->goal_weight * (d->goal_pos[0] - b->px);
+        ayy += d->goal_weight * (d->goal_pos[1] - b->py);
+        azz += d->goal_weight * (d->goal_pos[2] - b->pz);
+    }
+    if (d->wind) {
+        axx += d->wind_vel[0];
+        ayy += d->wind_vel[1];
+        azz += d->wind_vel[2];
+    }
+    for (int32_t q = 0; q < st->np; q++) {
+        const float *pp = st->ppos + 3 * q;
+        float dx = mur_min_image(b->px, pp[0], w->L[0], w->hL[0], w->wrap);
+        float dy = mur_min_image(b->py, pp[1], w->L[1], w->hL[1], w->wrap);
+        float dz = mur_min_image(b->pz, pp[2], w->L[2], w->hL[2], w->wrap);
+        if (dx * dx + dy * dy + dz * dz < k->pr2) {
+            axx += d->flee * dx;
+            ayy += d->flee * dy;
+            azz += d->flee * dz;
+        }
+    }
+    if (w->soft)
+        mur_soft_push(d, (const float[3]){b->px, b->py, b->pz}, (float *const[3]){&axx, &ayy, &azz}, d->bounds_turn);
+    float v[3] = {b->vx + d->dt * axx, b->vy + d->dt * ayy, b->vz + d->dt * azz};
+    mur_clamp_speed(v, d->min_speed, d->max_speed);
+    float p[3] = {b->px + d->dt * v[0], b->py + d->dt * v[1], b->pz + d->dt * v[2]};
+    if (d->perch && p[1] <= d->ground) {
+        p[1] = d->ground;
+        v[0] = v[1] = v[2] = 0.0f;
+        int32_t span = d->perch_max - d->perch_min + 1;
+        int32_t r = (int32_t)(mur_hash_unit(d->seed, f->tick, (uint64_t)i) * (float)span);
+        f->perch[i] = d->perch_min + (r < span ? r : span - 1);
+    }
+    mur_apply_walls(d, p, v);
+    memcpy(f->pos + 3 * (size_t)i, p, sizeof p);
+    memcpy(f->vel + 3 * (size_t)i, v, sizeof v);
+}
+
+/* ---------------------------------------------------------------- the pass over the cells */
 
 /* Neighbourhood of cell (cx,cy,cz): the cells within reach on each axis, as runs of cells adjacent in
  * y (contiguous in the sorted arrays). Returns the run count. */
@@ -54,86 +141,14 @@ typedef struct piece {
 typedef int32_t (*gather_fn)(const mur_flock *, mur_gather *, const piece *, int, int, int32_t, int64_t, float,
                              int32_t, int32_t *, bool, int32_t);
 
-/* Everything one tick needs that is the same for every boid. */
+/* The pass's view of the tick: the step context and the kernel path. */
 typedef struct tick_cfg {
-    scan_cfg scan;
+    const mur_step *s;
     bool cone, pairwise, move, metrics;
-    float dt, mc, coh, ali, sep, goal_w, flee, pr2, turn, margin;
-    float goal[3], wind[3];
-    bool goal_on, wind_on, soft, steer_unit, perch_on;
-    int32_t np;
-    const float *ppos;
     scan_fn kernel;
     scan2_fn kernel2;   ///< two boids per pass, or NULL
     gather_fn gather;
 } tick_cfg;
-
-static void update_boid(mur_flock *f, const tick_cfg *t, int32_t i, const boid_in *b, const acc *s)
-{
-    const mur_flock_def *d = &f->def;
-    float axx = 0, ayy = 0, azz = 0;
-    if (s->cnt > 0.0f) {
-        float inv = 1.0f / s->cnt;
-        float cx = s->cx * inv, cy = s->cy * inv, cz = s->cz * inv;
-        float ax = s->ax * inv - b->vx, ay = s->ay * inv - b->vy, az = s->az * inv - b->vz;
-        if (t->steer_unit) {
-            float kc = unit_scale(cx, cy, cz), ka = unit_scale(ax, ay, az);
-            cx *= kc; cy *= kc; cz *= kc;
-            ax *= ka; ay *= ka; az *= ka;
-        }
-        axx = t->mc * t->coh * cx + t->ali * ax;
-        ayy = t->mc * t->coh * cy + t->ali * ay;
-        azz = t->mc * t->coh * cz + t->ali * az;
-    }
-    axx += t->sep * s->sx;
-    ayy += t->sep * s->sy;
-    azz += t->sep * s->sz;
-    if (t->goal_on) {
-        axx += t->goal_w * (t->goal[0] - b->px);
-        ayy += t->goal_w * (t->goal[1] - b->py);
-        azz += t->goal_w * (t->goal[2] - b->pz);
-    }
-    if (t->wind_on) {
-        axx += t->wind[0];
-        ayy += t->wind[1];
-        azz += t->wind[2];
-    }
-    for (int32_t k = 0; k < t->np; k++) {
-        const float *q = t->ppos + 3 * k;
-        bool w = t->scan.L[0] > 0.0f;
-        float dx = image(b->px, q[0], t->scan.L[0], t->scan.hL[0], w);
-        float dy = image(b->py, q[1], t->scan.L[1], t->scan.hL[1], w);
-        float dz = image(b->pz, q[2], t->scan.L[2], t->scan.hL[2], w);
-        if (dx * dx + dy * dy + dz * dz < t->pr2) {
-            axx += t->flee * dx;
-            ayy += t->flee * dy;
-            azz += t->flee * dz;
-        }
-    }
-    if (t->soft) {
-        float pp[3] = {b->px, b->py, b->pz};
-        float *aa[3] = {&axx, &ayy, &azz};
-        for (int a = 0; a < 3; a++) {
-            if (pp[a] < d->world_min[a] + t->margin)
-                *aa[a] += t->turn;
-            else if (pp[a] > d->world_max[a] - t->margin)
-                *aa[a] -= t->turn;
-        }
-    }
-    float v[3] = {b->vx + t->dt * axx, b->vy + t->dt * ayy, b->vz + t->dt * azz};
-    clamp_speed(&v[0], &v[1], &v[2], d->min_speed, d->max_speed);
-    float p[3] = {b->px + t->dt * v[0], b->py + t->dt * v[1], b->pz + t->dt * v[2]};
-    if (t->perch_on && p[1] <= d->ground) {
-        p[1] = d->ground;
-        v[0] = v[1] = v[2] = 0.0f;
-        int32_t span = d->perch_max - d->perch_min + 1;
-        int32_t r = (int32_t)(mur_hash_unit(d->seed, f->tick, (uint64_t)i) * (float)span);
-        f->perch[i] = d->perch_min + (r < span ? r : span - 1);
-    }
-    apply_walls(d, p, v);
-    memcpy(f->pos + 3 * (size_t)i, p, sizeof p);
-    memcpy(f->vel + 3 * (size_t)i, v, sizeof v);
-}
 
 /* Per-work-item sums. */
 typedef struct sums {
@@ -152,7 +167,7 @@ static inline void set_params(kparams *p, const tick_cfg *t, const boid_in *b)
     p->px = b->px; p->py = b->py; p->pz = b->pz;
     p->bvx = b->vx; p->bvy = b->vy; p->bvz = b->vz;
     if (t->cone) {
-        float kc = t->scan.cos_half * b->vlen;
+        float kc = t->s->rule.cos_half * b->vlen;
         p->k2 = kc * kc;
         p->kpos = kc >= 0.0f;
     }
@@ -215,7 +230,7 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
         }
         if (t->move)
             for (int q = 0; q < nb; q++)
-                update_boid(f, t, ii[q], &bb[q], &ss[q]);
+                update_boid(f, t->s, ii[q], &bb[q], &ss[q]);
     }
 }
 
@@ -225,10 +240,10 @@ static void job_init(scan_job *J, const tick_cfg *t)
     J->cone = t->cone;
     J->pairwise = t->pairwise;
     J->nn = t->metrics;
-    J->p.r2 = t->scan.r2;
-    J->p.sr2 = t->scan.sr2;
-    memcpy(J->p.L, t->scan.L, sizeof J->p.L);
-    memcpy(J->p.hL, t->scan.hL, sizeof J->p.hL);
+    J->p.r2 = t->s->rule.r2;
+    J->p.sr2 = t->s->rule.sr2;
+    memcpy(J->p.L, t->s->world.L, sizeof J->p.L);
+    memcpy(J->p.hL, t->s->world.hL, sizeof J->p.hL);
 }
 
 /* Boids [klo, khi) of cell (cx,cy,cz), one cell at a time: gather the cell's neighbourhood into the
@@ -243,7 +258,7 @@ static void do_cell(mur_flock *f, const tick_cfg *t, int32_t cx, int32_t cy, int
     const int64_t c = mur_cell_id(g, cx, cy, cz);
     const int32_t lo = g->start[c], hi = g->start[c + 1];
     run runs[MAX_RUNS];
-    int nr = neighbourhood(g, t->scan.L, cx, cy, cz, runs);
+    int nr = neighbourhood(g, t->s->world.L, cx, cy, cz, runs);
     int32_t total = 0, self_base = -1;
     for (int r = 0; r < nr; r++)
         total += runs[r].hi - runs[r].lo;
@@ -293,68 +308,29 @@ static void do_cell(mur_flock *f, const tick_cfg *t, int32_t cx, int32_t cy, int
     scan_boids(f, t, &J, klo, khi, self_base, total, S);
 }
 
-/* GATHER(name, W, attr): gather_column_<name>, the column copy with W-float vectors. Appends column
- * xoff (shifted by shx) of the row's pieces to the buffer at o and returns the new end. Copies go W
- * floats at a time and may write up to W - 1 floats past the end (the buffer is padded; the next
- * piece overwrites them); the values are the same for every W. *center gets the buffer position of
- * the first boid of cell (x, cy). */
-#define GATHER(NAME, W, ATTR)                                                                                  \
-    typedef float vg_##NAME __attribute__((vector_size(4 * (W))));                                          \
-    static ATTR int32_t gather_column_##NAME(const mur_flock *f, mur_gather *gb, const piece *pc, int np, int cp, \
-                                             int32_t cy, int64_t xoff, float shx, int32_t o, int32_t *center, \
-                                             bool prefetch, int32_t dy)                                     \
-    {                                                                                                        \
-        typedef vg_##NAME vg;                                                                                \
-        const int32_t *restrict start = f->grid.start;                                                       \
-        /* local copies of the pointers: stores through float * could otherwise alias them */               \
-        const float *restrict ax = f->sx, *restrict ay = f->sy, *restrict az = f->sz;                        \
-        const float *restrict avx = f->svx, *restrict avy = f->svy, *restrict avz = f->svz;                  \
-        const float *restrict aw = f->sw;                                                                    \
-        float *restrict gx = gb->x, *restrict gy = gb->y, *restrict gz = gb->z;                              \
-        float *restrict gvx = gb->vx, *restrict gvy = gb->vy, *restrict gvz = gb->vz, *restrict gw = gb->w; \
-        const vg zero = {0};                                                                                 \
-        const vg sx = zero + shx;                                                                            \
-        for (int p = 0; p < np; p++) {                                                                       \
-            const int32_t lo = start[pc[p].zoff + xoff + pc[p].y0];                                          \
-            const int32_t hi = start[pc[p].zoff + xoff + pc[p].y1 + 1];                                      \
-            if (p == cp)                                                                                     \
-                *center = o + (start[pc[p].zoff + xoff + cy] - lo);                                          \
-            const vg sy = zero + pc[p].sy, sz = zero + pc[p].sz;                                             \
-            if (prefetch) {                                                                                  \
-                /* the same piece of the next column, needed after this cell's boids are scanned: too   \
-                 * many streams (7 arrays x 3 z levels) for the hardware prefetchers */                     \
-                const int32_t nlo = start[pc[p].zoff + xoff + dy + pc[p].y0];                                \
-                const int32_t nhi = start[pc[p].zoff + xoff + dy + pc[p].y1 + 1];                            \
-                for (int32_t q = nlo; q < nhi + 15; q += 16) {                                               \
-                    __builtin_prefetch(ax + q);                                                              \
-                    __builtin_prefetch(ay + q);                                                              \
-                    __builtin_prefetch(az + q);                                                              \
-                    __builtin_prefetch(avx + q);                                                             \
-                    __builtin_prefetch(avy + q);                                                             \
-                    __builtin_prefetch(avz + q);                                                             \
-                    __builtin_prefetch(aw + q);                                                              \
-                }                                                                                            \
-            }                                                                                                \
-            int32_t q = o;                                                                                   \
-            for (int32_t j = lo; j < hi; j += (W), q += (W)) {                                               \
-                vg a;                                                                                        \
-                memcpy(&a, ax + j, sizeof a); a += sx; memcpy(gx + q, &a, sizeof a);                         \
-                memcpy(&a, ay + j, sizeof a); a += sy; memcpy(gy + q, &a, sizeof a);                         \
-                memcpy(&a, az + j, sizeof a); a += sz; memcpy(gz + q, &a, sizeof a);                         \
-                memcpy(gvx + q, avx + j, sizeof a);                                                          \
-                memcpy(gvy + q, avy + j, sizeof a);                                                          \
-                memcpy(gvz + q, avz + j, sizeof a);                                                          \
-                memcpy(gw + q, aw + j, sizeof a);                                                            \
-            }                                                                                                \
-            o += hi - lo;                                                                                    \
-        }                                                                                                    \
-        return o;                                                                                            \
-    }
-
-GATHER(base, 4, )
+/* The column copy, once per vector width (gather_body.h). */
+#define GNAME base
+#define GW 4
+#define GATTR
+#include "gather_body.h"
+#undef GNAME
+#undef GW
+#undef GATTR
 #ifdef MUR_X86_PATHS
-GATHER(avx2, 8, __attribute__((target("avx2"))))
-GATHER(avx512, 16, __attribute__((target("avx512f"))))
+#define GNAME avx2
+#define GW 8
+#define GATTR __attribute__((target("avx2")))
+#include "gather_body.h"
+#undef GNAME
+#undef GW
+#undef GATTR
+#define GNAME avx512
+#define GW 16
+#define GATTR __attribute__((target("avx512f")))
+#include "gather_body.h"
+#undef GNAME
+#undef GW
+#undef GATTR
 #endif
 
 static inline int32_t column_size(const mur_flock *f, const piece *pc, int np, int64_t xoff)
@@ -372,15 +348,15 @@ static inline int32_t column_size(const mur_flock *f, const piece *pc, int np, i
  * neighbourhood of cell x is then the columns x - reach .. x + reach, one slice of the buffer. A row
  * too long for the buffer is split into segments; a cell whose window alone is too large goes to
  * do_cell. */
-static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_gather *gb, sums *S)
+/* The pieces of the columns around row (cy, cz): for each z level within reach (wrapped with its
+ * shift, or clipped) the y range within reach, split in two where it wraps. *cp gets the first piece
+ * of the row's own z level. Returns the count (at most 2 (2 reach + 1)). */
+static int row_pieces(const mur_grid *g, const float L[3], int32_t cy, int32_t cz, piece *pc, int *cp)
 {
-    const mur_grid *g = &f->grid;
     const int H = g->reach;
     const int32_t dx = g->dims[0], dy = g->dims[1], dz = g->dims[2];
     const bool wrap = g->wrap;
-    const float *L = t->scan.L;
-    piece pc[10];
-    int np = 0, cp = -1;
+    int np = 0;
     for (int oz = -H; oz <= H; oz++) {
         int32_t zk = cz + oz;
         float sz = 0.0f;
@@ -404,15 +380,28 @@ static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_
             ya = 0;
         } else if (yb >= dy) {
             if (oz == 0)
-                cp = np;
+                *cp = np;
             pc[np++] = (piece){zoff, ya, dy - 1, 0.0f, sz};
             pc[np++] = (piece){zoff, 0, yb - dy, L[1], sz};
             continue;
         }
         if (oz == 0)
-            cp = np;
+            *cp = np;
         pc[np++] = (piece){zoff, ya, yb, 0.0f, sz};
     }
+    return np;
+}
+
+static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_gather *gb, sums *S)
+{
+    const mur_grid *g = &f->grid;
+    const int H = g->reach;
+    const int32_t dx = g->dims[0], dy = g->dims[1];
+    const bool wrap = g->wrap;
+    const float *L = t->s->world.L;
+    piece pc[10];
+    int cp = -1;
+    const int np = row_pieces(g, L, cy, cz, pc, &cp);
     const int32_t colmin = wrap ? -H : 0, colmax = wrap ? dx - 1 + H : dx - 1;
     scan_job J;
     job_init(&J, t);
@@ -462,51 +451,22 @@ static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_
     }
 }
 
-static void tick_config(const mur_flock *f, tick_cfg *t, bool move, bool metrics)
+static void tick_config(const mur_flock *f, const mur_step *s, tick_cfg *t)
 {
-    const mur_flock_def *d = &f->def;
     memset(t, 0, sizeof *t);
-    t->scan.r2 = d->view_radius * d->view_radius;
-    t->scan.sr2 = d->separation_radius * d->separation_radius;
-    t->cone = d->view_angle < 360.0f;
-    t->scan.cos_half = (float)cos((double)d->view_angle * 0.5 * 3.14159265358979323846 / 180.0);
-    if (d->bounds == MUR_BOUNDS_WRAP) {
-        for (int a = 0; a < 3; a++) {
-            t->scan.L[a] = d->world_max[a] - d->world_min[a];
-            t->scan.hL[a] = 0.5f * t->scan.L[a];
-        }
-    }
+    t->s = s;
+    t->cone = s->rule.cone;
     t->pairwise = f->grid.pairwise_wrap;
-    t->move = move;
-    t->metrics = metrics;
-    t->dt = d->dt;
-    t->mc = d->scatter ? -1.0f : 1.0f;
-    t->coh = d->cohesion;
-    t->ali = d->alignment;
-    t->sep = d->separation;
-    t->goal_on = d->goal;
-    t->goal_w = d->goal_weight;
-    memcpy(t->goal, d->goal_pos, sizeof t->goal);
-    t->wind_on = d->wind;
-    memcpy(t->wind, d->wind_vel, sizeof t->wind);
-    t->flee = d->flee;
-    t->pr2 = d->predator_radius * d->predator_radius;
-    t->soft = d->bounds == MUR_BOUNDS_SOFT;
-    t->turn = d->bounds_turn;
-    t->margin = d->bounds_margin;
-    t->steer_unit = d->steer_unit;
-    t->perch_on = d->perch;
-    t->np = f->pred_on ? f->np : 0;
-    t->ppos = f->ppos;
+    t->move = s->move;
+    t->metrics = s->metrics;
     t->kernel = mur_scan_boid_base;
     t->kernel2 = NULL; /* two boids need 22 sum vectors: only the 32 AVX-512 registers hold them */
     t->gather = gather_column_base;
 #ifdef MUR_X86_PATHS
-    if (f->simd == 1) {
+    if (s->simd == MUR_SIMD_AVX2) {
         t->kernel = mur_scan_boid_avx2;
-        t->kernel2 = NULL;
         t->gather = gather_column_avx2;
-    } else if (f->simd == 2) {
+    } else if (s->simd == MUR_SIMD_AVX512) {
         t->kernel = mur_scan_boid_avx512;
         t->kernel2 = mur_scan_boid2_avx512;
         t->gather = gather_column_avx512;
@@ -522,27 +482,64 @@ int64_t mur_rules_max_items(int32_t cap)
     return (int64_t)cap / 32 + 64;
 }
 
-/* Work items: groups of whole rows of cells (fixed y and z), at most mur_rules_max_items() of them, in
- * row order; with brute force, chunks of BRUTE_CHUNK boids. Each item's metric sums are kept apart
- * and added in item order, so they do not depend on the thread count. */
-void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, double *nn_sum, int64_t *with_nn,
-                    int64_t *cand)
+/* The work items of a pass: groups of whole rows of cells (fixed y and z), at most
+ * mur_rules_max_items() of them, in row order; with brute force, chunks of BRUTE_CHUNK boids. */
+typedef struct items {
+    bool one_cell, sliding;
+    int64_t rows, rows_per_item, count;
+} items;
+
+static items plan_items(const mur_flock *f)
+{
+    const mur_grid *g = &f->grid;
+    items I;
+    I.one_cell = g->ncells == 1;
+    I.sliding = !g->pairwise_wrap;
+    I.rows = (int64_t)g->dims[1] * g->dims[2];
+    const int64_t max_items = mur_rules_max_items(f->cap);
+    I.rows_per_item = (I.rows + max_items - 1) / max_items;
+    I.count = I.one_cell ? (f->n + BRUTE_CHUNK - 1) / BRUTE_CHUNK : (I.rows + I.rows_per_item - 1) / I.rows_per_item;
+    return I;
+}
+
+/* Work item it: its boids scanned and (with move) updated, its sums into S. */
+static void run_item(mur_flock *f, const tick_cfg *t, const items *I, int64_t it, mur_gather *gb, sums *S)
+{
+    const mur_grid *g = &f->grid;
+    if (I->one_cell) {
+        /* brute force: one cell holding every boid, split into chunks of boids */
+        const int32_t n = f->n;
+        int32_t klo = (int32_t)(it * BRUTE_CHUNK), khi = klo + BRUTE_CHUNK < n ? klo + BRUTE_CHUNK : n;
+        do_cell(f, t, 0, 0, 0, klo, khi, gb, S);
+        return;
+    }
+    const int64_t r1 = (it + 1) * I->rows_per_item < I->rows ? (it + 1) * I->rows_per_item : I->rows;
+    for (int64_t r = it * I->rows_per_item; r < r1; r++) {
+        const int32_t cy = (int32_t)(r % g->dims[1]), cz = (int32_t)(r / g->dims[1]);
+        if (I->sliding) {
+            do_row(f, t, cy, cz, gb, S);
+        } else {
+            for (int32_t x = 0; x < g->dims[0]; x++) {
+                const int64_t c = mur_cell_id(g, x, cy, cz);
+                do_cell(f, t, x, cy, cz, g->start[c], g->start[c + 1], gb, S);
+            }
+        }
+    }
+}
+
+/* Each item's metric sums are kept apart and added in item order, so they do not depend on the
+ * thread count. */
+void mur_rules_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
 {
     tick_cfg t;
-    tick_config(f, &t, move, metrics);
-    const mur_grid *g = &f->grid;
-    const int32_t n = f->n;
-    const bool one_cell = g->ncells == 1;
-    const int64_t rows = (int64_t)g->dims[1] * g->dims[2];
-    const int64_t max_items = mur_rules_max_items(f->cap);
-    const int64_t rows_per_item = (rows + max_items - 1) / max_items;
-    const int64_t items = one_cell ? (n + BRUTE_CHUNK - 1) / BRUTE_CHUNK : (rows + rows_per_item - 1) / rows_per_item;
-    const bool sliding = !g->pairwise_wrap;
-    int nt = mur_effective_threads(f);
+    tick_config(f, s, &t);
+    const items I = plan_items(f);
+    const bool metrics = s->metrics;
+    const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);
     int64_t cand_total = 0;
     (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt) if (nt > 1 && n >= 2000)
+#pragma omp parallel num_threads(nt)
 #endif
     {
 #ifdef _OPENMP
@@ -553,26 +550,9 @@ void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, doubl
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1) reduction(+ : cand_total)
 #endif
-        for (int64_t it = 0; it < items; it++) {
+        for (int64_t it = 0; it < I.count; it++) {
             sums S = {0, 0, 0, 0.0};
-            if (one_cell) {
-                /* brute force: one cell holding every boid, split into chunks of boids */
-                int32_t klo = (int32_t)(it * BRUTE_CHUNK), khi = klo + BRUTE_CHUNK < n ? klo + BRUTE_CHUNK : n;
-                do_cell(f, &t, 0, 0, 0, klo, khi, gb, &S);
-            } else {
-                const int64_t r1 = (it + 1) * rows_per_item < rows ? (it + 1) * rows_per_item : rows;
-                for (int64_t r = it * rows_per_item; r < r1; r++) {
-                    const int32_t cy = (int32_t)(r % g->dims[1]), cz = (int32_t)(r / g->dims[1]);
-                    if (sliding) {
-                        do_row(f, &t, cy, cz, gb, &S);
-                    } else {
-                        for (int32_t x = 0; x < g->dims[0]; x++) {
-                            const int64_t c = mur_cell_id(g, x, cy, cz);
-                            do_cell(f, &t, x, cy, cz, g->start[c], g->start[c + 1], gb, &S);
-                        }
-                    }
-                }
-            }
+            run_item(f, &t, &I, it, gb, &S);
             cand_total += S.cand;
             if (metrics) {
                 f->item_cnt[2 * it] = S.cnt;
@@ -581,19 +561,14 @@ void mur_rules_pass(mur_flock *f, bool move, bool metrics, int64_t *neigh, doubl
             }
         }
     }
-    *cand = cand_total;
+    memset(out, 0, sizeof *out);
+    out->candidates = cand_total;
     if (metrics) {
         /* fixed order over items: the same sums for any thread count */
-        int64_t ns = 0, nw = 0;
-        double nnv = 0.0;
-        for (int64_t it = 0; it < items; it++) {
-            ns += f->item_cnt[2 * it];
-            nw += f->item_cnt[2 * it + 1];
-            nnv += f->item_nn[it];
+        for (int64_t it = 0; it < I.count; it++) {
+            out->neighbours += f->item_cnt[2 * it];
+            out->with_nn += f->item_cnt[2 * it + 1];
+            out->nn_sum += f->item_nn[it];
         }
-        *neigh = ns;
-        *with_nn = nw;
-        *nn_sum = nnv;
     }
 }
-

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "env.h"
 #include "murmur/murmur.h"
 
 #define MAX_LIST 32
@@ -185,7 +186,12 @@ static bool run_one(const opts *o, bool uniform, int32_t n, int method, int thre
             free(t);
             return false;
         }
-        mur_flock_set_threads(f, threads);
+        if (!mur_env_apply(f, threads > 0, &err)) {
+            fprintf(stderr, "murmur-bench: %s\n", err.msg);
+            exit(2);
+        }
+        if (threads > 0)
+            mur_flock_set_threads(f, threads);
         r->threads = mur_flock_threads(f);
         mur_flock_set_metrics(f, o->metrics);
         mur_flock_steps(f, warm);
@@ -274,7 +280,7 @@ int main(int argc, char **argv)
     if (o.nm == 0)
         o.method[o.nm++] = MUR_SEARCH_GRID;
     if (o.nt == 0)
-        o.threads[o.nt++] = 0; /* 0: MURMUR_THREADS, OMP_NUM_THREADS or all cores */
+        o.threads[o.nt++] = 0; /* 0: MURMUR_THREADS, OMP_NUM_THREADS or all cores (env.c) */
 
     if (!o.json)
         printf("%-8s %9s %-6s %3s %-4s %6s %11s %13s %10s %10s %9s %9s\n", "scenario", "n", "method", "thr", "met",

@@ -1,0 +1,58 @@
+/* The flock's state (struct mur_flock) and the sizes of its buffers. Owned by flock.c; the step's
+ * modules (grid, rules, predators, metrics) and csv.c read and write the arrays. Not installed. */
+#ifndef MUR_SIM_FLOCK_IMPL_H
+#define MUR_SIM_FLOCK_IMPL_H
+
+#include "core.h"
+#include "grid.h"
+
+/// Capacity (candidates) of each thread's gather buffer; a neighbourhood larger than this is
+/// scanned in place, run by run.
+#define MUR_GATHER_CAP 4096
+/// Most columns one gathered segment of a row holds (longer rows are split into segments).
+#define MUR_GATHER_COLS 512
+/// Floats of slack after the gather buffer and the sorted arrays: vector loads and the fixed-size
+/// copies of the gather may run this far past the last valid candidate (masked out, never used).
+#define MUR_PAD 32
+/// Sorted-slot weight (sw): a flying boid, a perching boid that counts as a neighbour, one that does not.
+#define MUR_W_FLYING 2.0f
+#define MUR_W_PERCHED 1.0f
+/// Boids per block of the metric sums.
+#define MUR_METRIC_BLOCK 4096
+/// Bytes of one metric block sum.
+#define MUR_METRIC_BLOCK_BYTES 80
+
+/// A thread's gather buffer: the columns of cells around one row of cells, contiguous, so the
+/// neighbourhood of every cell of the row is one slice of it.
+typedef struct mur_gather {
+    float *x, *y, *z, *vx, *vy, *vz, *w;
+    int32_t *col;    ///< MUR_GATHER_COLS + 1 column starts in the buffer
+    int32_t *self;   ///< MUR_GATHER_COLS offsets of the row's own cell inside its column
+} mur_gather;
+
+struct mur_flock {
+    mur_flock_def def;
+    uint64_t tick;
+    int32_t n, cap;            ///< boids, allocated boids
+    float *pos, *vel;          ///< public state, 3 floats per boid
+    int32_t *perch;            ///< remaining perch ticks
+    int32_t np, pcap;          ///< predators, allocated predators
+    float *ppos, *pvel;        ///< predators, 3 floats each
+    float *ptmp;               ///< predators' next state (6 floats each)
+    bool pred_on;              ///< runtime predator toggle
+    /* scratch, cell-sorted, structure of arrays */
+    float *sx, *sy, *sz, *svx, *svy, *svz, *sw;
+    int32_t *order;            ///< sorted slot -> boid index
+    int32_t *cellof;           ///< boid -> cell during the sort; union-find parents for groups
+    mur_grid grid;
+    double *item_nn;           ///< per work item: sum of nearest-neighbour distances (metrics)
+    int64_t *item_cnt;         ///< per work item: neighbours counted, boids with a neighbour
+    void *msum;                ///< metrics block sums (MUR_METRIC_BLOCK boids a block)
+    int threads;               ///< worker threads, 1..MUR_MAX_THREADS
+    mur_gather gather[MUR_MAX_THREADS];
+    bool metrics_every;
+    mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)
+    mur_stats stats;
+};
+
+#endif

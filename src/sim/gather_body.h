@@ -1,0 +1,68 @@
+/* The column copy of the row gather (see do_row in rules.c) for one vector width, included by rules.c
+ * once per width with
+ *   GNAME   the path (base, avx2, avx512): the function is gather_column_GNAME
+ *   GW      floats per vector (4, 8, 16)
+ *   GATTR   the target attribute of the path (empty for base)
+ * Appends column xoff (shifted by shx) of the row's pieces to the buffer at o and returns the new end.
+ * Copies go GW floats at a time and may write up to GW - 1 floats past the end (the buffer is padded;
+ * the next piece overwrites them); the values are the same for every GW. *center gets the buffer
+ * position of the first boid of cell (x, cy). No include guard: each inclusion is one path. */
+#define G_CAT2(a, b) a##_##b
+#define G_CAT(a, b) G_CAT2(a, b)
+#define G(x) G_CAT(x, GNAME)
+
+typedef float G(vg) __attribute__((vector_size(4 * GW)));
+static GATTR int32_t G(gather_column)(const mur_flock *f, mur_gather *gb, const piece *pc, int np, int cp,
+                                         int32_t cy, int64_t xoff, float shx, int32_t o, int32_t *center,
+                                         bool prefetch, int32_t dy)
+{
+    typedef G(vg) vg;
+    const int32_t *restrict start = f->grid.start;
+    /* local copies of the pointers: stores through float * could otherwise alias them */
+    const float *restrict ax = f->sx, *restrict ay = f->sy, *restrict az = f->sz;
+    const float *restrict avx = f->svx, *restrict avy = f->svy, *restrict avz = f->svz;
+    const float *restrict aw = f->sw;
+    float *restrict gx = gb->x, *restrict gy = gb->y, *restrict gz = gb->z;
+    float *restrict gvx = gb->vx, *restrict gvy = gb->vy, *restrict gvz = gb->vz, *restrict gw = gb->w;
+    const vg zero = {0};
+    const vg sx = zero + shx;
+    for (int p = 0; p < np; p++) {
+        const int32_t lo = start[pc[p].zoff + xoff + pc[p].y0];
+        const int32_t hi = start[pc[p].zoff + xoff + pc[p].y1 + 1];
+        if (p == cp)
+            *center = o + (start[pc[p].zoff + xoff + cy] - lo);
+        const vg sy = zero + pc[p].sy, sz = zero + pc[p].sz;
+        if (prefetch) {
+            /* the same piece of the next column, needed after this cell's boids are scanned: too
+             * many streams (7 arrays x 3 z levels) for the hardware prefetchers */
+            const int32_t nlo = start[pc[p].zoff + xoff + dy + pc[p].y0];
+            const int32_t nhi = start[pc[p].zoff + xoff + dy + pc[p].y1 + 1];
+            for (int32_t q = nlo; q < nhi + 15; q += 16) {
+                __builtin_prefetch(ax + q);
+                __builtin_prefetch(ay + q);
+                __builtin_prefetch(az + q);
+                __builtin_prefetch(avx + q);
+                __builtin_prefetch(avy + q);
+                __builtin_prefetch(avz + q);
+                __builtin_prefetch(aw + q);
+            }
+        }
+        int32_t q = o;
+        for (int32_t j = lo; j < hi; j += GW, q += GW) {
+            vg a;
+            memcpy(&a, ax + j, sizeof a); a += sx; memcpy(gx + q, &a, sizeof a);
+            memcpy(&a, ay + j, sizeof a); a += sy; memcpy(gy + q, &a, sizeof a);
+            memcpy(&a, az + j, sizeof a); a += sz; memcpy(gz + q, &a, sizeof a);
+            memcpy(gvx + q, avx + j, sizeof a);
+            memcpy(gvy + q, avy + j, sizeof a);
+            memcpy(gvz + q, avz + j, sizeof a);
+            memcpy(gw + q, aw + j, sizeof a);
+        }
+        o += hi - lo;
+    }
+    return o;
+}
+
+#undef G
+#undef G_CAT
+#undef G_CAT2

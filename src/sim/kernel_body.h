@@ -1,0 +1,203 @@
+/* The neighbour kernel of one vector width (see kernel.h), included by kernel.c once per width with
+ *   KNAME   the path (base, avx2, avx512): every function and type here gets the suffix _KNAME
+ *   KW      floats per vector (4, 8, 16)
+ *   KATTR   the target attribute of the path (empty for base)
+ *   KMASK(K, M), MADD(A, X, K), MSUB(A, X, K)   the masked sums of the path
+ * Lanes [s KW, (s + 1) KW) of the 16 are one pass over the candidates with the sums in registers.
+ * No include guard: each inclusion is one path. */
+#define K_CAT2(a, b) a##_##b
+#define K_CAT(a, b) K_CAT2(a, b)
+#define K(x) K_CAT(x, KNAME)
+
+typedef float K(vf) __attribute__((vector_size(4 * KW)));
+typedef int32_t K(vi) __attribute__((vector_size(4 * KW)));
+typedef struct K(lanes) {
+    K(vf) cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;
+} K(lanes);
+static inline __attribute__((always_inline)) KATTR void K(chunk)(K(lanes) *a, const float *const *src,
+    int32_t o, int32_t idx0, float shx, float shy, float shz, int32_t self, int32_t hi, const kparams *p,
+    const bool cone, const bool pairwise, const bool tail, const bool nnd)
+{
+    typedef K(vf) vf;
+    typedef K(vi) vi;
+    const vf zero = {0};
+    vi iota;
+    memcpy(&iota, lane_iota, sizeof iota);
+    vf x, y, z, w, vx, vy, vz;
+    memcpy(&x, src[0] + o, sizeof x);
+    memcpy(&y, src[1] + o, sizeof y);
+    memcpy(&z, src[2] + o, sizeof z);
+    memcpy(&w, src[6] + o, sizeof w);
+    vf dx, dy, dz;
+    if (pairwise) {
+        const vf tx = x - p->px, ty = y - p->py, tz = z - p->pz;
+        const vf hx = zero + p->hL[0], hy = zero + p->hL[1], hz = zero + p->hL[2];
+        dx = VSEL(vf, tx > hx, (x - p->L[0]) - p->px, VSEL(vf, tx < -hx, (x + p->L[0]) - p->px, tx));
+        dy = VSEL(vf, ty > hy, (y - p->L[1]) - p->py, VSEL(vf, ty < -hy, (y + p->L[1]) - p->py, ty));
+        dz = VSEL(vf, tz > hz, (z - p->L[2]) - p->pz, VSEL(vf, tz < -hz, (z + p->L[2]) - p->pz, tz));
+    } else {
+        dx = (x + shx) - p->px;
+        dy = (y + shy) - p->py;
+        dz = (z + shz) - p->pz;
+    }
+    const vf d2 = dx * dx + dy * dy + dz * dz;
+    const vi idx = iota + idx0;
+    vi m = (d2 < zero + p->r2) & (idx != self) & (w > zero);
+    if (tail) /* lanes past the run's end: whatever is there, weight 0 */
+        m &= idx < hi;
+    if (cone) {
+        /* dot >= c|v| sqrt(d2) without the root: squares compared, by the sign of c|v| */
+        const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;
+        const vf dd = dot * dot, kd = d2 * p->k2;
+        const vi ahead = dot >= zero;
+        const vi kp = (vi){0} - (int32_t)p->kpos;
+        m &= (kp & ahead & (dd >= kd)) | (~kp & (ahead | (dd <= kd)));
+    }
+    memcpy(&vx, src[3] + o, sizeof vx);
+    memcpy(&vy, src[4] + o, sizeof vy);
+    memcpy(&vz, src[5] + o, sizeof vz);
+    const vi ms = m & (d2 < zero + p->sr2);
+    {
+        KMASK(km, m);
+        KMASK(kms, ms);
+        MADD(a->cnt, zero + 1.0f, km);
+        MADD(a->cx, dx, km);
+        MADD(a->cy, dy, km);
+        MADD(a->cz, dz, km);
+        MADD(a->ax, vx, km);
+        MADD(a->ay, vy, km);
+        MADD(a->az, vz, km);
+        MSUB(a->sx, dx, kms);
+        MSUB(a->sy, dy, kms);
+        MSUB(a->sz, dz, kms);
+    }
+    if (nnd) {
+        const vf dn = VSEL(vf, m, d2, zero + INFINITY);
+        a->nn = VSEL(vf, dn < a->nn, dn, a->nn);
+    }
+}
+static inline __attribute__((always_inline)) KATTR void K(runs)(const scan_job *J,
+    K(lanes) *all, const bool cone, const bool pairwise, const bool nnd)
+{
+    const float *src[7] = {J->x, J->y, J->z, J->vx, J->vy, J->vz, J->w};
+    for (int s = 0; s < MUR_LANES / KW; s++) {
+        const int32_t so = s * KW;
+        K(lanes) a;
+        const K(vf) zero = {0};
+        a.cnt = a.cx = a.cy = a.cz = a.ax = a.ay = a.az = a.sx = a.sy = a.sz = zero;
+        a.nn = zero + INFINITY;
+        for (int r = 0; r < J->nr; r++) {
+            const run *R = &J->runs[r];
+            const bool shifted = R->sx != 0.0f || R->sy != 0.0f || R->sz != 0.0f;
+            const int32_t self = shifted ? -1 : J->self;
+            int32_t j = R->lo;
+            for (; j + MUR_LANES <= R->hi; j += MUR_LANES)
+                K(chunk)(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
+                             false, nnd);
+            if (j < R->hi)
+                K(chunk)(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
+                             true, nnd);
+        }
+        all[s] = a;
+    }
+}
+/* two boids of one cell against the same candidates: each boid's lanes get exactly the operations
+ * of runs_, the candidate loads are shared */
+static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job *J, const kparams *p2,
+    int32_t self2, K(lanes) *all, K(lanes) *all2, const bool cone, const bool pairwise, const bool nnd)
+{
+    const float *src[7] = {J->x, J->y, J->z, J->vx, J->vy, J->vz, J->w};
+    for (int s = 0; s < MUR_LANES / KW; s++) {
+        const int32_t so = s * KW;
+        K(lanes) a, b;
+        const K(vf) zero = {0};
+        a.cnt = a.cx = a.cy = a.cz = a.ax = a.ay = a.az = a.sx = a.sy = a.sz = zero;
+        a.nn = zero + INFINITY;
+        b = a;
+        for (int r = 0; r < J->nr; r++) {
+            const run *R = &J->runs[r];
+            const bool shifted = R->sx != 0.0f || R->sy != 0.0f || R->sz != 0.0f;
+            const int32_t self = shifted ? -1 : J->self, sb = shifted ? -1 : self2;
+            int32_t j = R->lo;
+            for (; j + MUR_LANES <= R->hi; j += MUR_LANES) {
+                K(chunk)(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
+                             false, nnd);
+                K(chunk)(&b, src, j + so, j + so, R->sx, R->sy, R->sz, sb, R->hi, p2, cone, pairwise,
+                             false, nnd);
+            }
+            if (j < R->hi) {
+                K(chunk)(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
+                             true, nnd);
+                K(chunk)(&b, src, j + so, j + so, R->sx, R->sy, R->sz, sb, R->hi, p2, cone, pairwise,
+                             true, nnd);
+            }
+        }
+        all[s] = a;
+        all2[s] = b;
+    }
+}
+static inline __attribute__((always_inline)) KATTR void K(reduce)(K(lanes) *all, acc *out)
+{
+    /* the fixed tree: lane l += lane l + w for w = 8, 4, 2, 1 (across sub-vectors, then inside one) */
+    for (int w = MUR_LANES / 2; w >= 1; w /= 2) {
+        if (w >= KW) {
+            for (int s = 0; s < w / KW; s++)
+                LANES_ADD(all[s], all[s + w / KW]);
+        } else {
+            K(vi) mask;
+            memcpy(&mask, lane_rot_w[KW == 4 ? 0 : (KW == 8 ? 1 : 2)][w], sizeof mask);
+            K(lanes) sh;
+            LANES_SHUF(sh, all[0], mask);
+            LANES_ADD(all[0], sh);
+        }
+    }
+    out->cnt = all[0].cnt[0];
+    out->cx = all[0].cx[0];
+    out->cy = all[0].cy[0];
+    out->cz = all[0].cz[0];
+    out->ax = all[0].ax[0];
+    out->ay = all[0].ay[0];
+    out->az = all[0].az[0];
+    out->sx = all[0].sx[0];
+    out->sy = all[0].sy[0];
+    out->sz = all[0].sz[0];
+    out->nn = all[0].nn[0];
+}
+KATTR void K(mur_scan_boid)(const scan_job *J, acc *out)
+{
+    K(lanes) all[MUR_LANES / KW];
+    /* one specialised copy per combination of the per-tick switches */
+    const int sel = (J->cone ? 4 : 0) | (J->pairwise ? 2 : 0) | (J->nn ? 1 : 0);
+    switch (sel) {
+    case 0: K(runs)(J, all, false, false, false); break;
+    case 1: K(runs)(J, all, false, false, true); break;
+    case 2: K(runs)(J, all, false, true, false); break;
+    case 3: K(runs)(J, all, false, true, true); break;
+    case 4: K(runs)(J, all, true, false, false); break;
+    case 5: K(runs)(J, all, true, false, true); break;
+    case 6: K(runs)(J, all, true, true, false); break;
+    default: K(runs)(J, all, true, true, true); break;
+    }
+    K(reduce)(all, out);
+}
+KATTR __attribute__((unused)) void K(mur_scan_boid2)(const scan_job *J, const kparams *p2, int32_t self2, acc *out)
+{
+    K(lanes) all[MUR_LANES / KW], all2[MUR_LANES / KW];
+    const int sel = (J->cone ? 4 : 0) | (J->pairwise ? 2 : 0) | (J->nn ? 1 : 0);
+    switch (sel) {
+    case 0: K(runs2)(J, p2, self2, all, all2, false, false, false); break;
+    case 1: K(runs2)(J, p2, self2, all, all2, false, false, true); break;
+    case 2: K(runs2)(J, p2, self2, all, all2, false, true, false); break;
+    case 3: K(runs2)(J, p2, self2, all, all2, false, true, true); break;
+    case 4: K(runs2)(J, p2, self2, all, all2, true, false, false); break;
+    case 5: K(runs2)(J, p2, self2, all, all2, true, false, true); break;
+    case 6: K(runs2)(J, p2, self2, all, all2, true, true, false); break;
+    default: K(runs2)(J, p2, self2, all, all2, true, true, true); break;
+    }
+    K(reduce)(all, out);
+    K(reduce)(all2, out + 1);
+}
+
+#undef K
+#undef K_CAT
+#undef K_CAT2

@@ -1,0 +1,13 @@
+/* Flock metrics of the current state (metrics.c). The neighbour counts and nearest-neighbour
+ * distances come from the rules pass (rules.c); the CSV columns are in stats.c. */
+#ifndef MUR_SIM_METRICS_H
+#define MUR_SIM_METRICS_H
+
+#include "murmur/murmur.h"
+
+struct mur_step;
+
+/// Centre, diameter, polarisation, perching and groups of the current state (grid already built).
+void mur_metrics_state(mur_flock *f, const struct mur_step *s, mur_stats *out);
+
+#endif

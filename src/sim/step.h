@@ -1,0 +1,34 @@
+/* The context of one tick, built once by the step driver (flock.c) and passed to every part of the
+ * tick: grid, predators, metrics, rules. */
+#ifndef MUR_SIM_STEP_H
+#define MUR_SIM_STEP_H
+
+#include "rules.h"
+#include "space.h"
+
+/* Flock sizes from which a stage runs in parallel: below them a parallel region costs more than it
+ * saves (measured on the uniform benchmark, docs/performance.md). */
+#define MUR_PAR_MIN_RULES 2000     ///< the rules pass
+#define MUR_PAR_MIN_BBOX 20000     ///< the bounding box of an unwrapped grid
+#define MUR_PAR_MIN_SORT 50000     ///< the counting sort by cell
+#define MUR_PAR_MIN_NEAREST 50000  ///< each predator's nearest flying boid
+
+typedef struct mur_step {
+    const mur_flock_def *def;  ///< the def in force
+    int threads;               ///< worker threads
+    bool move;                 ///< advance the state (false: measure only)
+    bool metrics;              ///< compute the metrics of the state the tick starts from
+    mur_simd simd;             ///< neighbour kernel path
+    mur_world world;           ///< wrap lengths, soft bounds
+    int32_t np;                ///< acting predators (0 while hidden)
+    const float *ppos;         ///< their positions
+    mur_rule_k rule;           ///< the rules' constants
+} mur_step;
+
+/// Threads for a stage over n items that runs in parallel from min_n items.
+static inline int mur_step_threads(const mur_step *s, int64_t n, int64_t min_n)
+{
+    return n >= min_n ? s->threads : 1;
+}
+
+#endif
