@@ -67,7 +67,7 @@ static int32_t nearest_flying(const mur_flock *f, const mur_step *s, const float
             }
         }
 #ifdef _OPENMP
-#pragma omp critical(mur_nearest)
+#pragma omp critical
 #endif
         {
             if (ti >= 0 && (tb < best || (tb == best && ti < bi))) {
