@@ -116,6 +116,83 @@ static void predators_scare(void **s)
     mur_flock_destroy(f);
 }
 
+/* predator_turn is the fraction of the way to the target velocity a predator turns per second: 0
+ * leaves a predator at rest where it is; dt * turn >= 1 takes the full target velocity in one tick. */
+static void predator_turn_rate(void **s)
+{
+    (void)s;
+    mur_flock_def d = neutral_def(1);
+    d.predators = 1;
+    d.predator_speed = 5.0f;
+    d.dt = 0.1f;
+    mur_flock *f = make(&d);
+    const float b[3] = {10, 0, 0}, z[3] = {0, 0, 0};
+    assert_true(mur_flock_set_boid(f, 0, b, z, 0));
+    assert_true(mur_flock_set_predator(f, 0, z, z));
+    assert_true(mur_flock_set(f, "predator_turn", "0", NULL));
+    mur_flock_steps(f, 5);
+    mur_view v = mur_flock_view(f);
+    assert_true(v.pred_pos[0] == 0.0f && v.pred_vel[0] == 0.0f);
+    /* 2/s at dt 0.1: a fifth of the way to (5, 0, 0) wu/s in one tick */
+    assert_true(mur_flock_set(f, "predator_turn", "2", NULL));
+    mur_flock_step(f);
+    v = mur_flock_view(f);
+    assert_near(v.pred_vel[0], 1.0, 1e-5);
+    /* 20/s: all the way at once, never past it */
+    assert_true(mur_flock_set(f, "predator_turn", "20", NULL));
+    mur_flock_step(f);
+    v = mur_flock_view(f);
+    assert_near(v.pred_vel[0], 5.0, 1e-5);
+    mur_error err;
+    assert_false(mur_flock_set(f, "predator_turn", "-1", &err));
+    assert_true(strstr(err.msg, "predator_turn") != NULL);
+    mur_flock_destroy(f);
+}
+
+/* The metrics CSV columns: the names and number formats of the CSV contract, one row per tick. */
+static void stats_columns(void **s)
+{
+    (void)s;
+    const char *want = "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,perching,groups\n";
+    char got[512] = "";
+    for (int i = 0; i < mur_stats_column_count(); i++) {
+        strcat(got, mur_stats_column_name(i));
+        strcat(got, i + 1 < mur_stats_column_count() ? "," : "\n");
+    }
+    assert_string_equal(got, want);
+    assert_null(mur_stats_column_name(-1));
+    assert_null(mur_stats_column_name(mur_stats_column_count()));
+    mur_stats st;
+    memset(&st, 0, sizeof st);
+    st.tick = 18446744073709551615ULL;
+    st.centre[0] = 1.0 / 3.0;
+    st.centre[1] = -2.5;
+    st.centre[2] = 1e-20;
+    st.diameter = 123456789.123;
+    st.polarisation = 0.999999999;
+    st.mean_neighbours = 30;
+    st.nn_distance = 0.1;
+    st.perching = 7;
+    st.groups = -1;
+    char cell[8];
+    assert_int_equal(mur_stats_column_text(&st, mur_stats_column_count(), cell, sizeof cell), -1);
+    /* snprintf semantics: the length needed, the text cut to fit */
+    assert_int_equal(mur_stats_column_text(&st, 0, cell, sizeof cell), 20);
+    assert_string_equal(cell, "1844674");
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    assert_true(mur_stats_write_header(fp));
+    assert_true(mur_stats_write_row(fp, &st));
+    rewind(fp);
+    char text[1024] = "";
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    text[n] = 0;
+    fclose(fp);
+    assert_string_equal(text, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,"
+                              "perching,groups\n18446744073709551615,0.333333333,-2.5,1e-20,123456789,0.999999999,"
+                              "30,0.1,7,-1\n");
+}
+
 static double centre_distance(mur_flock *f, const float *g)
 {
     mur_stats st = mur_flock_measure(f);
@@ -397,6 +474,7 @@ int main(void)
         cmocka_unit_test(scatter_and_reform), cmocka_unit_test(flock_forms),
         cmocka_unit_test(long_run),         cmocka_unit_test(csv_round_trip),
         cmocka_unit_test(parameter_table),  cmocka_unit_test(memory_per_boid),
+        cmocka_unit_test(predator_turn_rate), cmocka_unit_test(stats_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,11 +38,15 @@ static mur_flock_def busy_def(mur_bounds b)
     return d;
 }
 
+/* Cell reach of the grid flock in compare_methods (mur_flock_set_cell_reach). */
+static int g_reach = 1;
+
 static void compare_methods(mur_bounds b)
 {
     mur_flock_def d = busy_def(b);
     d.neighbour_search = MUR_SEARCH_GRID;
     mur_flock *g = make(&d);
+    assert_true(mur_flock_set_cell_reach(g, g_reach, NULL));
     d.neighbour_search = MUR_SEARCH_BRUTE;
     mur_flock *r = make(&d);
     mur_flock_set_threads(g, 2);
@@ -108,7 +112,7 @@ static void narrow_wrap_world(void **s)
     mur_flock_destroy(r);
 }
 
-static uint64_t run_hash(int threads, uint64_t seed, mur_bounds b, int ticks)
+static uint64_t run_hash_path(int threads, uint64_t seed, mur_bounds b, int ticks, mur_simd path)
 {
     mur_flock_def d = mur_flock_default_def();
     d.boids = 3000;
@@ -119,12 +123,20 @@ static uint64_t run_hash(int threads, uint64_t seed, mur_bounds b, int ticks)
     d.view_angle = 270.0f;
     d.goal = true;
     mur_flock *f = make(&d);
+    mur_error err;
+    if (!mur_flock_set_simd(f, path, &err))
+        fail_msg("kernel path %s: %s", mur_simd_name(path), err.msg);
     mur_flock_set_threads(f, threads);
     mur_flock_set_metrics(f, true);
     mur_flock_steps(f, ticks);
     uint64_t h = mur_flock_hash(f);
     mur_flock_destroy(f);
     return h;
+}
+
+static uint64_t run_hash(int threads, uint64_t seed, mur_bounds b, int ticks)
+{
+    return run_hash_path(threads, seed, b, ticks, MUR_SIMD_AUTO);
 }
 
 static void threads_bit_identical(void **s)
@@ -151,13 +163,70 @@ static void pinned_hash(void **s)
                  (unsigned long long)PINNED_HASH);
 }
 
+/* Every kernel path this CPU runs gives the pinned state; the ones it lacks are refused. */
+static void pinned_hash_every_path(void **s)
+{
+    (void)s;
+    mur_flock_def d = mur_flock_default_def();
+    mur_flock *f = make(&d);
+    mur_error err;
+    assert_true(mur_flock_set_simd(f, MUR_SIMD_BASE, &err));
+    assert_int_equal(mur_flock_simd(f), MUR_SIMD_BASE);
+    assert_true(mur_flock_set_simd(f, MUR_SIMD_AUTO, &err));
+    const mur_simd best = mur_flock_simd(f);
+    assert_true(best >= MUR_SIMD_BASE && best < MUR_SIMD_COUNT);
+    err.msg[0] = 0;
+    assert_false(mur_flock_set_simd(f, MUR_SIMD_COUNT, &err));
+    assert_true(strstr(err.msg, "not available") != NULL);
+    assert_int_equal(mur_flock_simd(f), best); /* a refused path changes nothing */
+    mur_flock_destroy(f);
+    int ran = 0;
+    for (int p = MUR_SIMD_BASE; p < MUR_SIMD_COUNT; p++) {
+        /* the widest path is always available; narrower x86 paths too where it is AVX */
+        if (p > (int)best)
+            continue;
+        uint64_t h = run_hash_path(2, 42, MUR_BOUNDS_SOFT, 200, (mur_simd)p);
+        if (h != PINNED_HASH)
+            fail_msg("path %s: state hash after 200 ticks is %016llx, pinned %016llx", mur_simd_name((mur_simd)p),
+                     (unsigned long long)h, (unsigned long long)PINNED_HASH);
+        ran++;
+    }
+    print_message("pinned hash on %d kernel path(s), widest %s\n", ran, mur_simd_name(best));
+}
+
+/* Cells of half the view radius (reach 2) find the same neighbours as brute force, testing fewer
+ * candidates than reach 1; other reaches are refused. */
+static void grid_reach2_vs_brute(void **s)
+{
+    (void)s;
+    g_reach = 2;
+    compare_methods(MUR_BOUNDS_SOFT);
+    compare_methods(MUR_BOUNDS_WRAP);
+    g_reach = 1;
+    mur_flock_def d = busy_def(MUR_BOUNDS_WRAP);
+    double cand[3] = {0, 0, 0};
+    for (int r = 1; r <= 2; r++) {
+        mur_flock *f = make(&d);
+        assert_true(mur_flock_set_cell_reach(f, r, NULL));
+        mur_flock_step(f);
+        cand[r] = mur_flock_stats(f).candidates_per_boid;
+        mur_error err;
+        assert_false(mur_flock_set_cell_reach(f, 3, &err));
+        assert_true(strstr(err.msg, "expected 1 or 2") != NULL);
+        assert_false(mur_flock_set_cell_reach(f, 0, NULL));
+        mur_flock_destroy(f);
+    }
+    assert_true(cand[2] < 0.8 * cand[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(grid_vs_brute_soft),   cmocka_unit_test(grid_vs_brute_wrap),
         cmocka_unit_test(grid_vs_brute_bounce), cmocka_unit_test(grid_vs_brute_none),
         cmocka_unit_test(narrow_wrap_world),    cmocka_unit_test(threads_bit_identical),
-        cmocka_unit_test(pinned_hash),
+        cmocka_unit_test(pinned_hash),          cmocka_unit_test(pinned_hash_every_path),
+        cmocka_unit_test(grid_reach2_vs_brute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
