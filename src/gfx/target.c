@@ -167,10 +167,15 @@ void mur_target_present(mur_target *t, int dst_w, int dst_h)
     glViewport(0, 0, dst_w, dst_h);
 }
 
-void mur_target_read_start(mur_target *t)
+void mur_target_bind_read(mur_target *t)
 {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, t->fbo);
     glReadBuffer(GL_COLOR_ATTACHMENT0);
+}
+
+void mur_target_read_start(mur_target *t)
+{
+    mur_target_bind_read(t);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, t->pbo[t->head]);
     glReadPixels(0, 0, t->w, t->h, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
