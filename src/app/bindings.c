@@ -388,7 +388,7 @@ static const viewer_binding BINDINGS[] = {
     {K(GLFW_KEY_O), 0, false, "O", "world box outline on / off", NULL, act_box},
     {K(GLFW_KEY_F), 0, false, "F", "camera follows the flock centre", "panning stops following", act_follow},
     {K(GLFW_KEY_HOME), 0, false, "Home", "reset the view", "also stops following", act_home},
-    {K(0), 0, false, "left drag", "orbit", "around the target; the latitude stops short of the poles", NULL},
+    {K(0), 0, false, "left drag", "orbit", "the latitude stops short of the poles", NULL},
     {K(0), 0, false, "right drag", "pan (or Shift + left drag)", "the middle button pans too", NULL},
     {K(0), 0, false, "wheel", "zoom", "each notch moves 12% of the distance, so it feels the same near and far",
      NULL},

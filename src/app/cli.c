@@ -477,12 +477,12 @@ static void print_text(void)
                 continue;
             char title[64];
             flag_title(&FLAGS[k], title, sizeof title);
-            printf("  %-24s", title);
-            if (strlen(title) > 24)
-                printf("\n  %-24s", "");
+            printf("  %-26s", title);
+            if (strlen(title) >= 26)
+                printf("\n  %-26s", "");
             for (const char *p = FLAGS[k].help; *p; p++)
                 if (*p == '\n')
-                    printf("\n  %-24s", "");
+                    printf("\n  %-26s", "");
                 else
                     putchar(*p);
             putchar('\n');
