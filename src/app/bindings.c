@@ -24,6 +24,12 @@ void viewer_message(viewer *v, const char *fmt, ...)
         printf("viewer: frame %lld: %s\n", (long long)v->frame, v->message);
 }
 
+/* A setter's outcome in the HUD: what was done, or the library's reason. */
+static void report(viewer *v, bool ok, const mur_error *err, const char *done)
+{
+    viewer_message(v, "%s", ok ? done : err->msg);
+}
+
 /* ------------------------------------------------------------------ parameter nudging */
 
 static bool nudgeable(const mur_param *p)
@@ -91,11 +97,10 @@ static void nudge(viewer *v, int dir, bool big)
         snprintf(buf, sizeof buf, "%.0f", y);
     else
         snprintf(buf, sizeof buf, "%.4g", y);
+    char done[300];
+    snprintf(done, sizeof done, "%s = %s %s", p->name, buf, p->unit);
     mur_error err = {{0}};
-    if (mur_flock_set(v->flock, p->name, buf, &err))
-        viewer_message(v, "%s = %s %s", p->name, buf, p->unit);
-    else
-        viewer_message(v, "%s", err.msg);
+    report(v, mur_flock_set(v->flock, p->name, buf, &err), &err, done);
 }
 
 /* ------------------------------------------------------------------ actions */
@@ -111,11 +116,10 @@ static void set_boids(viewer *v, int64_t n)
         n = 0;
     if (n > MUR_MAX_BOIDS)
         n = MUR_MAX_BOIDS;
+    char done[64];
+    snprintf(done, sizeof done, "boids: %lld", (long long)n);
     mur_error err = {{0}};
-    if (mur_flock_set_boid_count(v->flock, (int32_t)n, &err))
-        viewer_message(v, "boids: %lld", (long long)n);
-    else
-        viewer_message(v, "%s", err.msg);
+    report(v, mur_flock_set_boid_count(v->flock, (int32_t)n, &err), &err, done);
 }
 
 static void act_reset(viewer *v, int key, int mods)
@@ -150,11 +154,10 @@ static void act_cone(viewer *v, int key, int mods)
     } else {
         snprintf(buf, sizeof buf, "%g", v->saved_view_angle < 360.0f ? v->saved_view_angle : 270.0);
     }
+    char done[64];
+    snprintf(done, sizeof done, "view cone: %s deg", buf);
     mur_error err = {{0}};
-    if (mur_flock_set(v->flock, "view_angle", buf, &err))
-        viewer_message(v, "view cone: %s deg", buf);
-    else
-        viewer_message(v, "%s", err.msg);
+    report(v, mur_flock_set(v->flock, "view_angle", buf, &err), &err, done);
 }
 
 
@@ -186,13 +189,77 @@ static void act_speed(viewer *v, int key, int mods)
     viewer_message(v, "simulation speed x%g", v->speed);
 }
 
-static void act_perch(viewer *v, int key, int mods)
+/* P, G, W, S: the flock's switches */
+static void act_switch(viewer *v, int key, int mods)
 {
-    (void)key;
     (void)mods;
-    bool on = !mur_flock_get_def(v->flock).perch;
-    mur_flock_set_perch(v->flock, on);
-    viewer_message(v, "perching %s", onoff(on));
+    mur_flock_def d = mur_flock_get_def(v->flock);
+    const char *what = "perching";
+    bool on = !d.perch;
+    if (key == GLFW_KEY_P) {
+        mur_flock_set_perch(v->flock, on);
+    } else if (key == GLFW_KEY_G) {
+        what = "goal";
+        mur_flock_set_goal(v->flock, on = !d.goal, NULL);
+    } else if (key == GLFW_KEY_W) {
+        what = "wind";
+        mur_flock_set_wind(v->flock, on = !d.wind, NULL);
+    } else {
+        what = "scatter";
+        mur_flock_set_scatter(v->flock, on = !d.scatter);
+    }
+    viewer_message(v, "%s %s", what, onoff(on));
+}
+
+/* C, O, Tab, M, H/F1: what the viewer shows */
+static void act_show(viewer *v, int key, int mods)
+{
+    (void)mods;
+    switch (key) {
+    case GLFW_KEY_C:
+        v->color_by_speed = !v->color_by_speed;
+        viewer_message(v, "colour by %s", v->color_by_speed ? "speed" : "state");
+        break;
+    case GLFW_KEY_O:
+        v->show_box = !v->show_box;
+        viewer_message(v, "world box %s", onoff(v->show_box));
+        break;
+    case GLFW_KEY_TAB:
+        v->show_hud = !v->show_hud;
+        break;
+    case GLFW_KEY_M:
+        v->show_plots = !v->show_plots;
+        v->show_hud = v->show_hud || v->show_plots;
+        viewer_message(v, "live plots %s", onoff(v->show_plots));
+        break;
+    default:
+        v->show_help = !v->show_help;
+    }
+}
+
+/* F, Home: the camera */
+static void act_camera(viewer *v, int key, int mods)
+{
+    (void)mods;
+    if (key == GLFW_KEY_F) {
+        mur_camera_set_follow(&v->cam, !v->cam.follow);
+        viewer_message(v, "follow flock %s", onoff(v->cam.follow));
+    } else {
+        mur_camera_reset(&v->cam);
+        viewer_message(v, "view reset");
+    }
+}
+
+/* F12, V, Esc/Q: requests the loop carries out after the inputs */
+static void act_request(viewer *v, int key, int mods)
+{
+    (void)mods;
+    if (key == GLFW_KEY_F12)
+        v->want_screenshot = true;
+    else if (key == GLFW_KEY_V)
+        v->want_record_toggle = true;
+    else
+        v->quit = true;
 }
 
 static void act_predators(viewer *v, int key, int mods)
@@ -209,33 +276,6 @@ static void act_predators(viewer *v, int key, int mods)
     }
     mur_flock_set_predators_on(f, on);
     viewer_message(v, "predators %s (%d)", onoff(on), (int)mur_flock_view(f).predators);
-}
-
-static void act_goal(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    bool on = !mur_flock_get_def(v->flock).goal;
-    mur_flock_set_goal(v->flock, on, NULL);
-    viewer_message(v, "goal %s", onoff(on));
-}
-
-static void act_wind(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    bool on = !mur_flock_get_def(v->flock).wind;
-    mur_flock_set_wind(v->flock, on, NULL);
-    viewer_message(v, "wind %s", onoff(on));
-}
-
-static void act_scatter(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    bool on = !mur_flock_get_def(v->flock).scatter;
-    mur_flock_set_scatter(v->flock, on);
-    viewer_message(v, "scatter %s", onoff(on));
 }
 
 static void act_bounds(viewer *v, int key, int mods)
@@ -276,83 +316,6 @@ static void act_nudge(viewer *v, int key, int mods)
     nudge(v, key == GLFW_KEY_RIGHT ? 1 : -1, (mods & GLFW_MOD_SHIFT) != 0);
 }
 
-static void act_colour(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    v->color_by_speed = !v->color_by_speed;
-    viewer_message(v, "colour by %s", v->color_by_speed ? "speed" : "state");
-}
-
-static void act_box(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    v->show_box = !v->show_box;
-    viewer_message(v, "world box %s", onoff(v->show_box));
-}
-
-static void act_follow(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    mur_camera_set_follow(&v->cam, !v->cam.follow);
-    viewer_message(v, "follow flock %s", onoff(v->cam.follow));
-}
-
-static void act_home(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    mur_camera_reset(&v->cam);
-    viewer_message(v, "view reset");
-}
-
-static void act_hud(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    v->show_hud = !v->show_hud;
-}
-
-static void act_plots(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    v->show_plots = !v->show_plots;
-    if (v->show_plots)
-        v->show_hud = true;
-    viewer_message(v, "live plots %s", onoff(v->show_plots));
-}
-
-static void act_help(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    v->show_help = !v->show_help;
-}
-
-static void act_screenshot(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    v->want_screenshot = true;
-}
-
-static void act_record(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    v->want_record_toggle = true;
-}
-
-static void act_quit(viewer *v, int key, int mods)
-{
-    (void)key;
-    (void)mods;
-    v->quit = true;
-}
-
 /* ------------------------------------------------------------------ the table */
 
 #define K(...) {__VA_ARGS__, 0}
@@ -362,15 +325,15 @@ static const viewer_binding BINDINGS[] = {
      act_step},
     {K(GLFW_KEY_LEFT_BRACKET, GLFW_KEY_RIGHT_BRACKET), 0, false, "[  ]", "simulation slower / faster",
      "half / twice as fast, x1/64 .. x16 of real time", act_speed},
-    {K(GLFW_KEY_P), 0, false, "P", "perching on / off", "off releases every perched boid", act_perch},
+    {K(GLFW_KEY_P), 0, false, "P", "perching on / off", "off releases every perched boid", act_switch},
     {K(GLFW_KEY_K), 0, false, "K", "predators on / off (adds 3 if there are none)",
      "off hides them and on restores them", act_predators},
     {K(GLFW_KEY_G), 0, false, "G", "goal on / off", "the goal is a yellow cross with a ring on the ground below it",
-     act_goal},
+     act_switch},
     {K(0), 0, false, "click", "on the ground: move the goal there (and turn it on)",
      "a left click without a drag; the goal keeps its height", NULL},
-    {K(GLFW_KEY_W), 0, false, "W", "wind on / off", "blows with `wind_vel`", act_wind},
-    {K(GLFW_KEY_S), 0, false, "S", "scatter on / off", "negated cohesion", act_scatter},
+    {K(GLFW_KEY_W), 0, false, "W", "wind on / off", "blows with `wind_vel`", act_switch},
+    {K(GLFW_KEY_S), 0, false, "S", "scatter on / off", "negated cohesion", act_switch},
     {K(GLFW_KEY_B), 0, false, "B", "bounds mode: soft > wrap > bounce > none", "and back to soft", act_bounds},
     {K(GLFW_KEY_A), 0, false, "A", "view cone on / off (360 deg = all round)",
      "back to the previous angle, 270 if there was none", act_cone},
@@ -384,25 +347,25 @@ static const viewer_binding BINDINGS[] = {
      "floats by a factor 1.1 (Shift: 2), whole numbers by 10% (at least 1); the library checks the value",
      act_nudge},
     {K(GLFW_KEY_C), 0, false, "C", "colour by state / by speed",
-     "state: flying amber, perching green, predators red; speed: blue slow .. red fast", act_colour},
-    {K(GLFW_KEY_O), 0, false, "O", "world box outline on / off", NULL, act_box},
-    {K(GLFW_KEY_F), 0, false, "F", "camera follows the flock centre", "panning stops following", act_follow},
-    {K(GLFW_KEY_HOME), 0, false, "Home", "reset the view", "also stops following", act_home},
+     "state: flying amber, perching green, predators red; speed: blue slow .. red fast", act_show},
+    {K(GLFW_KEY_O), 0, false, "O", "world box outline on / off", NULL, act_show},
+    {K(GLFW_KEY_F), 0, false, "F", "camera follows the flock centre", "panning stops following", act_camera},
+    {K(GLFW_KEY_HOME), 0, false, "Home", "reset the view", "also stops following", act_camera},
     {K(0), 0, false, "left drag", "orbit", "the latitude stops short of the poles", NULL},
     {K(0), 0, false, "right drag", "pan (or Shift + left drag)", "the middle button pans too", NULL},
     {K(0), 0, false, "wheel", "zoom", "each notch moves 12% of the distance, so it feels the same near and far",
      NULL},
-    {K(GLFW_KEY_TAB), 0, false, "Tab", "hide / show the HUD", NULL, act_hud},
+    {K(GLFW_KEY_TAB), 0, false, "Tab", "hide / show the HUD", NULL, act_show},
     {K(GLFW_KEY_M), 0, false, "M", "live plots of the last minute: diameter, polarisation, neighbours, groups, perching",
-     "sampled four times a second, each graph scaled to its own maximum", act_plots},
-    {K(GLFW_KEY_H, GLFW_KEY_F1), 0, false, "H  F1", "this help", NULL, act_help},
+     "sampled four times a second, each graph scaled to its own maximum", act_show},
+    {K(GLFW_KEY_H, GLFW_KEY_F1), 0, false, "H  F1", "this help", NULL, act_show},
     {K(GLFW_KEY_F12), 0, false, "F12", "save a screenshot (PNG, timestamped name)",
-     "`murmur-YYYYMMDD-HHMMSS-NNN.png` in the current folder; the path is printed", act_screenshot},
+     "`murmur-YYYYMMDD-HHMMSS-NNN.png` in the current folder; the path is printed", act_request},
     {K(GLFW_KEY_V), 0, false, "V", "start / stop recording a video (timestamped name, no HUD)",
      "`murmur-YYYYMMDD-HHMMSS.mp4`, or PNG frames in a folder of that name without ffmpeg; one tick of "
      "1/`--fps` per frame while recording; the HUD only with `--hud on` (see [recording.md](recording.md))",
-     act_record},
-    {K(GLFW_KEY_ESCAPE, GLFW_KEY_Q), 0, false, "Esc  Q", "quit", NULL, act_quit},
+     act_request},
+    {K(GLFW_KEY_ESCAPE, GLFW_KEY_Q), 0, false, "Esc  Q", "quit", NULL, act_request},
 };
 #undef K
 

@@ -170,12 +170,19 @@ static bool add_set(parse_state *st, const char *name, const char *val)
     return true;
 }
 
-static bool set_steps(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+/* --steps N (>= 0), --threads T (1..64), --frames N (>= 1): whole numbers in their ranges */
+static bool set_whole(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
 {
     (void)st;
     long long ll = 0;
-    bool ok = parse_i64(f->name, val, 0, 1000000000000LL, &ll);
-    cli->steps = ll;
+    if (f->field == offsetof(mur_cli, threads)) {
+        bool ok = parse_i64(f->name, val, 1, 64, &ll);
+        cli->threads = (int)ll;
+        return ok;
+    }
+    bool steps = f->field == offsetof(mur_cli, steps);
+    bool ok = parse_i64(f->name, val, steps ? 0 : 1, steps ? 1000000000000LL : 1000000000LL, &ll);
+    *(int64_t *)(void *)((char *)cli + f->field) = ll;
     return ok;
 }
 
@@ -235,24 +242,6 @@ static bool set_listing(mur_cli *cli, parse_state *st, const flag_spec *f, const
     return true;
 }
 
-static bool set_threads(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
-{
-    (void)st;
-    long long ll = 0;
-    bool ok = parse_i64(f->name, val, 1, 64, &ll);
-    cli->threads = (int)ll;
-    return ok;
-}
-
-static bool set_frames(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
-{
-    (void)st;
-    long long ll = 0;
-    bool ok = parse_i64(f->name, val, 1, 1000000000LL, &ll);
-    cli->frames = ll;
-    return ok;
-}
-
 static bool set_size(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
 {
     (void)st;
@@ -305,8 +294,8 @@ static const flag_spec FLAGS[] = {
     {"--init", NULL, ARG_VALUE, "FILE.csv", SEC_SIM, "start from a CSV state (kind,x,y,z,vx,vy,vz,perch)",
      set_string, FIELD(init_path)},
     {"--threads", NULL, ARG_VALUE, "T", SEC_SIM,
-     "worker threads (default: MURMUR_THREADS, OMP_NUM_THREADS or all cores)", set_threads, 0},
-    {"--steps", NULL, ARG_VALUE, "N", SEC_BATCH, "run N ticks without a window", set_steps, 0},
+     "worker threads (default: MURMUR_THREADS, OMP_NUM_THREADS or all cores)", set_whole, FIELD(threads)},
+    {"--steps", NULL, ARG_VALUE, "N", SEC_BATCH, "run N ticks without a window", set_whole, FIELD(steps)},
     {"--export", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH, "write the final state", set_string, FIELD(export_path)},
     {"--metrics", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH, "write metrics for ticks 0..N (also works in the viewer)",
      set_string, FIELD(metrics_path)},
@@ -314,7 +303,7 @@ static const flag_spec FLAGS[] = {
      "change a parameter when the run reaches TICK (repeatable),\ne.g. --at 300:scatter=on --at 500:scatter=off",
      set_at, 0},
     {"--size", NULL, ARG_VALUE, "WxH", SEC_VIEW, "window or frame size (default 1280x720)", set_size, 0},
-    {"--frames", NULL, ARG_VALUE, "N", SEC_VIEW, "run N frames, then exit", set_frames, 0},
+    {"--frames", NULL, ARG_VALUE, "N", SEC_VIEW, "run N frames, then exit", set_whole, FIELD(frames)},
     {"--screenshot", NULL, ARG_VALUE, "PATH", SEC_VIEW, "save the last frame as PNG", set_string,
      FIELD(screenshot)},
     {"--keys", NULL, ARG_VALUE, "LIST", SEC_VIEW,
@@ -462,73 +451,63 @@ static void flag_title(const flag_spec *f, char *buf, size_t len)
              f->alias ? f->alias : "");
 }
 
-static void print_text(void)
+/* One flag: an indented --help line (continued lines aligned), or a markdown table row. */
+static void print_flag(const flag_spec *f, bool markdown)
 {
-    puts("murmur " MUR_VERSION_STRING " - a 3D flock of boids\n"
-         "\n"
-         "Usage:\n"
-         "  murmur [options]                      open the viewer (needs a display)\n"
-         "  murmur --steps N [options]            batch: run N ticks, no window\n"
-         "  murmur --record PATH --frames N ...   record a video or PNG frames");
-    for (int sec = 0; sec < SEC_COUNT; sec++) {
-        printf("\n%s:\n", SECTION_TITLE[sec]);
-        for (size_t k = 0; k < NFLAGS; k++) {
-            if ((int)FLAGS[k].sec != sec)
-                continue;
-            char title[64];
-            flag_title(&FLAGS[k], title, sizeof title);
-            printf("  %-26s", title);
-            if (strlen(title) >= 26)
-                printf("\n  %-26s", "");
-            for (const char *p = FLAGS[k].help; *p; p++)
-                if (*p == '\n')
-                    printf("\n  %-26s", "");
-                else
-                    putchar(*p);
-            putchar('\n');
-        }
+    char title[64];
+    flag_title(f, title, sizeof title);
+    if (markdown) {
+        fputs("| `", stdout);
+        for (const char *p = title; *p; p++)
+            fputs(*p == '|' ? "\\|" : (char[2]){*p, 0}, stdout);
+        fputs("` | ", stdout);
+    } else {
+        printf("  %-26s", title);
+        if (strlen(title) >= 26)
+            printf("\n  %-26s", "");
     }
-    puts("\nBad input exits with status 2 and one line naming the problem. See docs/ for the rules,\n"
-         "parameters, controls and recording.");
+    for (const char *p = f->help; *p; p++)
+        if (*p == '\n')
+            fputs(markdown ? " " : "\n                            ", stdout);
+        else if (*p == '|' && markdown)
+            fputs("\\|", stdout);
+        else
+            putchar(*p);
+    puts(markdown ? " |" : "");
 }
 
-static void print_markdown(void)
-{
-    puts("# Command line\n"
-         "\n"
-         "Generated by `murmur --help=markdown` from the parser's own flag table; a test fails when this\n"
-         "file is stale. Without `--steps` or `--headless`, murmur opens the viewer; `--steps N` runs a batch\n"
-         "without a window; `--record PATH --frames N` records a video or PNG frames. A value follows its\n"
-         "flag as the next argument or after `=` (`--steps 100`, `--steps=100`). Bad input exits with\n"
-         "status 2 and one line naming the problem. Parameters are listed in [parameters.md](parameters.md),\n"
-         "the viewer's keys in [controls.md](controls.md), recording in [recording.md](recording.md).");
-    for (int sec = 0; sec < SEC_COUNT; sec++) {
-        printf("\n## %s\n\n| flag | meaning |\n| --- | --- |\n", SECTION_TITLE[sec]);
-        for (size_t k = 0; k < NFLAGS; k++) {
-            if ((int)FLAGS[k].sec != sec)
-                continue;
-            char title[64];
-            flag_title(&FLAGS[k], title, sizeof title);
-            fputs("| `", stdout);
-            for (const char *p = title; *p; p++)
-                fputs(*p == '|' ? "\\|" : (char[2]){*p, 0}, stdout);
-            fputs("` | ", stdout);
-            for (const char *p = FLAGS[k].help; *p; p++)
-                if (*p == '\n')
-                    putchar(' ');
-                else if (*p == '|')
-                    fputs("\\|", stdout);
-                else
-                    putchar(*p);
-            puts(" |");
-        }
-    }
-}
+static const char *const TEXT_HEAD =
+    "murmur " MUR_VERSION_STRING " - a 3D flock of boids\n"
+    "\n"
+    "Usage:\n"
+    "  murmur [options]                      open the viewer (needs a display)\n"
+    "  murmur --steps N [options]            batch: run N ticks, no window\n"
+    "  murmur --record PATH --frames N ...   record a video or PNG frames";
+static const char *const TEXT_TAIL =
+    "\nBad input exits with status 2 and one line naming the problem. See docs/ for the rules,\n"
+    "parameters, controls and recording.";
+static const char *const MARKDOWN_HEAD =
+    "# Command line\n"
+    "\n"
+    "Generated by `murmur --help=markdown` from the parser's own flag table; a test fails when this\n"
+    "file is stale. Without `--steps` or `--headless`, murmur opens the viewer; `--steps N` runs a batch\n"
+    "without a window; `--record PATH --frames N` records a video or PNG frames. A value follows its\n"
+    "flag as the next argument or after `=` (`--steps 100`, `--steps=100`). Bad input exits with\n"
+    "status 2 and one line naming the problem. Parameters are listed in [parameters.md](parameters.md),\n"
+    "the viewer's keys in [controls.md](controls.md), recording in [recording.md](recording.md).";
 
 void mur_cli_print_help(bool markdown)
 {
-    if (markdown)
-        print_markdown();
-    else
-        print_text();
+    puts(markdown ? MARKDOWN_HEAD : TEXT_HEAD);
+    for (int sec = 0; sec < SEC_COUNT; sec++) {
+        if (markdown)
+            printf("\n## %s\n\n| flag | meaning |\n| --- | --- |\n", SECTION_TITLE[sec]);
+        else
+            printf("\n%s:\n", SECTION_TITLE[sec]);
+        for (size_t k = 0; k < NFLAGS; k++)
+            if ((int)FLAGS[k].sec == sec)
+                print_flag(&FLAGS[k], markdown);
+    }
+    if (!markdown)
+        puts(TEXT_TAIL);
 }

@@ -125,19 +125,20 @@ static void quiet_glfw(int code, const char *desc)
 
 mur_context *mur_context_headless(char *err, size_t err_len)
 {
+    bool no_egl = getenv("MURMUR_NO_EGL") != NULL; /* tests of the fallback */
     mur_context *c = calloc(1, sizeof *c);
-    if (!c) {
+    if (c) {
+        c->dpy = EGL_NO_DISPLAY;
+        c->ctx = EGL_NO_CONTEXT;
+        if (!no_egl && try_egl(c))
+            return c;
+        glfwSetErrorCallback(quiet_glfw);
+        if (try_glfw(c))
+            return c;
+    } else {
         snprintf(err, err_len, "out of memory");
         return NULL;
     }
-    c->dpy = EGL_NO_DISPLAY;
-    c->ctx = EGL_NO_CONTEXT;
-    bool no_egl = getenv("MURMUR_NO_EGL") != NULL; /* tests of the fallback */
-    if (!no_egl && try_egl(c))
-        return c;
-    glfwSetErrorCallback(quiet_glfw);
-    if (try_glfw(c))
-        return c;
     snprintf(err, err_len,
              "--headless: no OpenGL 3.3 context: EGL (surfaceless or device platform) gave none%s, "
              "and no hidden window could be opened (no display); install Mesa's EGL (libegl1, "

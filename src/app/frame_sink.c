@@ -182,12 +182,13 @@ static void png_name(const mur_sink *r, int64_t i, char *out, size_t len)
 
 /* ------------------------------------------------------------------ ffmpeg */
 
-static bool spawn_ffmpeg(mur_sink *r, const char *ffmpeg, double fps, char *err, size_t len)
+/* ffmpeg's command line for r: raw RGBA frames on stdin, encoded by the output's extension.
+ * size and rate are buffers for the texts argv points to. Returns argc. */
+static int ffmpeg_args(const mur_sink *r, double fps, const char *argv[48], char size[32], char rate[32])
 {
     const char *ext = extension(r->path);
-    char size[32], rate[32];
-    snprintf(size, sizeof size, "%dx%d", r->w, r->h);
-    snprintf(rate, sizeof rate, "%.6g", fps);
+    snprintf(size, 32, "%dx%d", r->w, r->h);
+    snprintf(rate, 32, "%.6g", fps);
     const char *preset = getenv("MURMUR_X264_PRESET");
     if (!preset || !*preset)
         preset = "ultrafast"; /* the encoder shares the CPU with software GL: see docs/recording.md */
@@ -195,7 +196,6 @@ static bool spawn_ffmpeg(mur_sink *r, const char *ffmpeg, double fps, char *err,
     const char *fmt = webm ? "webm"
                       : !strcasecmp(ext, "mkv") ? "matroska"
                       : !strcasecmp(ext, "mov") ? "mov" : "mp4";
-    const char *argv[48];
     int n = 0;
     argv[n++] = "ffmpeg";
     argv[n++] = "-hide_banner";
@@ -250,7 +250,14 @@ static bool spawn_ffmpeg(mur_sink *r, const char *ffmpeg, double fps, char *err,
     argv[n++] = fmt;
     argv[n++] = r->out;
     argv[n] = NULL;
+    return n;
+}
 
+static bool spawn_ffmpeg(mur_sink *r, const char *ffmpeg, double fps, char *err, size_t len)
+{
+    const char *argv[48];
+    char size[32], rate[32];
+    ffmpeg_args(r, fps, argv, size, rate);
     char log[] = "/tmp/murmur-ffmpeg-XXXXXX";
     r->log_fd = mkstemp(log);
     if (r->log_fd >= 0)
@@ -479,8 +486,8 @@ mur_sink *mur_sink_open(const char *path, int width, int height, double fps, cha
         return NULL;
     }
     mur_sink *r = calloc(1, sizeof *r);
-    if (!r) {
-        snprintf(err, err_len, "out of memory");
+    if (r == NULL) {
+        snprintf(err, err_len, "out of memory for the %s sink", kind == MUR_SINK_VIDEO ? "video" : "PNG");
         return NULL;
     }
     r->kind = kind;

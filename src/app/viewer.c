@@ -341,6 +341,34 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
     }
 }
 
+static void move_camera(viewer *v, double real_dt)
+{
+    if (v->cam.follow) {
+        float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};
+        mur_camera_follow(&v->cam, c);
+    }
+    if (v->cam_mode.orbit_s > 0.0 || v->cam_mode.follow)
+        mur_cam_mode_apply(&v->cam_mode, &v->cam, v->centre, (float)real_dt);
+    else
+        mur_camera_update(&v->cam, (float)real_dt);
+}
+
+/* Smoothed fps and ms per frame for the HUD; sums over the timed frames for the summary. */
+static void account_frame(viewer *v, double frame_s, double interval, double waited, bool timed)
+{
+    double ms = frame_s * 1000.0;
+    v->frame_ms = v->frame_ms > 0.0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
+    double wall = v->scripted ? frame_s : interval;
+    v->fps = v->fps > 0.0 ? 0.9 * v->fps + 0.1 / wall : 1.0 / wall;
+    if (timed) {
+        v->sum_frame_ms += ms;
+        v->sum_wait_ms += waited * 1000.0;
+        v->timed_frames++;
+    } else {
+        v->sum_sim_ms = 0.0; /* the sum restarts with the timed frames */
+    }
+}
+
 /* The loop is pipelined: after the worker delivers the state of frame f, the inputs of frame f + 1
  * are applied (the worker is idle, so setters cannot race a step), the worker starts the ticks of
  * frame f + 1, and frame f is drawn meanwhile. Keys scripted for frame f + 1 are therefore applied
@@ -384,14 +412,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
             snapshot(v);
         }
 
-        if (v->cam.follow) {
-            float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};
-            mur_camera_follow(&v->cam, c);
-        }
-        if (v->cam_mode.orbit_s > 0.0 || v->cam_mode.follow)
-            mur_cam_mode_apply(&v->cam_mode, &v->cam, v->centre, (float)real_dt);
-        else
-            mur_camera_update(&v->cam, (float)real_dt);
+        move_camera(v, real_dt);
 
         mur_scene scene;
         fill_scene(v, &scene);
@@ -412,18 +433,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
         }
         glfwSwapBuffers(v->win);
 
-        double frame_s = mur_clock_s() - t_start;
-        double ms = frame_s * 1000.0;
-        v->frame_ms = v->frame_ms > 0.0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
-        double wall = v->scripted ? frame_s : interval;
-        v->fps = v->fps > 0.0 ? 0.9 * v->fps + 0.1 / wall : 1.0 / wall;
-        if (v->frame > warmup) {
-            v->sum_frame_ms += ms;
-            v->sum_wait_ms += waited * 1000.0;
-            v->timed_frames++;
-        } else {
-            v->sum_sim_ms = 0.0; /* the sum restarts with the timed frames */
-        }
+        account_frame(v, mur_clock_s() - t_start, interval, waited, v->frame > warmup);
         if (last)
             break;
     }
