@@ -1,33 +1,20 @@
 /* Batch mode: N ticks, no window, no GL; final state and per-tick metrics as CSV. */
 #include "batch.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
-static volatile sig_atomic_t g_stop = 0;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    g_stop = 1;
-}
+#include "clock.h"
+#include "signals.h"
 
 int mur_batch_main(const mur_cli *cli, mur_flock *f)
 {
     mur_error err;
     mur_afile metrics = {0};
-    /* a closed pipe (--export /dev/stdout | head) is a write error with a message, not a silent death */
-    signal(SIGPIPE, SIG_IGN);
+    /* Ctrl-C stops at a tick boundary with no output; a closed pipe (--export /dev/stdout | head) is a
+     * write error with a message, not a silent death */
+    mur_signals_install();
     /* find unwritable outputs before spending time on the run (a FIFO is not probed: opening and
      * closing it would hand its reader an empty file) */
     struct stat st;
@@ -47,16 +34,10 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         mur_stats_write_header(metrics.fp);
         mur_flock_set_metrics(f, true);
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-
-    double t0 = now_s();
+    double t0 = mur_clock_s();
     int64_t done = 0;
     int next_at = 0;
-    for (; done < cli->steps && !g_stop; done++) {
+    for (; done < cli->steps && !mur_signals_stop(); done++) {
         uint64_t now = mur_flock_view(f).tick;
         for (; next_at < cli->nat && (uint64_t)cli->at[next_at].tick <= now; next_at++) {
             const mur_at *a = &cli->at[next_at];
@@ -75,8 +56,8 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
                 break; /* disk full or reader gone: the commit below reports it */
         }
     }
-    double secs = now_s() - t0;
-    if (g_stop) {
+    double secs = mur_clock_s() - t0;
+    if (mur_signals_stop()) {
         if (metrics.fp)
             mur_afile_abort(&metrics);
         fprintf(stderr, "murmur: interrupted after %lld of %lld ticks; no output written\n", (long long)done,

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,22 +82,6 @@ static bool check_camera(const char *s)
     return fail("bad value '%s' for --camera: expected orbit:SECONDS (SECONDS in (0, 1e6]), follow or fixed", s, "");
 }
 
-typedef enum { ARG_NONE, ARG_VALUE } arg_kind;
-
-typedef struct flag_spec {
-    const char *name;
-    arg_kind kind;
-} flag_spec;
-
-static const flag_spec FLAGS[] = {
-    {"--steps", ARG_VALUE}, {"--boids", ARG_VALUE}, {"--seed", ARG_VALUE}, {"--set", ARG_VALUE},
-    {"--params", ARG_VALUE}, {"--init", ARG_VALUE}, {"--export", ARG_VALUE}, {"--metrics", ARG_VALUE},
-    {"--list-params", ARG_NONE}, {"--help", ARG_NONE}, {"-h", ARG_NONE}, {"--version", ARG_NONE},
-    {"--threads", ARG_VALUE}, {"--frames", ARG_VALUE}, {"--screenshot", ARG_VALUE}, {"--size", ARG_VALUE},
-    {"--keys", ARG_VALUE}, {"--record", ARG_VALUE}, {"--fps", ARG_VALUE}, {"--headless", ARG_NONE},
-    {"--camera", ARG_VALUE}, {"--hud", ARG_VALUE}, {"--vsync", ARG_VALUE}, {"--at", ARG_VALUE},
-};
-
 /* "TICK:name=value" -> at. Checks the syntax, the name (a live parameter) and the value's own range. */
 static bool parse_at(const char *s, mur_at *at)
 {
@@ -131,6 +116,7 @@ static int cmp_at(const void *a, const void *b)
     return (x->tick > y->tick) - (x->tick < y->tick);
 }
 
+
 void mur_cli_free(mur_cli *cli)
 {
     free(cli->at);
@@ -138,7 +124,284 @@ void mur_cli_free(mur_cli *cli)
     cli->nat = 0;
 }
 
-bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
+/* ------------------------------------------------------------------ the flag table */
+
+/* The parse in progress: what pass 2 applies in command-line order once every flag is read. */
+typedef struct parse_state {
+    const char *params_file; /* --params FILE */
+    char **sets;             /* "name=value" from --set, --boids, --seed, in order */
+    int nsets;
+} parse_state;
+
+typedef enum {
+    ARG_NONE,     /* --headless */
+    ARG_VALUE,    /* --steps N or --steps=N */
+    ARG_OPTIONAL, /* --list-params or --list-params=markdown (only with '=') */
+} arg_kind;
+
+typedef enum { SEC_SIM, SEC_BATCH, SEC_VIEW, SEC_INFO, SEC_COUNT } section;
+
+static const char *const SECTION_TITLE[SEC_COUNT] = {"Simulation", "Batch", "Viewer and recording",
+                                                     "Information"};
+
+struct flag_spec;
+/// Apply one flag; val is NULL for ARG_NONE (and for ARG_OPTIONAL without '='). False after
+/// printing the one-line error.
+typedef bool (*flag_fn)(mur_cli *cli, parse_state *st, const struct flag_spec *f, const char *val);
+
+typedef struct flag_spec {
+    const char *name;    /* "--steps" */
+    const char *alias;   /* another spelling ("-h"), or NULL */
+    arg_kind kind;
+    const char *metavar; /* "N", "FILE.csv" (ARG_OPTIONAL: the "[=...]" part) */
+    section sec;
+    const char *help;    /* one line; '\n' continues it on the next line */
+    flag_fn apply;
+    size_t field;        /* offsetof the mur_cli member the generic handlers set */
+} flag_spec;
+
+static bool add_set(parse_state *st, const char *name, const char *val)
+{
+    char *pair = malloc(strlen(name) + strlen(val) + 2);
+    if (!pair)
+        return fail("out of memory%s%s", "", "");
+    sprintf(pair, "%s%s%s", name, name[0] ? "=" : "", val);
+    st->sets[st->nsets++] = pair;
+    return true;
+}
+
+/* --steps N (>= 0), --threads T (1..64), --frames N (>= 1): whole numbers in their ranges */
+static bool set_whole(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    long long ll = 0;
+    if (f->field == offsetof(mur_cli, threads)) {
+        bool ok = parse_i64(f->name, val, 1, 64, &ll);
+        cli->threads = (int)ll;
+        return ok;
+    }
+    bool steps = f->field == offsetof(mur_cli, steps);
+    bool ok = parse_i64(f->name, val, steps ? 0 : 1, steps ? 1000000000000LL : 1000000000LL, &ll);
+    *(int64_t *)(void *)((char *)cli + f->field) = ll;
+    return ok;
+}
+
+/* --boids N and --seed S go through the parameter table, in command-line order with --set */
+static bool set_param_flag(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)cli;
+    return add_set(st, f->name + 2, val);
+}
+
+static bool set_pair(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)cli;
+    (void)f;
+    return add_set(st, "", val);
+}
+
+static bool set_params_file(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)cli;
+    (void)f;
+    st->params_file = val;
+    return true;
+}
+
+static bool set_string(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    *(const char **)(void *)((char *)cli + f->field) = val;
+    return true;
+}
+
+static bool set_true(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    (void)val;
+    *(bool *)(void *)((char *)cli + f->field) = true;
+    return true;
+}
+
+/* --help, --list-params, --list-keys: the bool at f->field, and the one after it for "=markdown" */
+static bool set_listing(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    bool *on = (bool *)(void *)((char *)cli + f->field);
+    *on = true;
+    if (!val || strcmp(val, "text") == 0)
+        return true;
+    if (strcmp(val, "markdown") != 0)
+        return fail("bad value '%s' for %s: expected text or markdown", val, f->name);
+    if (on == &cli->help)
+        cli->help_markdown = true;
+    else if (on == &cli->list_params)
+        cli->params_markdown = true;
+    else
+        cli->keys_markdown = true;
+    return true;
+}
+
+static bool set_size(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    (void)f;
+    return parse_size(val, &cli->width, &cli->height);
+}
+
+static bool set_fps(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    double d = 0.0;
+    bool ok = parse_real(f->name, val, 0.0, 1000.0, &d);
+    cli->fps = d;
+    return ok;
+}
+
+static bool set_camera(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    (void)f;
+    cli->camera = val;
+    return check_camera(val);
+}
+
+static bool set_onoff(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    if (f->field == offsetof(mur_cli, hud))
+        cli->hud_given = true;
+    return parse_onoff(f->name, val, (bool *)(void *)((char *)cli + f->field));
+}
+
+static bool set_at(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    (void)f;
+    bool ok = parse_at(val, &cli->at[cli->nat]);
+    cli->nat += ok;
+    return ok;
+}
+
+#define FIELD(m) offsetof(mur_cli, m)
+
+static const flag_spec FLAGS[] = {
+    {"--boids", NULL, ARG_VALUE, "N", SEC_SIM, "number of boids (same as --set boids=N)", set_param_flag, 0},
+    {"--seed", NULL, ARG_VALUE, "S", SEC_SIM, "random seed (same as --set seed=S)", set_param_flag, 0},
+    {"--set", NULL, ARG_VALUE, "name=value", SEC_SIM, "set a parameter (repeatable; wins over --params)",
+     set_pair, 0},
+    {"--params", NULL, ARG_VALUE, "FILE", SEC_SIM, "read 'name = value' lines ('#' comments)", set_params_file, 0},
+    {"--init", NULL, ARG_VALUE, "FILE.csv", SEC_SIM, "start from a CSV state (kind,x,y,z,vx,vy,vz,perch)",
+     set_string, FIELD(init_path)},
+    {"--threads", NULL, ARG_VALUE, "T", SEC_SIM,
+     "worker threads (default: MURMUR_THREADS, OMP_NUM_THREADS or all cores; docs/environment.md lists every variable)", set_whole, FIELD(threads)},
+    {"--steps", NULL, ARG_VALUE, "N", SEC_BATCH, "run N ticks without a window", set_whole, FIELD(steps)},
+    {"--export", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH, "write the final state", set_string, FIELD(export_path)},
+    {"--metrics", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH, "write metrics for ticks 0..N (also works in the viewer)",
+     set_string, FIELD(metrics_path)},
+    {"--at", NULL, ARG_VALUE, "TICK:name=value", SEC_BATCH,
+     "change a parameter when the run reaches TICK (repeatable),\ne.g. --at 300:scatter=on --at 500:scatter=off",
+     set_at, 0},
+    {"--size", NULL, ARG_VALUE, "WxH", SEC_VIEW, "window or frame size (default 1280x720)", set_size, 0},
+    {"--frames", NULL, ARG_VALUE, "N", SEC_VIEW, "run N frames, then exit", set_whole, FIELD(frames)},
+    {"--screenshot", NULL, ARG_VALUE, "PATH", SEC_VIEW, "save the last frame as PNG", set_string,
+     FIELD(screenshot)},
+    {"--keys", NULL, ARG_VALUE, "LIST", SEC_VIEW,
+     "press keys without a person: \"P,K\" or \"10:P,20:Space\" (frame:key)", set_string, FIELD(keys)},
+    {"--record", NULL, ARG_VALUE, "PATH", SEC_VIEW,
+     ".mp4/.mkv/.webm/.mov through ffmpeg, or a PNG pattern like f%05d.png", set_string, FIELD(record)},
+    {"--fps", NULL, ARG_VALUE, "F", SEC_VIEW, "recording frame rate (default 30)", set_fps, 0},
+    {"--headless", NULL, ARG_NONE, NULL, SEC_VIEW, "render without a display (EGL)", set_true, FIELD(headless)},
+    {"--camera", NULL, ARG_VALUE, "MODE", SEC_VIEW, "orbit:SECONDS, follow or fixed (default)", set_camera, 0},
+    {"--hud", NULL, ARG_VALUE, "on|off", SEC_VIEW, "draw the HUD (recordings default off)", set_onoff, FIELD(hud)},
+    {"--vsync", NULL, ARG_VALUE, "on|off", SEC_VIEW, "wait for the display (default on)", set_onoff, FIELD(vsync)},
+    {"--list-params", NULL, ARG_OPTIONAL, "[=markdown]", SEC_INFO,
+     "print every parameter with default, range, unit and meaning", set_listing, FIELD(list_params)},
+    {"--list-keys", NULL, ARG_OPTIONAL, "[=markdown]", SEC_INFO, "print the viewer's keys and mouse bindings",
+     set_listing, FIELD(list_keys)},
+    {"--help", "-h", ARG_OPTIONAL, "[=markdown]", SEC_INFO, "this text (markdown: docs/cli.md)", set_listing,
+     FIELD(help)},
+    {"--version", NULL, ARG_NONE, NULL, SEC_INFO, "print the version", set_true, FIELD(version)},
+};
+enum { NFLAGS = sizeof FLAGS / sizeof FLAGS[0] };
+
+static const flag_spec *find_flag(const char *name)
+{
+    for (size_t k = 0; k < NFLAGS; k++)
+        if (strcmp(FLAGS[k].name, name) == 0 || (FLAGS[k].alias && strcmp(FLAGS[k].alias, name) == 0))
+            return &FLAGS[k];
+    return NULL;
+}
+
+/* Pass 1: argv[*i] (and its value) into cli and st; *i moves past what was used. */
+static bool parse_flag(mur_cli *cli, parse_state *st, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    char name[64];
+    const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+    size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (nl >= sizeof name)
+        return fail("unknown option '%s' (murmur --help lists them)%s", arg, "");
+    memcpy(name, arg, nl);
+    name[nl] = 0;
+    const flag_spec *spec = find_flag(name);
+    if (!spec)
+        return fail("unknown option '%s' (murmur --help lists them)%s", arg, "");
+    const char *val = eq ? eq + 1 : NULL;
+    if (spec->kind == ARG_VALUE && !eq) {
+        if (*i + 1 >= argc)
+            return fail("missing value after %s%s", name, "");
+        val = argv[++*i];
+    } else if (spec->kind == ARG_NONE && eq) {
+        return fail("option %s takes no value (got '%s')", name, eq + 1);
+    }
+    return spec->apply(cli, st, spec, val);
+}
+
+/* Pass 2: --params, then --set/--boids/--seed in order, then the whole def is checked. */
+static bool apply_parameters(mur_cli *cli, const parse_state *st)
+{
+    mur_error err;
+    if (st->params_file && !mur_def_load_file(&cli->def, st->params_file, &err))
+        return fail("%s%s", err.msg, "");
+    if (st->params_file && cli->def.boids != mur_flock_default_def().boids)
+        cli->boids_given = true;
+    for (int k = 0; k < st->nsets; k++) {
+        if (strncmp(st->sets[k], "boids=", 6) == 0)
+            cli->boids_given = true;
+        if (!mur_def_set_pair(&cli->def, st->sets[k], &err))
+            return fail("%s%s", err.msg, "");
+    }
+    if (!mur_cli_info_only(cli) && !mur_def_check(&cli->def, &err))
+        return fail("%s%s", err.msg, "");
+    return true;
+}
+
+/* Stable sort of the --at changes by tick, then check that every scheduled state is valid. */
+static bool check_schedule(mur_cli *cli)
+{
+    if (cli->nat > 1) {
+        for (int k = 0; k < cli->nat; k++)
+            cli->at[k].tick = cli->at[k].tick * 4096 + k; /* keep command-line order within a tick */
+        qsort(cli->at, (size_t)cli->nat, sizeof *cli->at, cmp_at);
+        for (int k = 0; k < cli->nat; k++)
+            cli->at[k].tick /= 4096;
+    }
+    mur_flock_def sched = cli->def;
+    mur_error err;
+    for (int k = 0; k < cli->nat; k++) {
+        mur_def_set(&sched, cli->at[k].name, cli->at[k].value, NULL);
+        bool last_of_tick = k + 1 == cli->nat || cli->at[k + 1].tick != cli->at[k].tick;
+        if (last_of_tick && !mur_def_check(&sched, &err)) {
+            fprintf(stderr, "murmur: --at %lld: the parameters at that tick are invalid: %s\n",
+                    (long long)cli->at[k].tick, err.msg);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void defaults(mur_cli *cli)
 {
     memset(cli, 0, sizeof *cli);
     cli->def = mur_flock_default_def();
@@ -149,160 +412,102 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
     cli->fps = 30.0;
     cli->vsync = true;
     cli->hud = true;
+}
 
-    /* pass 1: flags and their values; pass 2 applies parameters in the right order */
-    const char *params_file = NULL;
-    const char **sets = calloc((size_t)argc + 1, sizeof *sets); /* "name=value" in order */
-    if (!sets)
-        return fail("out of memory%s%s", "", "");
-    int nsets = 0;
-    bool ok = true;
+bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
+{
+    defaults(cli);
+    parse_state st = {NULL, calloc((size_t)argc + 1, sizeof(char *)), 0};
     cli->at = calloc((size_t)argc + 1, sizeof *cli->at);
-    if (!cli->at) {
-        free(sets);
+    if (!st.sets || !cli->at) {
+        free(st.sets);
+        mur_cli_free(cli);
         return fail("out of memory%s%s", "", "");
     }
-    for (int i = 1; ok && i < argc; i++) {
-        const char *arg = argv[i];
-        const char *val = NULL;
-        char name[64];
-        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
-        size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (nl >= sizeof name) {
-            ok = fail("unknown option '%s' (murmur --help lists them)%s", arg, "");
-            break;
-        }
-        memcpy(name, arg, nl);
-        name[nl] = 0;
-        const flag_spec *spec = NULL;
-        for (size_t k = 0; k < sizeof FLAGS / sizeof FLAGS[0]; k++)
-            if (strcmp(FLAGS[k].name, name) == 0)
-                spec = &FLAGS[k];
-        if (!spec) {
-            ok = fail("unknown option '%s' (murmur --help lists them)%s", arg, "");
-            break;
-        }
-        if (spec->kind == ARG_VALUE) {
-            if (eq)
-                val = eq + 1;
-            else if (i + 1 < argc)
-                val = argv[++i];
-            else {
-                ok = fail("missing value after %s%s", name, "");
-                break;
-            }
-        } else if (eq && strcmp(name, "--list-params") != 0) {
-            ok = fail("option %s takes no value (got '%s')", name, eq + 1);
-            break;
-        }
-        long long ll = 0;
-        double d = 0.0;
-        if (!strcmp(name, "--steps")) {
-            ok = parse_i64(name, val, 0, 1000000000000LL, &ll);
-            cli->steps = ll;
-        } else if (!strcmp(name, "--boids") || !strcmp(name, "--seed")) {
-            /* through the parameter table, in command-line order with --set */
-            char *pair = malloc(strlen(val) + 8);
-            if (!pair) {
-                ok = fail("out of memory%s%s", "", "");
-                break;
-            }
-            sprintf(pair, "%s=%s", name + 2, val);
-            sets[nsets++] = pair;
-        } else if (!strcmp(name, "--set")) {
-            char *pair = strdup(val);
-            if (!pair) {
-                ok = fail("out of memory%s%s", "", "");
-                break;
-            }
-            sets[nsets++] = pair;
-        } else if (!strcmp(name, "--params")) {
-            params_file = val;
-        } else if (!strcmp(name, "--init")) {
-            cli->init_path = val;
-        } else if (!strcmp(name, "--export")) {
-            cli->export_path = val;
-        } else if (!strcmp(name, "--metrics")) {
-            cli->metrics_path = val;
-        } else if (!strcmp(name, "--list-params")) {
-            cli->list_params = true;
-            if (eq) {
-                if (strcmp(eq + 1, "markdown") == 0)
-                    cli->params_markdown = true;
-                else if (strcmp(eq + 1, "text") != 0)
-                    ok = fail("bad value '%s' for --list-params: expected text or markdown%s", eq + 1, "");
-            }
-        } else if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
-            cli->help = true;
-        } else if (!strcmp(name, "--version")) {
-            cli->version = true;
-        } else if (!strcmp(name, "--threads")) {
-            ok = parse_i64(name, val, 1, 64, &ll);
-            cli->threads = (int)ll;
-        } else if (!strcmp(name, "--frames")) {
-            ok = parse_i64(name, val, 1, 1000000000LL, &ll);
-            cli->frames = ll;
-        } else if (!strcmp(name, "--screenshot")) {
-            cli->screenshot = val;
-        } else if (!strcmp(name, "--size")) {
-            ok = parse_size(val, &cli->width, &cli->height);
-        } else if (!strcmp(name, "--keys")) {
-            cli->keys = val;
-        } else if (!strcmp(name, "--record")) {
-            cli->record = val;
-        } else if (!strcmp(name, "--fps")) {
-            ok = parse_real(name, val, 0.0, 1000.0, &d);
-            cli->fps = d;
-        } else if (!strcmp(name, "--headless")) {
-            cli->headless = true;
-        } else if (!strcmp(name, "--camera")) {
-            ok = check_camera(val);
-            cli->camera = val;
-        } else if (!strcmp(name, "--hud")) {
-            ok = parse_onoff(name, val, &cli->hud);
-            cli->hud_given = true;
-        } else if (!strcmp(name, "--vsync")) {
-            ok = parse_onoff(name, val, &cli->vsync);
-        } else if (!strcmp(name, "--at")) {
-            ok = parse_at(val, &cli->at[cli->nat]);
-            cli->nat += ok;
-        }
-    }
-    mur_error err;
-    if (ok && params_file && !mur_def_load_file(&cli->def, params_file, &err))
-        ok = fail("%s%s", err.msg, "");
-    if (ok && params_file && cli->def.boids != mur_flock_default_def().boids)
-        cli->boids_given = true;
-    for (int k = 0; ok && k < nsets; k++) {
-        if (strncmp(sets[k], "boids=", 6) == 0)
-            cli->boids_given = true;
-        if (!mur_def_set_pair(&cli->def, sets[k], &err))
-            ok = fail("%s%s", err.msg, "");
-    }
-    for (int k = 0; k < nsets; k++)
-        free((void *)sets[k]);
-    free(sets);
-    if (ok && !cli->help && !cli->version && !cli->list_params && !mur_def_check(&cli->def, &err))
-        ok = fail("%s%s", err.msg, "");
-    /* stable sort by tick, then check that every scheduled state is valid as a whole */
-    if (ok && cli->nat > 1) {
-        for (int k = 0; k < cli->nat; k++)
-            cli->at[k].tick = cli->at[k].tick * 4096 + k; /* keep command-line order within a tick */
-        qsort(cli->at, (size_t)cli->nat, sizeof *cli->at, cmp_at);
-        for (int k = 0; k < cli->nat; k++)
-            cli->at[k].tick /= 4096;
-    }
-    mur_flock_def sched = cli->def;
-    for (int k = 0; ok && k < cli->nat; k++) {
-        mur_def_set(&sched, cli->at[k].name, cli->at[k].value, NULL);
-        bool last_of_tick = k + 1 == cli->nat || cli->at[k + 1].tick != cli->at[k].tick;
-        if (last_of_tick && !mur_def_check(&sched, &err)) {
-            fprintf(stderr, "murmur: --at %lld: the parameters at that tick are invalid: %s\n",
-                    (long long)cli->at[k].tick, err.msg);
-            ok = false;
-        }
-    }
+    bool ok = true;
+    for (int i = 1; ok && i < argc; i++)
+        ok = parse_flag(cli, &st, argc, argv, &i);
+    ok = ok && apply_parameters(cli, &st);
+    for (int k = 0; k < st.nsets; k++)
+        free(st.sets[k]);
+    free(st.sets);
+    ok = ok && check_schedule(cli);
     if (!ok)
         mur_cli_free(cli);
     return ok;
+}
+
+bool mur_cli_info_only(const mur_cli *cli)
+{
+    return cli->help || cli->version || cli->list_params || cli->list_keys;
+}
+
+/* ------------------------------------------------------------------ --help and docs/cli.md */
+
+static void flag_title(const flag_spec *f, char *buf, size_t len)
+{
+    const char *meta = f->metavar ? f->metavar : "";
+    snprintf(buf, len, "%s%s%s%s%s", f->name, f->kind == ARG_VALUE ? " " : "", meta, f->alias ? ", " : "",
+             f->alias ? f->alias : "");
+}
+
+/* One flag: an indented --help line (continued lines aligned), or a markdown table row. */
+static void print_flag(const flag_spec *f, bool markdown)
+{
+    char title[64];
+    flag_title(f, title, sizeof title);
+    if (markdown) {
+        fputs("| `", stdout);
+        for (const char *p = title; *p; p++)
+            fputs(*p == '|' ? "\\|" : (char[2]){*p, 0}, stdout);
+        fputs("` | ", stdout);
+    } else {
+        printf("  %-26s", title);
+        if (strlen(title) >= 26)
+            printf("\n  %-26s", "");
+    }
+    for (const char *p = f->help; *p; p++)
+        if (*p == '\n')
+            fputs(markdown ? " " : "\n                            ", stdout);
+        else if (*p == '|' && markdown)
+            fputs("\\|", stdout);
+        else
+            putchar(*p);
+    puts(markdown ? " |" : "");
+}
+
+static const char *const TEXT_HEAD =
+    "murmur " MUR_VERSION_STRING " - a 3D flock of boids\n"
+    "\n"
+    "Usage:\n"
+    "  murmur [options]                      open the viewer (needs a display)\n"
+    "  murmur --steps N [options]            batch: run N ticks, no window\n"
+    "  murmur --record PATH --frames N ...   record a video or PNG frames";
+static const char *const TEXT_TAIL =
+    "\nBad input exits with status 2 and one line naming the problem. See docs/ for the rules,\n"
+    "parameters, controls and recording.";
+static const char *const MARKDOWN_HEAD =
+    "# Command line\n"
+    "\n"
+    "Generated by `murmur --help=markdown` from the parser's own flag table; a test fails when this\n"
+    "file is stale. Without `--steps` or `--headless`, murmur opens the viewer; `--steps N` runs a batch\n"
+    "without a window; `--record PATH --frames N` records a video or PNG frames. A value follows its\n"
+    "flag as the next argument or after `=` (`--steps 100`, `--steps=100`). Bad input exits with\n"
+    "status 2 and one line naming the problem. Parameters are listed in [parameters.md](parameters.md),\n"
+    "the viewer's keys in [controls.md](controls.md), recording in [recording.md](recording.md).";
+
+void mur_cli_print_help(bool markdown)
+{
+    puts(markdown ? MARKDOWN_HEAD : TEXT_HEAD);
+    for (int sec = 0; sec < SEC_COUNT; sec++) {
+        if (markdown)
+            printf("\n## %s\n\n| flag | meaning |\n| --- | --- |\n", SECTION_TITLE[sec]);
+        else
+            printf("\n%s:\n", SECTION_TITLE[sec]);
+        for (size_t k = 0; k < NFLAGS; k++)
+            if ((int)FLAGS[k].sec == sec)
+                print_flag(&FLAGS[k], markdown);
+    }
+    if (!markdown)
+        puts(TEXT_TAIL);
 }

@@ -26,7 +26,10 @@ typedef struct mur_cli {
     const char *metrics_path;   ///< --metrics FILE.csv (batch and viewer)
     bool list_params;           ///< --list-params
     bool params_markdown;       ///< --list-params=markdown (docs/parameters.md)
+    bool list_keys;             ///< --list-keys: the viewer's key and mouse bindings
+    bool keys_markdown;         ///< --list-keys=markdown (the tables of docs/controls.md)
     bool help, version;         ///< --help, --version
+    bool help_markdown;         ///< --help=markdown (docs/cli.md)
     int threads;                ///< --threads T (0 = default)
     struct mur_at *at;          ///< --at TICK:name=value changes, sorted by tick
     int nat;                    ///< number of --at changes
@@ -49,9 +52,9 @@ typedef struct mur_cli {
 bool mur_cli_parse(mur_cli *cli, int argc, char **argv);
 /// Free what mur_cli_parse allocated.
 void mur_cli_free(mur_cli *cli);
-
-/// Run the interactive viewer / screenshot / recording modes (src/gfx + src/app/viewer.c).
-/// Returns the process exit status. Only present when built with graphics.
-int mur_viewer_main(const mur_cli *cli, mur_flock *flock);
+/// True when the command line only asks for information (--help, --version, --list-*).
+bool mur_cli_info_only(const mur_cli *cli);
+/// Print the flags from the parser's own table: the --help text, or docs/cli.md (markdown).
+void mur_cli_print_help(bool markdown);
 
 #endif

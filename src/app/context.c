@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "gfx_modes.h"
 #include "gl.h"
 #include "glad_egl.h"
 #define GLFW_INCLUDE_NONE
@@ -123,19 +125,20 @@ static void quiet_glfw(int code, const char *desc)
 
 mur_context *mur_context_headless(char *err, size_t err_len)
 {
+    bool no_egl = getenv("MURMUR_NO_EGL") != NULL; /* tests of the fallback */
     mur_context *c = calloc(1, sizeof *c);
-    if (!c) {
+    if (c) {
+        c->dpy = EGL_NO_DISPLAY;
+        c->ctx = EGL_NO_CONTEXT;
+        if (!no_egl && try_egl(c))
+            return c;
+        glfwSetErrorCallback(quiet_glfw);
+        if (try_glfw(c))
+            return c;
+    } else {
         snprintf(err, err_len, "out of memory");
         return NULL;
     }
-    c->dpy = EGL_NO_DISPLAY;
-    c->ctx = EGL_NO_CONTEXT;
-    bool no_egl = getenv("MURMUR_NO_EGL") != NULL; /* tests of the fallback */
-    if (!no_egl && try_egl(c))
-        return c;
-    glfwSetErrorCallback(quiet_glfw);
-    if (try_glfw(c))
-        return c;
     snprintf(err, err_len,
              "--headless: no OpenGL 3.3 context: EGL (surfaceless or device platform) gave none%s, "
              "and no hidden window could be opened (no display); install Mesa's EGL (libegl1, "
@@ -164,4 +167,17 @@ void mur_context_destroy(mur_context *c)
         gladLoaderUnloadEGL();
     }
     free(c);
+}
+
+/* The viewer and the recorder share two cores with the GL driver's own threads (llvmpipe renders on
+ * the CPU). OpenMP's default of spinning while it waits then steals the driver's time and a 3 ms step
+ * takes 30 ms. The wait policy is read when the OpenMP runtime loads, before main, so set it and
+ * start again once. An explicit OMP_WAIT_POLICY from the user is kept. */
+void mur_graphics_threads_policy(char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY"))
+        return;
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+    execv("/proc/self/exe", argv);
+    /* exec failed (no /proc): carry on with the default policy */
 }

@@ -1,10 +1,11 @@
 /* The simulation worker (see simthread.h). */
 #include "simthread.h"
 
+#include "clock.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 struct mur_sim {
     mur_flock *flock;
@@ -16,17 +17,32 @@ struct mur_sim {
     mur_sim_result res;
 };
 
-static double now_s(void)
+/* The flock centre: the metrics' when this job measured them, free (the metrics of a step describe
+ * the state it started from, one tick earlier, and older ones may predate a setter); else, when
+ * the job wants it, the mean boid position of the view. */
+static void flock_centre(const mur_sim_job *job, mur_sim_result *r, const mur_view *v)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    double *c = r->centre;
+    if (job->measure && r->stats.metrics_valid && r->stats.tick == v->tick) {
+        memcpy(c, r->stats.centre, sizeof r->centre);
+        r->has_centre = true;
+        return;
+    }
+    if (!job->centre)
+        return;
+    r->has_centre = true;
+    double s[3] = {0.0, 0.0, 0.0};
+    for (int32_t i = 0; i < v->boids; i++)
+        for (int k = 0; k < 3; k++)
+            s[k] += (double)v->pos[(size_t)i * 3 + (size_t)k];
+    for (int k = 0; k < 3; k++)
+        c[k] = v->boids > 0 ? s[k] / (double)v->boids : 0.0;
 }
 
 static void run_job(mur_sim *s, const mur_sim_job *job, mur_sim_result *r)
 {
     memset(r, 0, sizeof *r);
-    double t0 = now_s();
+    double t0 = mur_clock_s();
     while (r->ticks_done < job->ticks) {
         mur_flock_step(s->flock);
         r->ticks_done++;
@@ -34,20 +50,21 @@ static void run_job(mur_sim *s, const mur_sim_job *job, mur_sim_result *r)
             mur_stats st = mur_flock_stats(s->flock);
             mur_stats_write_row(job->metrics, &st);
         }
-        if (job->budget_s > 0.0 && now_s() - t0 > job->budget_s)
+        if (job->budget_s > 0.0 && mur_clock_s() - t0 > job->budget_s)
             break;
     }
-    double t1 = now_s();
+    double t1 = mur_clock_s();
     r->step_s = t1 - t0;
     r->stats = job->measure ? mur_flock_measure(s->flock) : mur_flock_stats(s->flock);
-    r->measure_s = job->measure ? now_s() - t1 : 0.0;
+    r->measure_s = job->measure ? mur_clock_s() - t1 : 0.0;
     mur_view v = mur_flock_view(s->flock);
     r->tick = v.tick;
     r->predators_on = v.predators_on;
     if (job->copy) {
-        mur_upload_copy(&job->dst, &v, r->centre);
+        mur_upload_copy(&job->dst, &v);
         r->copied = true;
     }
+    flock_centre(job, r, &v);
 }
 
 static void *worker(void *arg)

@@ -23,6 +23,7 @@ typedef struct mur_sim_job {
     mur_upload_dst dst;   ///< where to copy the state afterwards (boids = predators = 0 and no
     bool copy;            ///<   pointers: nothing); copy = false skips the copy
     bool measure;         ///< compute the flock metrics afterwards (mur_flock_measure)
+    bool centre;          ///< the flock centre is wanted (a camera follows the flock)
     FILE *metrics;        ///< --metrics: one row per tick (the flock computes metrics every tick)
 } mur_sim_job;
 
@@ -31,7 +32,9 @@ typedef struct mur_sim_result {
     double step_s;        ///< wall time of those ticks, s
     double measure_s;     ///< wall time of the metrics, s (0 when not measured)
     bool copied;          ///< the state went into dst
-    double centre[3];     ///< mean boid position of the copied state
+    bool has_centre;      ///< centre is set: job.centre asked for it, or the metrics gave it
+    double centre[3];     ///< mean boid position of the state: from the metrics when they describe
+                          ///<   this state, else computed (only when job.centre)
     mur_stats stats;      ///< mur_flock_stats after the ticks (metrics when measured)
     uint64_t tick;        ///< tick of the copied state
     bool predators_on;

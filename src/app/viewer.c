@@ -5,18 +5,21 @@
 #include <GLFW/glfw3.h>
 
 #include <math.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "capture.h"
+#include "clock.h"
+#include "gfx_modes.h"
 #include "hud.h"
-#include "record.h"
+#include "keyscript.h"
+#include "recording.h"
 #include "renderer.h"
+#include "screenshot.h"
 #include "shader.h"
+#include "signals.h"
 #include "simthread.h"
 #include "viewer.h"
 #include "batch.h"
@@ -42,10 +45,8 @@ static viewer *from(GLFWwindow *w)
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
     (void)scancode;
-    bool repeatable = key == GLFW_KEY_LEFT || key == GLFW_KEY_RIGHT || key == GLFW_KEY_UP
-                      || key == GLFW_KEY_DOWN || key == GLFW_KEY_PERIOD;
-    if (action == GLFW_PRESS || (action == GLFW_REPEAT && repeatable))
-        viewer_key(from(w), key, mods);
+    if (action == GLFW_PRESS || action == GLFW_REPEAT)
+        viewer_key(from(w), key, mods, action == GLFW_REPEAT);
 }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)
@@ -81,23 +82,11 @@ static void on_win_size(GLFWwindow *w, int width, int height)
 
 /* ------------------------------------------------------------------ screenshots */
 
+/* The window's back buffer: the frame just drawn, HUD included. */
 static bool save_screenshot(viewer *v, const char *path)
 {
-    size_t bytes = (size_t)v->fb_w * (size_t)v->fb_h * 4;
-    uint8_t *px = malloc(bytes ? bytes : 1);
-    if (!px) {
-        fprintf(stderr, "murmur: %s: out of memory for a %dx%d screenshot\n", path, v->fb_w,
-                v->fb_h);
-        return false;
-    }
     glReadBuffer(GL_BACK);
-    mur_capture_read(v->fb_w, v->fb_h, px);
-    char err[512];
-    bool ok = mur_png_write(path, v->fb_w, v->fb_h, px, true, 3, err, sizeof err);
-    free(px);
-    if (!ok)
-        fprintf(stderr, "murmur: %s\n", err);
-    return ok;
+    return mur_screenshot(path, v->fb_w, v->fb_h);
 }
 
 static void timestamped_screenshot(viewer *v)
@@ -109,11 +98,8 @@ static void timestamped_screenshot(viewer *v)
     size_t n = strftime(path, sizeof path, "murmur-%Y%m%d-%H%M%S", &tm);
     /* two shots in the same second get distinct names */
     snprintf(path + n, sizeof path - n, "-%03lld.png", (long long)(v->frame % 1000));
-    if (save_screenshot(v, path)) {
-        printf("murmur: screenshot %s (%dx%d)\n", path, v->fb_w, v->fb_h);
-        fflush(stdout);
+    if (save_screenshot(v, path))
         viewer_message(v, "saved %s", path);
-    }
 }
 
 /* ------------------------------------------------------------------ the loop */
@@ -160,12 +146,13 @@ static void kick(viewer *v, int ticks)
     job.ticks = ticks;
     job.budget_s = v->scripted || v->rec ? 0.0 : MAX_STEP_BUDGET_S;
     job.copy = ticks > 0 || v->flock_dirty || v->frame <= 1;
+    job.centre = v->cam.follow || v->cam_mode.follow;
     v->flock_dirty = false;
     if (job.copy)
         job.copy = mur_renderer_map(v->renderer, v->nboids, v->npredators, &job.dst);
     /* the metrics (groups are the costly part) a few times a second for the HUD, and never more
      * than a tenth of the worker's time (at 100k boids one measurement costs several ticks) */
-    double now = glfwGetTime();
+    double now = mur_clock_s();
     job.metrics = v->metrics.fp;
     if ((v->show_hud || v->scripted) && now >= v->next_measure) {
         job.measure = true;
@@ -177,14 +164,14 @@ static void kick(viewer *v, int ticks)
 /* Wait for the worker and make its state the one drawn. */
 static double sync_worker(viewer *v, float dt)
 {
-    double t0 = glfwGetTime();
+    double t0 = mur_clock_s();
     mur_sim_result res;
     mur_sim_wait(v->sim, &res);
-    double waited = glfwGetTime() - t0;
-    if (res.copied) {
+    double waited = mur_clock_s() - t0;
+    if (res.copied)
         mur_renderer_commit(v->renderer, res.tick, dt, res.predators_on);
+    if (res.has_centre)
         memcpy(v->centre, res.centre, sizeof v->centre);
-    }
     v->ticks_last = res.ticks_done;
     if (res.measure_s > 0.0)
         v->measure_s = res.measure_s;
@@ -207,25 +194,15 @@ static double sync_worker(viewer *v, float dt)
         v->stats = res.stats;
     }
     if (res.stats.metrics_valid)
-        viewer_plots_add(&v->plots, glfwGetTime(), &res.stats);
+        viewer_plots_add(&v->plots, mur_clock_s(), &res.stats);
     return waited;
 }
 
 static void fill_scene(viewer *v, mur_scene *s)
 {
-    mur_flock_def def = v->def;
-    memcpy(s->world_min, def.world_min, sizeof s->world_min);
-    memcpy(s->world_max, def.world_max, sizeof s->world_max);
-    s->ground = def.ground;
-    s->show_box = v->show_box && def.bounds != MUR_BOUNDS_NONE;
-    s->goal_on = def.goal;
-    memcpy(s->goal_pos, def.goal_pos, sizeof s->goal_pos);
-    s->min_speed = def.min_speed;
-    s->max_speed = def.max_speed;
-    s->boid_size = v->boid_size;
-    s->bank_g = def.max_speed > 0.0f ? def.max_speed : 1.0f;
+    mur_scene_from_def(&v->def, v->boid_size, (float)v->time, s);
+    s->show_box = s->show_box && v->show_box;
     s->color_by_speed = v->color_by_speed;
-    s->time = (float)v->time;
 }
 
 static void print_state(viewer *v)
@@ -257,7 +234,7 @@ static int stop_recording(viewer *v, int sig)
 {
     if (!v->rec)
         return 0;
-    int st = mur_rec_end(v->rec, true, sig);
+    int st = mur_recording_end(v->rec, true, sig);
     free(v->rec);
     v->rec = NULL;
     if (v->rec_from_key) {
@@ -274,12 +251,12 @@ static int stop_recording(viewer *v, int sig)
 static bool start_recording(viewer *v, const char *path, bool from_key)
 {
     char err[1024];
-    mur_rec_session *rs = calloc(1, sizeof *rs);
+    mur_recording *rs = calloc(1, sizeof *rs);
     if (!rs)
         return false;
     float old_dt = mur_flock_get_def(v->flock).dt;
-    if (!mur_record_set_dt(v->flock, v->cli->fps, err, sizeof err)
-        || !mur_rec_begin(rs, path, v->fb_w, v->fb_h, v->cli->fps, from_key ? -1 : v->cli->frames,
+    if (!mur_recording_set_dt(v->flock, v->cli->fps, err, sizeof err)
+        || !mur_recording_begin(rs, path, v->fb_w, v->fb_h, v->cli->fps, from_key ? -1 : v->cli->frames,
                           err, sizeof err)) {
         fprintf(stderr, "murmur: %s\n", err);
         viewer_message(v, "cannot record: %.150s", err);
@@ -338,7 +315,7 @@ static void draw_recorded(viewer *v, const mur_scene *scene)
         v->fb_w = fw;
         v->fb_h = fh;
     }
-    bool ok = mur_rec_frame(v->rec);
+    bool ok = mur_recording_frame(v->rec);
     mur_target_present(t, v->fb_w, v->fb_h);
     if (!hud_in_video)
         viewer_draw_hud(v);
@@ -350,11 +327,11 @@ static void draw_recorded(viewer *v, const mur_scene *scene)
     }
 }
 
-static void apply_inputs(viewer *v, const viewer_key_event *keys, int nkeys, int *next_key,
+static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *next_key,
                          int64_t frame)
 {
     while (*next_key < nkeys && keys[*next_key].frame <= frame) {
-        viewer_key(v, keys[*next_key].key, keys[*next_key].mods);
+        viewer_key(v, keys[*next_key].key, keys[*next_key].mods, false);
         (*next_key)++;
     }
     glfwPollEvents();
@@ -364,16 +341,44 @@ static void apply_inputs(viewer *v, const viewer_key_event *keys, int nkeys, int
     }
 }
 
+static void move_camera(viewer *v, double real_dt)
+{
+    if (v->cam.follow) {
+        float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};
+        mur_camera_follow(&v->cam, c);
+    }
+    if (v->cam_mode.orbit_s > 0.0 || v->cam_mode.follow)
+        mur_cam_mode_apply(&v->cam_mode, &v->cam, v->centre, (float)real_dt);
+    else
+        mur_camera_update(&v->cam, (float)real_dt);
+}
+
+/* Smoothed fps and ms per frame for the HUD; sums over the timed frames for the summary. */
+static void account_frame(viewer *v, double frame_s, double interval, double waited, bool timed)
+{
+    double ms = frame_s * 1000.0;
+    v->frame_ms = v->frame_ms > 0.0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
+    double wall = v->scripted ? frame_s : interval;
+    v->fps = v->fps > 0.0 ? 0.9 * v->fps + 0.1 / wall : 1.0 / wall;
+    if (timed) {
+        v->sum_frame_ms += ms;
+        v->sum_wait_ms += waited * 1000.0;
+        v->timed_frames++;
+    } else {
+        v->sum_sim_ms = 0.0; /* the sum restarts with the timed frames */
+    }
+}
+
 /* The loop is pipelined: after the worker delivers the state of frame f, the inputs of frame f + 1
  * are applied (the worker is idle, so setters cannot race a step), the worker starts the ticks of
  * frame f + 1, and frame f is drawn meanwhile. Keys scripted for frame f + 1 are therefore applied
  * before its ticks, exactly as in an unpipelined loop: scripted runs give the same states. */
-static int run(viewer *v, const viewer_key_event *keys, int nkeys)
+static int run(viewer *v, const mur_key_event *keys, int nkeys)
 {
     const mur_cli *cli = v->cli;
     int next_key = 0;
     int status = 0;
-    double t_prev = glfwGetTime();
+    double t_prev = mur_clock_s();
     /* the first frames compile shaders and warm caches: leave them out of the means */
     int64_t warmup = cli->frames > 40 ? 10 : 0;
     int sig = 0;
@@ -385,15 +390,15 @@ static int run(viewer *v, const viewer_key_event *keys, int nkeys)
     v->frame = 0;
     while (true) {
         v->frame++;
-        double t_start = glfwGetTime();
+        double t_start = mur_clock_s();
         double waited = sync_worker(v, v->def.dt);
         bool last = (cli->frames >= 0 && v->frame >= cli->frames) || v->quit
                     || glfwWindowShouldClose(v->win);
-        sig = mur_stop_signal();
+        sig = mur_signals_stop();
         if (sig)
             last = true;
 
-        double now = glfwGetTime();
+        double now = mur_clock_s();
         double interval = fmax(now - t_prev, 1e-6);
         double real_dt = v->rec ? 1.0 / cli->fps
                          : v->scripted ? SCRIPTED_FRAME_S : fmin(interval, 0.25);
@@ -407,14 +412,7 @@ static int run(viewer *v, const viewer_key_event *keys, int nkeys)
             snapshot(v);
         }
 
-        if (v->cam.follow) {
-            float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};
-            mur_camera_follow(&v->cam, c);
-        }
-        if (v->cam_mode.orbit_s > 0.0 || v->cam_mode.follow)
-            mur_cam_mode_apply(&v->cam_mode, &v->cam, v->centre, (float)real_dt);
-        else
-            mur_camera_update(&v->cam, (float)real_dt);
+        move_camera(v, real_dt);
 
         mur_scene scene;
         fill_scene(v, &scene);
@@ -430,26 +428,12 @@ static int run(viewer *v, const viewer_key_event *keys, int nkeys)
             timestamped_screenshot(v);
         }
         if (last && cli->screenshot) {
-            if (save_screenshot(v, cli->screenshot)) {
-                printf("murmur: screenshot %s (%dx%d)\n", cli->screenshot, v->fb_w, v->fb_h);
-            } else {
+            if (!save_screenshot(v, cli->screenshot))
                 status = MUR_EXIT_USAGE;
-            }
         }
         glfwSwapBuffers(v->win);
 
-        double frame_s = glfwGetTime() - t_start;
-        double ms = frame_s * 1000.0;
-        v->frame_ms = v->frame_ms > 0.0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
-        double wall = v->scripted ? frame_s : interval;
-        v->fps = v->fps > 0.0 ? 0.9 * v->fps + 0.1 / wall : 1.0 / wall;
-        if (v->frame > warmup) {
-            v->sum_frame_ms += ms;
-            v->sum_wait_ms += waited * 1000.0;
-            v->timed_frames++;
-        } else {
-            v->sum_sim_ms = 0.0; /* the sum restarts with the timed frames */
-        }
+        account_frame(v, mur_clock_s() - t_start, interval, waited, v->frame > warmup);
         if (last)
             break;
     }
@@ -473,58 +457,45 @@ static int fail(const char *what)
     return MUR_EXIT_USAGE;
 }
 
-int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
+/* A visible GL 3.3 core window of width x height, current, GL loaded; NULL after printing why.
+ * The multisampling follows the drawing policy (mur_msaa_samples): the window is made hidden first
+ * with the GPU default, and made again when this GL wants another count (none on llvmpipe). */
+static GLFWwindow *open_window(int width, int height)
 {
-    if (cli->headless)
-        return mur_record_headless(cli, flock);
-    viewer_key_event *keys = NULL;
-    int nkeys = 0;
-    char err[512];
-    if (!viewer_keys_parse(cli->keys, &keys, &nkeys, err, sizeof err)) {
-        fprintf(stderr, "murmur: %s\n", err);
-        return MUR_EXIT_USAGE;
-    }
-    int width = cli->width > 0 ? cli->width : 1280, height = cli->height > 0 ? cli->height : 720;
-
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit()) {
-        free(keys);
-        return fail("cannot open a window (no display? the viewer needs X11; batch runs use "
-                    "--steps)");
+        fail("cannot open a window (no display? the viewer needs X11; batch runs use --steps)");
+        return NULL;
     }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    /* MURMUR_MSAA=0..16 sets the multisampling. By default 4x on GPUs, and none on software GL
-     * (llvmpipe), which pays about 2x for it: the window is made hidden first to ask which. */
-    const char *msaa = getenv("MURMUR_MSAA");
-    bool msaa_set = msaa && *msaa;
-    glfwWindowHint(GLFW_SAMPLES, msaa_set ? atoi(msaa) : 4);
+    int samples = mur_msaa_samples(NULL);
+    glfwWindowHint(GLFW_SAMPLES, samples);
     glfwWindowHint(GLFW_DEPTH_BITS, 24);
     glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
 #ifndef NDEBUG
     glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
 #endif
     GLFWwindow *win = glfwCreateWindow(width, height, "murmur", NULL, NULL);
-    if (win && !msaa_set) {
+    if (win) {
         glfwMakeContextCurrent(win);
         PFNGLGETSTRINGPROC get_string = (PFNGLGETSTRINGPROC)glfwGetProcAddress("glGetString");
-        const char *renderer = get_string ? (const char *)get_string(GL_RENDERER) : NULL;
-        if (renderer && strstr(renderer, "llvmpipe")) {
+        int want = mur_msaa_samples(get_string ? (const char *)get_string(GL_RENDERER) : NULL);
+        if (want != samples) {
             glfwMakeContextCurrent(NULL);
             glfwDestroyWindow(win);
-            glfwWindowHint(GLFW_SAMPLES, 0);
+            glfwWindowHint(GLFW_SAMPLES, want);
             win = glfwCreateWindow(width, height, "murmur", NULL, NULL);
         }
     }
-    if (win)
-        glfwShowWindow(win);
     if (!win) {
-        free(keys);
         glfwTerminate();
-        return fail("cannot create an OpenGL 3.3 core window");
+        fail("cannot create an OpenGL 3.3 core window");
+        return NULL;
     }
+    glfwShowWindow(win);
     glfwMakeContextCurrent(win);
     int gl_version = gladLoadGL((GLADloadfunc)glfwGetProcAddress);
     if (!gl_version || GLAD_VERSION_MAJOR(gl_version) * 10 + GLAD_VERSION_MINOR(gl_version) < 33) {
@@ -532,23 +503,19 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
                  GLAD_VERSION_MAJOR(gl_version), GLAD_VERSION_MINOR(gl_version));
         glfwDestroyWindow(win);
         glfwTerminate();
-        free(keys);
-        return fail("no suitable OpenGL context");
+        fail("no suitable OpenGL context");
+        return NULL;
     }
-#ifndef NDEBUG
-    mur_gl_debug_enable();
-#endif
-    glfwSwapInterval(cli->vsync ? 1 : 0);
+    return win;
+}
 
-    viewer *v = calloc(1, sizeof *v);
-    int status = MUR_EXIT_USAGE;
-    if (!v) {
-        fprintf(stderr, "murmur: out of memory\n");
-        goto done;
-    }
-    v->cli = cli;
-    v->flock = flock;
-    v->win = win;
+/* The viewer's state before the loop: toggles, camera, --metrics, renderer, callbacks, a
+ * recording asked for by --record. False after printing why. */
+static bool setup(viewer *v)
+{
+    const mur_cli *cli = v->cli;
+    mur_flock *flock = v->flock;
+    GLFWwindow *win = v->win;
     v->scripted = cli->frames >= 0;
     v->speed = 1.0;
     v->show_hud = cli->hud_given ? cli->hud : true;
@@ -571,13 +538,14 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
         mur_error me;
         if (!mur_afile_open(&v->metrics, cli->metrics_path, &me)) {
             fprintf(stderr, "murmur: %s\n", me.msg);
-            goto done;
+            return false;
         }
         mur_stats_write_header(v->metrics.fp);
     }
     mur_flock_set_metrics(flock, cli->metrics_path != NULL);
     v->stats = mur_flock_measure(flock);
-    v->next_measure = glfwGetTime() + 0.25;
+    memcpy(v->centre, v->stats.centre, sizeof v->centre);
+    v->next_measure = mur_clock_s() + 0.25;
     v->cam_mode = mur_cam_mode_parse(cli->camera);
     if (v->cam_mode.follow)
         mur_camera_set_follow(&v->cam, true);
@@ -587,7 +555,7 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     v->hud = v->renderer ? mur_hud_create() : NULL;
     if (!v->renderer || !v->hud) {
         fprintf(stderr, "murmur: cannot set up the renderer (see the messages above)\n");
-        goto done;
+        return false;
     }
     glfwSetKeyCallback(win, on_key);
     glfwSetMouseButtonCallback(win, on_button);
@@ -598,36 +566,37 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
 
     /* Ctrl-C / SIGTERM end the loop at a frame boundary, so a recording (--record, or V) is
      * always finished into a playable file */
-    mur_install_stop_signals();
+    mur_signals_install();
     if (cli->record) {
         /* recordings show a clean frame: the HUD only with --hud on */
         if (!cli->hud_given)
             v->show_hud = false;
         if (!start_recording(v, cli->record, false))
-            goto done;
+            return false;
     }
-    v->sim = mur_sim_start(flock);
-    if (!v->sim) {
-        fprintf(stderr, "murmur: cannot start the simulation thread\n");
-        stop_recording(v, 0);
-        goto done;
-    }
-    status = run(v, keys, nkeys);
-    mur_sim_stop(v->sim);
-    v->sim = NULL;
+    return true;
+}
 
-    if (v->scripted) {
-        double n = v->timed_frames > 0 ? (double)v->timed_frames : 1.0;
-        double fm = v->sum_frame_ms / n, sm = v->sum_sim_ms / n, wm = v->sum_wait_ms / n;
-        GLint samples = 0;
-        glGetIntegerv(GL_SAMPLES, &samples);
-        /* the simulation overlaps the drawing: render = the frame minus the wait for the worker */
-        printf("viewer: %lld frames %dx%d msaa=%d boids=%d: %.3f ms/frame (sim %.3f ms, render "
-               "%.3f ms) waiting %.3f ms\n",
-               (long long)v->frame, v->fb_w, v->fb_h, samples, (int)mur_flock_view(flock).boids,
-               fm, sm, fm - wm, wm);
-        print_state(v);
-    }
+/* Scripted runs (--frames): the timing line and the state, for tests and benchmarks. */
+static void print_summary(viewer *v)
+{
+    double n = v->timed_frames > 0 ? (double)v->timed_frames : 1.0;
+    double fm = v->sum_frame_ms / n, sm = v->sum_sim_ms / n, wm = v->sum_wait_ms / n;
+    GLint samples = 0;
+    glGetIntegerv(GL_SAMPLES, &samples);
+    /* the simulation overlaps the drawing: render = the frame minus the wait for the worker */
+    printf("viewer: %lld frames %dx%d msaa=%d boids=%d: %.3f ms/frame (sim %.3f ms, render "
+           "%.3f ms) waiting %.3f ms\n",
+           (long long)v->frame, v->fb_w, v->fb_h, samples, (int)mur_flock_view(v->flock).boids,
+           fm, sm, fm - wm, wm);
+    print_state(v);
+}
+
+/* --metrics and --export at the end of the run. Returns status, or MUR_EXIT_USAGE on a failure. */
+static int write_outputs(viewer *v, int status)
+{
+    const mur_cli *cli = v->cli;
+    mur_flock *flock = v->flock;
     if (v->metrics.fp) {
         /* the last row: the state the run ends on */
         mur_stats last = mur_flock_measure(flock);
@@ -645,6 +614,52 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
             status = MUR_EXIT_USAGE;
         }
     }
+    return status;
+}
+
+int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
+{
+    mur_key_event *keys = NULL;
+    int nkeys = 0;
+    char err[512];
+    if (!mur_keyscript_parse(cli->keys, &keys, &nkeys, err, sizeof err)) {
+        fprintf(stderr, "murmur: %s\n", err);
+        return MUR_EXIT_USAGE;
+    }
+    int width = cli->width > 0 ? cli->width : 1280, height = cli->height > 0 ? cli->height : 720;
+    GLFWwindow *win = open_window(width, height);
+    if (!win) {
+        free(keys);
+        return MUR_EXIT_USAGE;
+    }
+#ifndef NDEBUG
+    mur_gl_debug_enable();
+#endif
+    glfwSwapInterval(cli->vsync ? 1 : 0);
+
+    viewer *v = calloc(1, sizeof *v);
+    int status = MUR_EXIT_USAGE;
+    if (!v) {
+        fprintf(stderr, "murmur: out of memory\n");
+        goto done;
+    }
+    v->cli = cli;
+    v->flock = flock;
+    v->win = win;
+    if (!setup(v))
+        goto done;
+    v->sim = mur_sim_start(flock);
+    if (!v->sim) {
+        fprintf(stderr, "murmur: cannot start the simulation thread\n");
+        stop_recording(v, 0);
+        goto done;
+    }
+    status = run(v, keys, nkeys);
+    mur_sim_stop(v->sim);
+    v->sim = NULL;
+    if (v->scripted)
+        print_summary(v);
+    status = write_outputs(v, status);
 done:
     if (v) {
         mur_sim_stop(v->sim);

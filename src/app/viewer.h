@@ -8,20 +8,14 @@
 
 #include "camera.h"
 #include "cli.h"
-#include "record.h"
+#include "recording.h"
+#include "camera_mode.h"
 #include "murmur/murmur.h"
 #include "viewer_plots.h"
 
 struct GLFWwindow;
 struct mur_renderer;
 struct mur_hud;
-
-/// A key press as the viewer sees it: GLFW key code + GLFW modifier bits.
-typedef struct viewer_key_event {
-    int64_t frame; ///< frame (1-based) at whose start the key is applied
-    int key;       ///< GLFW_KEY_*
-    int mods;      ///< GLFW_MOD_* bits
-} viewer_key_event;
 
 typedef struct viewer {
     const mur_cli *cli;
@@ -71,7 +65,7 @@ typedef struct viewer {
     double measure_s;          ///< how long the last measurement took, s
 
     /* recording from the window (--record, or V) */
-    struct mur_rec_session *rec;
+    struct mur_recording *rec;
     bool rec_from_key;         ///< started by V (stopped by V, auto-named)
     float saved_dt;            ///< the tick length before V set it to 1/fps
     int rec_status;            ///< exit status of a recording that failed mid-run
@@ -90,9 +84,24 @@ typedef struct viewer {
     int64_t timed_frames;
 } viewer;
 
-/* viewer_input.c */
-/// Apply a key press (from GLFW or from the --keys script).
-void viewer_key(viewer *v, int key, int mods);
+/* bindings.c */
+/// One row of the binding table: a key binding (keys + action) or a mouse gesture (no action,
+/// listed for the help overlay and the docs).
+typedef struct viewer_binding {
+    int keys[5];        ///< GLFW_KEY_* codes, 0-terminated (none for a mouse gesture)
+    int mods;           ///< GLFW_MOD_* bits that must be held (0: any)
+    bool repeat;        ///< also act on key repeat (held down)
+    const char *label;  ///< keys as the help shows them, two spaces apart ("H  F1")
+    const char *help;   ///< what it does, one short line (overlay and docs)
+    const char *detail; ///< more for docs/controls.md, or NULL
+    void (*action)(struct viewer *v, int key, int mods); ///< NULL for a mouse gesture
+} viewer_binding;
+/// The table, in the help overlay's order.
+const viewer_binding *viewer_bindings(int *count);
+/// Apply a key press (from GLFW or from the --keys script); repeat: a key held down.
+void viewer_key(viewer *v, int key, int mods, bool repeat);
+
+/* viewer_mouse.c */
 void viewer_mouse_button(viewer *v, int button, bool down, int mods);
 void viewer_cursor(viewer *v, double x, double y);
 void viewer_scroll(viewer *v, double dy);
@@ -107,21 +116,6 @@ int viewer_param_count(void);
 const mur_param *viewer_param(int i);
 /// The parameter's current value as short text (floats to 4 significant digits).
 void viewer_param_value(const mur_flock_def *def, const mur_param *p, char *buf, size_t len);
-
-/// One line of the help overlay: keys and what they do.
-typedef struct viewer_help_line {
-    const char *keys;
-    const char *what;
-} viewer_help_line;
-const viewer_help_line *viewer_help(int *count);
-
-/* viewer_keys.c */
-/// Parse a --keys script ("P,K" at frame 1, or "5:P,10:Shift+K"). Events come out sorted by frame.
-/// False + a one-line err on a bad key name or frame.
-bool viewer_keys_parse(const char *spec, viewer_key_event **out, int *count, char *err,
-                       size_t err_len);
-/// GLFW key code for a key name ("Space", "F12", "P", "."), or -1.
-int viewer_key_from_name(const char *name);
 
 /* viewer_hud.c */
 void viewer_draw_hud(viewer *v);

@@ -6,6 +6,7 @@
 #include <GLFW/glfw3.h>
 
 #include "hud.h"
+#include "clock.h"
 #include "viewer.h"
 
 static const uint8_t WHITE[4] = {235, 240, 248, 255};
@@ -38,11 +39,11 @@ static void draw_help(viewer *v, float scale)
 {
     mur_hud *h = v->hud;
     int n;
-    const viewer_help_line *lines = viewer_help(&n);
+    const viewer_binding *lines = viewer_bindings(&n);
     float lh = mur_hud_line_height(h);
     float keyw = 0.0f, whatw = 0.0f;
     for (int i = 0; i < n; i++) {
-        float a = mur_hud_text_width(h, lines[i].keys), b = mur_hud_text_width(h, lines[i].what);
+        float a = mur_hud_text_width(h, lines[i].label), b = mur_hud_text_width(h, lines[i].help);
         keyw = a > keyw ? a : keyw;
         whatw = b > whatw ? b : whatw;
     }
@@ -56,8 +57,8 @@ static void draw_help(viewer *v, float scale)
     mur_hud_text(h, x, y, "murmur - keys and mouse (H closes)", ACCENT);
     for (int i = 0; i < n; i++) {
         float ly = y + (float)(i + 2) * lh;
-        mur_hud_text(h, x, ly, lines[i].keys, WHITE);
-        mur_hud_text(h, x + keyw + gap, ly, lines[i].what, DIM);
+        mur_hud_text(h, x, ly, lines[i].label, WHITE);
+        mur_hud_text(h, x + keyw + gap, ly, lines[i].help, DIM);
     }
 }
 
@@ -129,7 +130,7 @@ void viewer_draw_hud(viewer *v)
         if (v->show_plots) {
             /* the graphs in a column at the right edge */
             float w = 220.0f * scale, gh = 34.0f * scale;
-            viewer_plots_draw(&v->plots, h, (float)v->fb_w - w - x0, 8.0f * scale, w, gh, glfwGetTime());
+            viewer_plots_draw(&v->plots, h, (float)v->fb_w - w - x0, 8.0f * scale, w, gh, mur_clock_s());
         }
 
         const char *hint = "H help   M plots   Tab hide";

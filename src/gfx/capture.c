@@ -133,3 +133,17 @@ bool mur_png_write(const char *path, int width, int height, const uint8_t *rgba,
     free(row);
     return ok;
 }
+
+bool mur_capture_png(const char *path, int width, int height, char *err, size_t err_len)
+{
+    size_t bytes = (size_t)width * (size_t)height * 4;
+    uint8_t *px = malloc(bytes ? bytes : 1);
+    if (!px) {
+        snprintf(err, err_len, "%s: out of memory for a %dx%d screenshot", path, width, height);
+        return false;
+    }
+    mur_capture_read(width, height, px);
+    bool ok = mur_png_write(path, width, height, px, true, 3, err, err_len);
+    free(px);
+    return ok;
+}

@@ -10,6 +10,10 @@
 /// them) into out (width*height*4 bytes). The caller picks the read buffer (GL_BACK, an FBO).
 void mur_capture_read(int width, int height, uint8_t *out);
 
+/// Read width x height pixels of the bound read framebuffer and write them as a PNG (zlib level 3).
+/// False + err on failure.
+bool mur_capture_png(const char *path, int width, int height, char *err, size_t err_len);
+
 /// Write RGBA8 pixels as a PNG (colour type RGB, alpha dropped). bottom_up: rows come bottom row
 /// first (GL order) and are flipped. Written to a temporary file in the same folder, then renamed,
 /// so a reader never sees half a file. level: zlib level 0..9 (1 is fast). False + err on failure.

@@ -48,8 +48,27 @@ typedef struct kind_gpu {
     bool with_perch;
 } kind_gpu;
 
+/* Uniform locations, looked up once when the programs are linked. */
+enum {
+    BU_VP, BU_TIME, BU_SPEED_RANGE, BU_COLOR_PERCH, BU_EYE, BU_SUN_DIR, BU_SKY_COLOR, BU_GROUND_COLOR,
+    BU_FOG_COLOR, BU_FOG_DIST, BU_COLOR_MODE, BU_SIZE, BU_COLOR_FLY, BU_BANK_GAIN, BU_COUNT
+};
+static const char *const BOID_UNIFORMS[BU_COUNT] = {
+    "u_vp", "u_time", "u_speed_range", "u_color_perch", "u_eye", "u_sun_dir", "u_sky_color",
+    "u_ground_color", "u_fog_color", "u_fog_dist", "u_color_mode", "u_size", "u_color_fly", "u_bank_gain",
+};
+enum {
+    PU_VP, PU_SIZE, PU_PX_PER_WU, PU_COLOR_FLY, PU_COLOR_PERCH, PU_SUN_DIR, PU_FOG_COLOR, PU_EYE,
+    PU_FOG_DIST, PU_COUNT
+};
+static const char *const POINT_UNIFORMS[PU_COUNT] = {
+    "u_vp", "u_size", "u_px_per_wu", "u_color_fly", "u_color_perch", "u_sun_dir", "u_fog_color",
+    "u_eye", "u_fog_dist",
+};
+
 struct mur_renderer {
     GLuint boid_prog, line_prog;
+    GLint boid_u[BU_COUNT], point_u[PU_COUNT], line_u_vp;
     GLuint mesh_vbo, mesh_ibo;
     int mesh_indices;             /* the full bird: indices [0, mesh_indices) */
     int lean_indices;             /* the lean bird: the next lean_indices */
@@ -193,6 +212,11 @@ mur_renderer *mur_renderer_create(void)
         mur_renderer_destroy(r);
         return NULL;
     }
+    for (int i = 0; i < BU_COUNT; i++)
+        r->boid_u[i] = glGetUniformLocation(r->boid_prog, BOID_UNIFORMS[i]);
+    for (int i = 0; i < PU_COUNT; i++)
+        r->point_u[i] = glGetUniformLocation(r->point_prog, POINT_UNIFORMS[i]);
+    r->line_u_vp = glGetUniformLocation(r->line_prog, "u_vp");
 
     mur_mesh_vertex mesh[MUR_BIRD_MAX_VERTS];
     uint16_t idx[MUR_BIRD_MAX_INDICES];
@@ -203,9 +227,7 @@ mur_renderer *mur_renderer_create(void)
      * and flocks of 50 000 and more one point each; a GPU always draws the full bird.
      * MURMUR_BIRD=full|lean|points forces one. */
     const char *bird = getenv("MURMUR_BIRD");
-    const char *gl_renderer = (const char *)glGetString(GL_RENDERER);
-    bool software = gl_renderer && (strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") ||
-                                    strstr(gl_renderer, "swrast"));
+    bool software = mur_gl_is_software((const char *)glGetString(GL_RENDERER));
     bool forced = bird && (!strcmp(bird, "full") || !strcmp(bird, "lean"));
     r->lean_from = bird && !strcmp(bird, "full") ? INT32_MAX
                    : bird && !strcmp(bird, "lean") ? 0
@@ -298,7 +320,7 @@ void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predator
     r->uploaded = true;
 }
 
-void mur_upload_copy(const mur_upload_dst *d, const mur_view *v, double centre[3])
+void mur_upload_copy(const mur_upload_dst *d, const mur_view *v)
 {
     int32_t n = d->boids < v->boids ? d->boids : v->boids;
     int32_t np = d->predators < v->predators ? d->predators : v->predators;
@@ -312,14 +334,6 @@ void mur_upload_copy(const mur_upload_dst *d, const mur_view *v, double centre[3
         memcpy(d->pred_pos, v->pred_pos, (size_t)np * 3 * sizeof(float));
         memcpy(d->pred_vel, v->pred_vel, (size_t)np * 3 * sizeof(float));
     }
-    if (centre) {
-        double s[3] = {0.0, 0.0, 0.0};
-        for (int32_t i = 0; i < v->boids; i++)
-            for (int k = 0; k < 3; k++)
-                s[k] += (double)v->pos[(size_t)i * 3 + (size_t)k];
-        for (int k = 0; k < 3; k++)
-            centre[k] = v->boids > 0 ? s[k] / (double)v->boids : 0.0;
-    }
 }
 
 void mur_renderer_upload(mur_renderer *r, const mur_view *v, float dt, bool force)
@@ -331,7 +345,7 @@ void mur_renderer_upload(mur_renderer *r, const mur_view *v, float dt, bool forc
         return;
     mur_upload_dst d;
     mur_renderer_map(r, v->boids, v->predators, &d);
-    mur_upload_copy(&d, v, NULL);
+    mur_upload_copy(&d, v);
     mur_renderer_commit(r, v->tick, dt, v->predators_on);
 }
 
@@ -523,10 +537,14 @@ static int build_sky(line_vertex *v, mat4 inv_vp, vec3 eye, const float sun[3])
 
 /* ------------------------------------------------------------------ draw */
 
-static GLint loc(GLuint p, const char *name)
-{
-    return glGetUniformLocation(p, name);
-}
+/* What every pass of a frame shares. */
+typedef struct frame {
+    mat4 vp, inv, ident;
+    vec3 eye;
+    float ext;       /* largest side of the world box, wu */
+    float centre[3]; /* box centre */
+    float sun[3];
+} frame;
 
 static void draw_colored(mur_renderer *r, GLenum mode, const line_vertex *v, int n)
 {
@@ -544,11 +562,10 @@ static void draw_kind(mur_renderer *r, const kind_gpu *k, float size, const floa
 {
     if (k->count <= 0)
         return;
-    GLuint p = r->boid_prog;
-    glUniform1f(loc(p, "u_size"), size);
-    glUniform3fv(loc(p, "u_color_fly"), 1, color);
-    glUniform1f(loc(p, "u_bank_gain"), k->prev_valid && k->prev_dt > 0.0f ? bank_gain / k->prev_dt
-                                                                         : 0.0f);
+    const GLint *u = r->boid_u;
+    glUniform1f(u[BU_SIZE], size);
+    glUniform3fv(u[BU_COLOR_FLY], 1, color);
+    glUniform1f(u[BU_BANK_GAIN], k->prev_valid && k->prev_dt > 0.0f ? bank_gain / k->prev_dt : 0.0f);
     glBindVertexArray(k->vao);
     bool lean = k->count >= r->lean_from;
     glDrawElementsInstanced(GL_TRIANGLES, lean ? r->lean_indices : r->mesh_indices,
@@ -557,22 +574,113 @@ static void draw_kind(mur_renderer *r, const kind_gpu *k, float size, const floa
                             k->count);
 }
 
+/* Ground: a disc around the box that fades out before its edge, a hair behind what lies on it
+ * (perching boids, the goal ring), then the grid on it. */
+static void draw_ground(mur_renderer *r, const frame *f, const mur_scene *s)
+{
+    float half = 1.6f * f->ext;
+    glUseProgram(r->line_prog);
+    glUniformMatrix4fv(r->line_u_vp, 1, GL_FALSE, (const float *)f->vp);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.0f, 1.0f);
+    draw_colored(r, GL_TRIANGLES, r->geom, build_ground(r->geom, f->centre, s->ground, half));
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    float cell = powf(10.0f, floorf(log10f(fmaxf(f->ext, 1e-3f) / 4.0f)));
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    draw_colored(r, GL_LINES, r->geom, build_grid(r->geom, GEOM_MAX_VERTS, f->centre, s->ground, half, cell));
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+}
+
+/* Large flocks on software GL: one shaded point per boid. */
+static void draw_points(mur_renderer *r, const frame *f, const mur_camera *cam, const mur_scene *s, int height)
+{
+    mat4 proj;
+    mur_camera_proj(cam, proj);
+    const GLint *u = r->point_u;
+    glUseProgram(r->point_prog);
+    glUniformMatrix4fv(u[PU_VP], 1, GL_FALSE, (const float *)f->vp);
+    glUniform1f(u[PU_SIZE], s->boid_size);
+    glUniform1f(u[PU_PX_PER_WU], proj[1][1] * 0.5f * (float)height);
+    glUniform3fv(u[PU_COLOR_FLY], 1, mur_color_flying);
+    glUniform3fv(u[PU_COLOR_PERCH], 1, mur_color_perching);
+    glUniform3fv(u[PU_SUN_DIR], 1, f->sun);
+    glUniform3fv(u[PU_FOG_COLOR], 1, sky_horizon);
+    glUniform3fv(u[PU_EYE], 1, f->eye);
+    glUniform1f(u[PU_FOG_DIST], 2.5f * f->ext);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glBindVertexArray(r->point_vao);
+    glDrawArrays(GL_POINTS, 0, r->boids.count);
+    glDisable(GL_PROGRAM_POINT_SIZE);
+}
+
+/* Boids and predators: one instanced draw each (or points for the boids). */
+static void draw_flock(mur_renderer *r, const frame *f, const mur_camera *cam, const mur_scene *s, int height)
+{
+    const GLint *u = r->boid_u;
+    glUseProgram(r->boid_prog);
+    glUniformMatrix4fv(u[BU_VP], 1, GL_FALSE, (const float *)f->vp);
+    glUniform1f(u[BU_TIME], s->time);
+    glUniform2f(u[BU_SPEED_RANGE], s->min_speed, s->max_speed);
+    glUniform3fv(u[BU_COLOR_PERCH], 1, mur_color_perching);
+    glUniform3fv(u[BU_EYE], 1, f->eye);
+    glUniform3fv(u[BU_SUN_DIR], 1, f->sun);
+    glUniform3fv(u[BU_SKY_COLOR], 1, ambient_sky);
+    glUniform3fv(u[BU_GROUND_COLOR], 1, ambient_ground);
+    glUniform3fv(u[BU_FOG_COLOR], 1, sky_horizon);
+    glUniform1f(u[BU_FOG_DIST], 2.5f * f->ext);
+    float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
+    glUniform1i(u[BU_COLOR_MODE], s->color_by_speed ? 1 : 0);
+    if (r->boids.count >= r->points_from && r->boids.count > 0) {
+        draw_points(r, f, cam, s, height);
+        glUseProgram(r->boid_prog);
+    } else {
+        draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain);
+    }
+    if (r->preds_on) {
+        glUniform1i(u[BU_COLOR_MODE], 0);
+        glVertexAttribI1i(6, 0);
+        draw_kind(r, &r->preds, s->boid_size * 2.6f, mur_color_predator, 0.0f);
+    }
+}
+
+/* The sky last, only where nothing was drawn (depth still at the far plane); then box and goal. */
+static void draw_sky_and_marks(mur_renderer *r, frame *f, const mur_scene *s)
+{
+    glUseProgram(r->line_prog);
+    glUniformMatrix4fv(r->line_u_vp, 1, GL_FALSE, (const float *)f->ident);
+    glDepthMask(GL_FALSE);
+    draw_colored(r, GL_TRIANGLES, r->geom, build_sky(r->geom, f->inv, f->eye, f->sun));
+    glDepthMask(GL_TRUE);
+    build_lines(r, s);
+    if (r->nlines > 0) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glUniformMatrix4fv(r->line_u_vp, 1, GL_FALSE, (const float *)f->vp);
+        draw_colored(r, GL_LINES, r->lines, r->nlines);
+        glDisable(GL_BLEND);
+    }
+}
+
 void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *s, int width,
                        int height)
 {
-    mat4 vp, inv, ident;
-    vec3 eye;
-    mur_camera_view_proj(cam, vp);
-    glm_mat4_inv(vp, inv);
-    glm_mat4_identity(ident);
-    mur_camera_eye(cam, eye);
-    float ext = 0.0f, centre[3];
+    frame f;
+    mur_camera_view_proj(cam, f.vp);
+    glm_mat4_inv(f.vp, f.inv);
+    glm_mat4_identity(f.ident);
+    mur_camera_eye(cam, f.eye);
+    f.ext = 0.0f;
     for (int i = 0; i < 3; i++) {
-        ext = fmaxf(ext, s->world_max[i] - s->world_min[i]);
-        centre[i] = 0.5f * (s->world_min[i] + s->world_max[i]);
+        f.ext = fmaxf(f.ext, s->world_max[i] - s->world_min[i]);
+        f.centre[i] = 0.5f * (s->world_min[i] + s->world_max[i]);
     }
-    float sun[3] = {0.45f, 0.80f, 0.35f};
-    glm_vec3_normalize(sun);
+    f.sun[0] = 0.45f;
+    f.sun[1] = 0.80f;
+    f.sun[2] = 0.35f;
+    glm_vec3_normalize(f.sun);
 
     glViewport(0, 0, width, height);
     glClearColor(sky_horizon[0], sky_horizon[1], sky_horizon[2], 1.0f);
@@ -581,94 +689,9 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glDisable(GL_CULL_FACE);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
-
-    /* ground: a disc around the box that fades out before its edge, a hair behind what lies on
-     * it (perching boids, the goal ring) */
-    float half = 1.6f * ext;
-    GLuint lp = r->line_prog;
-    glUseProgram(lp);
-    glUniformMatrix4fv(loc(lp, "u_vp"), 1, GL_FALSE, (const float *)vp);
-    glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(1.0f, 1.0f);
-    draw_colored(r, GL_TRIANGLES, r->geom, build_ground(r->geom, centre, s->ground, half));
-    glDisable(GL_POLYGON_OFFSET_FILL);
-    float cell = powf(10.0f, floorf(log10f(fmaxf(ext, 1e-3f) / 4.0f)));
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glDepthMask(GL_FALSE);
-    draw_colored(r, GL_LINES, r->geom,
-                 build_grid(r->geom, GEOM_MAX_VERTS, centre, s->ground, half, cell));
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
-
-    /* boids and predators: one instanced draw each */
-    GLuint p = r->boid_prog;
-    glUseProgram(p);
-    glUniformMatrix4fv(loc(p, "u_vp"), 1, GL_FALSE, (const float *)vp);
-    glUniform1f(loc(p, "u_time"), s->time);
-    glUniform2f(loc(p, "u_speed_range"), s->min_speed, s->max_speed);
-    glUniform3fv(loc(p, "u_color_perch"), 1, mur_color_perching);
-    glUniform3fv(loc(p, "u_eye"), 1, eye);
-    glUniform3fv(loc(p, "u_sun_dir"), 1, sun);
-    glUniform3fv(loc(p, "u_sky_color"), 1, ambient_sky);
-    glUniform3fv(loc(p, "u_ground_color"), 1, ambient_ground);
-    glUniform3fv(loc(p, "u_fog_color"), 1, sky_horizon);
-    glUniform1f(loc(p, "u_fog_dist"), 2.5f * ext);
-    float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
-    glUniform1i(loc(p, "u_color_mode"), s->color_by_speed ? 1 : 0);
-    if (r->boids.count >= r->points_from && r->boids.count > 0) {
-        mat4 proj;
-        mur_camera_proj(cam, proj);
-        GLuint q = r->point_prog;
-        glUseProgram(q);
-        glUniformMatrix4fv(loc(q, "u_vp"), 1, GL_FALSE, (const float *)vp);
-        glUniform1f(loc(q, "u_size"), s->boid_size);
-        glUniform1f(loc(q, "u_px_per_wu"), proj[1][1] * 0.5f * (float)height);
-        glUniform3fv(loc(q, "u_color_fly"), 1, mur_color_flying);
-        glUniform3fv(loc(q, "u_color_perch"), 1, mur_color_perching);
-        glUniform3fv(loc(q, "u_sun_dir"), 1, sun);
-        glUniform3fv(loc(q, "u_fog_color"), 1, sky_horizon);
-        glUniform3fv(loc(q, "u_eye"), 1, eye);
-        glUniform1f(loc(q, "u_fog_dist"), 2.5f * ext);
-        glEnable(GL_PROGRAM_POINT_SIZE);
-        glBindVertexArray(r->point_vao);
-        glDrawArrays(GL_POINTS, 0, r->boids.count);
-        glDisable(GL_PROGRAM_POINT_SIZE);
-        glUseProgram(p);
-    } else {
-        draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain);
-    }
-    if (r->preds_on) {
-        glUniform1i(loc(p, "u_color_mode"), 0);
-        glVertexAttribI1i(6, 0);
-        draw_kind(r, &r->preds, s->boid_size * 2.6f, mur_color_predator, 0.0f);
-    }
-
-    /* sky last: only where nothing was drawn (depth still at the far plane) */
-    glUseProgram(lp);
-    glUniformMatrix4fv(loc(lp, "u_vp"), 1, GL_FALSE, (const float *)ident);
-    glDepthMask(GL_FALSE);
-    draw_colored(r, GL_TRIANGLES, r->geom, build_sky(r->geom, inv, eye, sun));
-    glDepthMask(GL_TRUE);
-
-    /* box and goal */
-    build_lines(r, s);
-    if (r->nlines > 0) {
-        glEnable(GL_BLEND);
-        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-        glUniformMatrix4fv(loc(lp, "u_vp"), 1, GL_FALSE, (const float *)vp);
-        draw_colored(r, GL_LINES, r->lines, r->nlines);
-        glDisable(GL_BLEND);
-    }
+    draw_ground(r, &f, s);
+    draw_flock(r, &f, cam, s, height);
+    draw_sky_and_marks(r, &f, s);
     glBindVertexArray(0);
     glUseProgram(0);
-}
-
-float mur_boid_size(const mur_flock_def *d)
-{
-    float ext = 0.0f;
-    for (int i = 0; i < 3; i++)
-        ext = fmaxf(ext, d->world_max[i] - d->world_min[i]);
-    float s = fmaxf(0.5f * d->separation_radius, 0.006f * ext);
-    return fminf(s, 0.05f * ext);
 }

@@ -11,26 +11,9 @@
 
 #include "camera.h"
 #include "murmur/murmur.h"
+#include "scene.h"
 
 typedef struct mur_renderer mur_renderer;
-
-/// What to draw around the flock; the viewer fills it from the flock's def every frame.
-typedef struct mur_scene {
-    float world_min[3], world_max[3]; ///< world box, wu
-    float ground;                     ///< ground height, wu
-    bool show_box;                    ///< draw the world box outline
-    bool goal_on;                     ///< draw the goal marker
-    float goal_pos[3];
-    float min_speed, max_speed;       ///< for the speed colour map, wu/s
-    float boid_size;                  ///< body length of a boid, wu (predators are larger)
-    float bank_g;                     ///< lateral acceleration that banks a boid 45 degrees, wu/s^2
-    bool color_by_speed;              ///< colour boids by speed instead of by state
-    float time;                       ///< seconds, drives the wing beat
-} mur_scene;
-
-/// Body length of a boid for a world: half a separation radius (birds keep about that much air
-/// between them), but visible in a big world.
-float mur_boid_size(const mur_flock_def *d);
 
 /// Create the GL objects (needs a current GL 3.3 context). NULL on failure (the reason is printed).
 mur_renderer *mur_renderer_create(void);
@@ -52,9 +35,8 @@ typedef struct mur_upload_dst {
 bool mur_renderer_map(mur_renderer *r, int32_t boids, int32_t predators, mur_upload_dst *dst);
 /// Unmap the filled buffers and draw them from now on; tick and dt describe the copied state.
 void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predators_on);
-/// Copy the view into dst (plain memory copies, no GL: callable from a simulation thread). When
-/// centre is given, also the mean boid position (for a camera that follows the flock).
-void mur_upload_copy(const mur_upload_dst *dst, const mur_view *v, double centre[3]);
+/// Copy the view into dst (plain memory copies, no GL: callable from a simulation thread).
+void mur_upload_copy(const mur_upload_dst *dst, const mur_view *v);
 /// Draw into the bound framebuffer, viewport width x height.
 void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *s, int width,
                        int height);

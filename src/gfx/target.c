@@ -28,8 +28,30 @@ static bool complete(GLuint fbo, const char *what, char *err, size_t len)
     return true;
 }
 
+void mur_target_destroy(mur_target *t)
+{
+    if (!t)
+        return;
+    if (t->mapped >= 0)
+        mur_target_read_done(t);
+    glDeleteBuffers(RING, t->pbo);
+    GLuint fbos[] = {t->fbo, t->ms_fbo};
+    GLuint rbs[] = {t->color, t->depth, t->ms_color, t->ms_depth};
+    glDeleteFramebuffers(2, fbos);
+    glDeleteRenderbuffers(4, rbs);
+    free(t);
+}
+
 mur_target *mur_target_create(int width, int height, int samples, char *err, size_t err_len)
 {
+    GLint max_rb = 0, max_samples = 0;
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
+    glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    if (width > max_rb || height > max_rb) {
+        snprintf(err, err_len, "frame size %dx%d is larger than this GL allows (%d)", width, height,
+                 max_rb);
+        return NULL;
+    }
     mur_target *t = calloc(1, sizeof *t);
     if (!t) {
         snprintf(err, err_len, "out of memory");
@@ -38,19 +60,9 @@ mur_target *mur_target_create(int width, int height, int samples, char *err, siz
     t->w = width;
     t->h = height;
     t->mapped = -1;
-    GLint max_samples = 0;
-    glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
     t->samples = samples > max_samples ? max_samples : samples;
     if (t->samples < 2)
         t->samples = 0;
-    GLint max_rb = 0;
-    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
-    if (width > max_rb || height > max_rb) {
-        snprintf(err, err_len, "frame size %dx%d is larger than this GL allows (%d)", width, height,
-                 max_rb);
-        free(t);
-        return NULL;
-    }
 
     glGenFramebuffers(1, &t->fbo);
     glGenRenderbuffers(1, &t->color);
@@ -98,20 +110,6 @@ mur_target *mur_target_create(int width, int height, int samples, char *err, siz
         return NULL;
     }
     return t;
-}
-
-void mur_target_destroy(mur_target *t)
-{
-    if (!t)
-        return;
-    if (t->mapped >= 0)
-        mur_target_read_done(t);
-    glDeleteBuffers(RING, t->pbo);
-    GLuint fbos[] = {t->fbo, t->ms_fbo};
-    GLuint rbs[] = {t->color, t->depth, t->ms_color, t->ms_depth};
-    glDeleteFramebuffers(2, fbos);
-    glDeleteRenderbuffers(4, rbs);
-    free(t);
 }
 
 int mur_target_width(const mur_target *t)
@@ -167,10 +165,15 @@ void mur_target_present(mur_target *t, int dst_w, int dst_h)
     glViewport(0, 0, dst_w, dst_h);
 }
 
-void mur_target_read_start(mur_target *t)
+void mur_target_bind_read(mur_target *t)
 {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, t->fbo);
     glReadBuffer(GL_COLOR_ATTACHMENT0);
+}
+
+void mur_target_read_start(mur_target *t)
+{
+    mur_target_bind_read(t);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, t->pbo[t->head]);
     glReadPixels(0, 0, t->w, t->h, GL_RGBA, GL_UNSIGNED_BYTE, NULL);

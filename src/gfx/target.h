@@ -26,6 +26,8 @@ void mur_target_resolve(mur_target *t);
 /// Blit the resolved image to the default framebuffer, scaled to dst_w x dst_h (window preview).
 void mur_target_present(mur_target *t, int dst_w, int dst_h);
 
+/// Bind the resolved image as the read framebuffer (for a one-off glReadPixels, e.g. a screenshot).
+void mur_target_bind_read(mur_target *t);
 /// Start reading the resolved image into the next PBO of the ring (asynchronous).
 void mur_target_read_start(mur_target *t);
 /// The oldest frame started and not yet taken, if the ring is full or `drain` is set: maps it and

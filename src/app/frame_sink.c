@@ -1,5 +1,5 @@
 /* Recording sinks (see recorder.h). */
-#include "recorder.h"
+#include "frame_sink.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,8 +23,8 @@ extern char **environ;
 
 enum { QUEUE = 4, PNG_LEVEL = 1 };
 
-struct mur_recorder {
-    mur_record_kind kind;
+struct mur_sink {
+    mur_sink_kind kind;
     int w, h;
     size_t frame_bytes;
     char path[1024];      /* what the user asked for (video path or PNG pattern) */
@@ -106,33 +106,33 @@ static int pattern_conversions(const char *p, bool *bad)
     return n;
 }
 
-mur_record_kind mur_record_kind_of(const char *path, char *err, size_t err_len)
+mur_sink_kind mur_sink_kind_of(const char *path, char *err, size_t err_len)
 {
     const char *ext = extension(path);
     bool bad = false;
     int conv = pattern_conversions(path, &bad);
     if (!strcasecmp(ext, "png")) {
         if (!bad && conv == 1)
-            return MUR_RECORD_PNG;
+            return MUR_SINK_PNG;
         snprintf(err, err_len,
                  "--record %s: a PNG sequence needs a pattern with one frame number, like "
                  "frames/f%%05d.png",
                  path);
-        return MUR_RECORD_NONE;
+        return MUR_SINK_NONE;
     }
     const char *video[] = {"mp4", "mkv", "webm", "mov"};
     for (size_t i = 0; i < sizeof video / sizeof video[0]; i++)
         if (!strcasecmp(ext, video[i])) {
             if (conv == 0 && !bad)
-                return MUR_RECORD_VIDEO;
+                return MUR_SINK_VIDEO;
             snprintf(err, err_len, "--record %s: a video path must not contain %%", path);
-            return MUR_RECORD_NONE;
+            return MUR_SINK_NONE;
         }
     snprintf(err, err_len,
              "--record %s: expected a video (.mp4, .mkv, .webm, .mov) or a PNG pattern like "
              "frames/f%%05d.png",
              path);
-    return MUR_RECORD_NONE;
+    return MUR_SINK_NONE;
 }
 
 static void dir_of(const char *path, char *out, size_t len)
@@ -168,7 +168,7 @@ static bool dir_writable(const char *file, char *err, size_t err_len)
     return true;
 }
 
-static void png_name(const mur_recorder *r, int64_t i, char *out, size_t len)
+static void png_name(const mur_sink *r, int64_t i, char *out, size_t len)
 {
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -182,12 +182,13 @@ static void png_name(const mur_recorder *r, int64_t i, char *out, size_t len)
 
 /* ------------------------------------------------------------------ ffmpeg */
 
-static bool spawn_ffmpeg(mur_recorder *r, const char *ffmpeg, double fps, char *err, size_t len)
+/* ffmpeg's command line for r: raw RGBA frames on stdin, encoded by the output's extension.
+ * size and rate are buffers for the texts argv points to. Returns argc. */
+static int ffmpeg_args(const mur_sink *r, double fps, const char *argv[48], char size[32], char rate[32])
 {
     const char *ext = extension(r->path);
-    char size[32], rate[32];
-    snprintf(size, sizeof size, "%dx%d", r->w, r->h);
-    snprintf(rate, sizeof rate, "%.6g", fps);
+    snprintf(size, 32, "%dx%d", r->w, r->h);
+    snprintf(rate, 32, "%.6g", fps);
     const char *preset = getenv("MURMUR_X264_PRESET");
     if (!preset || !*preset)
         preset = "ultrafast"; /* the encoder shares the CPU with software GL: see docs/recording.md */
@@ -195,7 +196,6 @@ static bool spawn_ffmpeg(mur_recorder *r, const char *ffmpeg, double fps, char *
     const char *fmt = webm ? "webm"
                       : !strcasecmp(ext, "mkv") ? "matroska"
                       : !strcasecmp(ext, "mov") ? "mov" : "mp4";
-    const char *argv[48];
     int n = 0;
     argv[n++] = "ffmpeg";
     argv[n++] = "-hide_banner";
@@ -250,7 +250,14 @@ static bool spawn_ffmpeg(mur_recorder *r, const char *ffmpeg, double fps, char *
     argv[n++] = fmt;
     argv[n++] = r->out;
     argv[n] = NULL;
+    return n;
+}
 
+static bool spawn_ffmpeg(mur_sink *r, const char *ffmpeg, double fps, char *err, size_t len)
+{
+    const char *argv[48];
+    char size[32], rate[32];
+    ffmpeg_args(r, fps, argv, size, rate);
     char log[] = "/tmp/murmur-ffmpeg-XXXXXX";
     r->log_fd = mkstemp(log);
     if (r->log_fd >= 0)
@@ -292,7 +299,7 @@ static bool spawn_ffmpeg(mur_recorder *r, const char *ffmpeg, double fps, char *
 }
 
 /* Last non-empty line ffmpeg printed. */
-static void ffmpeg_last_line(mur_recorder *r, char *out, size_t len)
+static void ffmpeg_last_line(mur_sink *r, char *out, size_t len)
 {
     out[0] = '\0';
     if (r->log_fd < 0)
@@ -324,7 +331,7 @@ static void ffmpeg_last_line(mur_recorder *r, char *out, size_t len)
 }
 
 /* Wait for ffmpeg; true when it exited 0. */
-static bool reap_ffmpeg(mur_recorder *r, char *why, size_t len)
+static bool reap_ffmpeg(mur_sink *r, char *why, size_t len)
 {
     if (r->pipe_fd >= 0) {
         close(r->pipe_fd);
@@ -350,7 +357,7 @@ static bool reap_ffmpeg(mur_recorder *r, char *why, size_t len)
 }
 
 /* Write the frame top row first from GL's bottom-up rows, without a copy. */
-static bool write_frame(mur_recorder *r, const uint8_t *rgba)
+static bool write_frame(mur_sink *r, const uint8_t *rgba)
 {
     size_t row = (size_t)r->w * 4;
     enum { IOV = 256 };
@@ -386,7 +393,7 @@ static bool write_frame(mur_recorder *r, const uint8_t *rgba)
 
 /* ------------------------------------------------------------------ writer thread */
 
-static void fail_locked(mur_recorder *r, const char *msg)
+static void fail_locked(mur_sink *r, const char *msg)
 {
     if (!r->failed)
         snprintf(r->fail_msg, sizeof r->fail_msg, "%s", msg);
@@ -396,7 +403,7 @@ static void fail_locked(mur_recorder *r, const char *msg)
 
 static void *writer(void *arg)
 {
-    mur_recorder *r = arg;
+    mur_sink *r = arg;
     pthread_mutex_lock(&r->mu);
     for (;;) {
         while (r->count == 0 && !r->closing && !r->failed)
@@ -409,7 +416,7 @@ static void *writer(void *arg)
 
         char msg[2048] = "";
         bool ok;
-        if (r->kind == MUR_RECORD_VIDEO) {
+        if (r->kind == MUR_SINK_VIDEO) {
             ok = write_frame(r, r->slot[idx]);
             if (!ok) {
                 int e = errno;
@@ -449,7 +456,7 @@ static void *writer(void *arg)
 
 /* ------------------------------------------------------------------ public */
 
-static void free_recorder(mur_recorder *r)
+static void free_recorder(mur_sink *r)
 {
     for (int i = 0; i < QUEUE; i++)
         free(r->slot[i]);
@@ -460,27 +467,27 @@ static void free_recorder(mur_recorder *r)
     free(r);
 }
 
-mur_recorder *mur_recorder_open(const char *path, int width, int height, double fps, char *err,
+mur_sink *mur_sink_open(const char *path, int width, int height, double fps, char *err,
                                 size_t err_len)
 {
-    mur_record_kind kind = mur_record_kind_of(path, err, err_len);
-    if (kind == MUR_RECORD_NONE)
+    mur_sink_kind kind = mur_sink_kind_of(path, err, err_len);
+    if (kind == MUR_SINK_NONE)
         return NULL;
     if (strlen(path) >= 1000) {
         snprintf(err, err_len, "--record: path too long");
         return NULL;
     }
     char ffmpeg[PATH_MAX];
-    if (kind == MUR_RECORD_VIDEO && !mur_find_in_path("ffmpeg", ffmpeg, sizeof ffmpeg)) {
+    if (kind == MUR_SINK_VIDEO && !mur_find_in_path("ffmpeg", ffmpeg, sizeof ffmpeg)) {
         snprintf(err, err_len,
                  "--record %s: ffmpeg is not installed (not found in PATH); install it, or record "
                  "PNG frames with a pattern like frames/f%%05d.png",
                  path);
         return NULL;
     }
-    mur_recorder *r = calloc(1, sizeof *r);
-    if (!r) {
-        snprintf(err, err_len, "out of memory");
+    mur_sink *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        snprintf(err, err_len, "out of memory for the %s sink", kind == MUR_SINK_VIDEO ? "video" : "PNG");
         return NULL;
     }
     r->kind = kind;
@@ -501,7 +508,7 @@ mur_recorder *mur_recorder_open(const char *path, int width, int height, double 
         }
     }
 
-    if (kind == MUR_RECORD_PNG) {
+    if (kind == MUR_SINK_PNG) {
         char first[1100];
         png_name(r, 0, first, sizeof first);
         if (!dir_writable(first, err, err_len)) {
@@ -544,7 +551,7 @@ mur_recorder *mur_recorder_open(const char *path, int width, int height, double 
     }
     if (pthread_create(&r->thread, NULL, writer, r) != 0) {
         snprintf(err, err_len, "cannot start the writer thread");
-        if (kind == MUR_RECORD_VIDEO) {
+        if (kind == MUR_SINK_VIDEO) {
             char why[8];
             reap_ffmpeg(r, why, sizeof why);
             if (!r->direct)
@@ -557,7 +564,7 @@ mur_recorder *mur_recorder_open(const char *path, int width, int height, double 
     return r;
 }
 
-bool mur_recorder_push(mur_recorder *r, const uint8_t *rgba)
+bool mur_sink_push(mur_sink *r, const uint8_t *rgba)
 {
     pthread_mutex_lock(&r->mu);
     while (r->count == QUEUE && !r->failed)
@@ -578,7 +585,7 @@ bool mur_recorder_push(mur_recorder *r, const uint8_t *rgba)
     return true;
 }
 
-bool mur_recorder_failed(mur_recorder *r)
+bool mur_sink_failed(mur_sink *r)
 {
     pthread_mutex_lock(&r->mu);
     bool f = r->failed;
@@ -586,7 +593,7 @@ bool mur_recorder_failed(mur_recorder *r)
     return f;
 }
 
-static void remove_pngs(mur_recorder *r, int64_t n)
+static void remove_pngs(mur_sink *r, int64_t n)
 {
     char name[1100];
     for (int64_t i = 0; i < n; i++) {
@@ -595,7 +602,7 @@ static void remove_pngs(mur_recorder *r, int64_t n)
     }
 }
 
-bool mur_recorder_close(mur_recorder *r, bool keep, mur_record_summary *sum, char *err,
+bool mur_sink_close(mur_sink *r, bool keep, mur_sink_summary *sum, char *err,
                         size_t err_len)
 {
     pthread_mutex_lock(&r->mu);
@@ -611,7 +618,7 @@ bool mur_recorder_close(mur_recorder *r, bool keep, mur_record_summary *sum, cha
     bool ok = !r->failed;
     char msg[2048];
     snprintf(msg, sizeof msg, "%s", r->fail_msg);
-    if (r->kind == MUR_RECORD_VIDEO) {
+    if (r->kind == MUR_SINK_VIDEO) {
         char why[600];
         bool exited_ok = reap_ffmpeg(r, why, sizeof why);
         if (ok && keep && !exited_ok) {
@@ -635,7 +642,7 @@ bool mur_recorder_close(mur_recorder *r, bool keep, mur_record_summary *sum, cha
     if (sum) {
         memset(sum, 0, sizeof *sum);
         sum->frames = ok && keep ? r->written : 0;
-        if (r->kind == MUR_RECORD_VIDEO) {
+        if (r->kind == MUR_SINK_VIDEO) {
             snprintf(sum->path, sizeof sum->path, "%s", r->path);
             struct stat st;
             if (ok && keep && stat(r->path, &st) == 0)

@@ -1,7 +1,4 @@
-/* --keys scripts: key presses applied at given frames, so tests and scripts drive the viewer as a
- * person would. Syntax: items separated by commas; an item is [FRAME:][Shift+|Ctrl+|Alt+]KEY.
- * An item without a frame takes the previous item's frame (1 at the start): "P,K" presses P then K
- * at frame 1; "5:P,10:K,L" presses P at frame 5, K and L at frame 10. */
+/* --keys scripts (see keyscript.h). */
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -12,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "viewer.h"
+#include "keyscript.h"
 
 typedef struct key_name {
     const char *name;
@@ -36,7 +33,7 @@ static const key_name NAMES[] = {
     {"Grave", GLFW_KEY_GRAVE_ACCENT}, {"\\", GLFW_KEY_BACKSLASH}, {"Backslash", GLFW_KEY_BACKSLASH},
 };
 
-int viewer_key_from_name(const char *name)
+int mur_key_from_name(const char *name)
 {
     size_t n = strlen(name);
     if (n == 1 && isalpha((unsigned char)name[0]))
@@ -66,12 +63,12 @@ static void trim(char **s)
 
 static int cmp_frame(const void *a, const void *b)
 {
-    const viewer_key_event *x = a, *y = b;
+    const mur_key_event *x = a, *y = b;
     return (x->frame > y->frame) - (x->frame < y->frame);
 }
 
 /* Split on commas, except that a lone ',' key is written Comma. */
-bool viewer_keys_parse(const char *spec, viewer_key_event **out, int *count, char *err,
+bool mur_keyscript_parse(const char *spec, mur_key_event **out, int *count, char *err,
                        size_t err_len)
 {
     *out = NULL;
@@ -82,7 +79,7 @@ bool viewer_keys_parse(const char *spec, viewer_key_event **out, int *count, cha
     size_t cap = 1;
     for (const char *p = spec; *p; p++)
         cap += *p == ',';
-    viewer_key_event *ev = calloc(cap, sizeof *ev);
+    mur_key_event *ev = calloc(cap, sizeof *ev);
     if (!copy || !ev) {
         free(copy);
         free(ev);
@@ -126,7 +123,7 @@ bool viewer_keys_parse(const char *spec, viewer_key_event **out, int *count, cha
                 break;
             }
         }
-        int key = viewer_key_from_name(item);
+        int key = mur_key_from_name(item);
         if (key < 0) {
             snprintf(err, err_len,
                      "--keys: unknown key '%s' (letters, digits, Space, Tab, Enter, Escape, Home, "
@@ -134,11 +131,11 @@ bool viewer_keys_parse(const char *spec, viewer_key_event **out, int *count, cha
                      item);
             goto fail;
         }
-        ev[n++] = (viewer_key_event){.frame = frame, .key = key, .mods = mods};
+        ev[n++] = (mur_key_event){.frame = frame, .key = key, .mods = mods};
     }
     /* a stable order for equal frames: mergesort-like by index, qsort is not stable */
     for (int i = 1; i < n; i++) {
-        viewer_key_event x = ev[i];
+        mur_key_event x = ev[i];
         int j = i - 1;
         while (j >= 0 && cmp_frame(&ev[j], &x) > 0) {
             ev[j + 1] = ev[j];

@@ -1,0 +1,219 @@
+/* murmur --headless: frames without a display (EGL, or a hidden window), recorded through a frame
+ * sink (--record) or only rendered (a benchmark, or --screenshot of the last frame). One tick of
+ * 1/fps per frame: the video plays at the simulation's own speed. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "camera_mode.h"
+#include "clock.h"
+#include "context.h"
+#include "gfx_modes.h"
+#include "gl.h"
+#include "hud.h"
+#include "recording.h"
+#include "renderer.h"
+#include "screenshot.h"
+#include "signals.h"
+#include "simthread.h"
+
+typedef struct headless {
+    const mur_cli *cli;
+    int w, h;
+    mur_renderer *r;
+    mur_hud *hud;          /* --hud on only */
+    mur_sim *sim;
+    mur_recording rs;      /* --record */
+    mur_target *plain;     /* without --record: rendering only */
+    mur_target *target;    /* what frames are drawn into */
+    mur_camera cam;
+    mur_cam_mode mode;
+    mur_flock_def def;
+    float size, dt;
+    mur_sim_job job;
+} headless;
+
+/* Everything that can be refused before a context is made: exit status, or 0 to go on. */
+static int check_args(const mur_cli *cli, mur_flock *flock)
+{
+    char err[1024];
+    if (cli->frames <= 0) {
+        fprintf(stderr, "murmur: --headless needs --frames N (N >= 1)\n");
+        return MUR_EXIT_USAGE;
+    }
+    if (cli->record && mur_sink_kind_of(cli->record, err, sizeof err) == MUR_SINK_NONE) {
+        fprintf(stderr, "murmur: %s\n", err);
+        return MUR_EXIT_USAGE;
+    }
+    /* ffmpeg and the output folder are checked before anything is rendered */
+    char ffmpeg[4096];
+    if (cli->record && mur_sink_kind_of(cli->record, err, sizeof err) == MUR_SINK_VIDEO
+        && !mur_find_in_path("ffmpeg", ffmpeg, sizeof ffmpeg)) {
+        fprintf(stderr,
+                "murmur: --record %s: ffmpeg is not installed (not found in PATH); install it, or "
+                "record PNG frames with a pattern like frames/f%%05d.png\n",
+                cli->record);
+        return MUR_EXIT_USAGE;
+    }
+    if (!mur_recording_set_dt(flock, cli->fps, err, sizeof err)) {
+        fprintf(stderr, "murmur: %s\n", err);
+        return MUR_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Renderer, HUD, target or recording, worker. False after printing why. */
+static bool setup(headless *hl, mur_flock *flock)
+{
+    const mur_cli *cli = hl->cli;
+    char err[1024];
+    hl->r = mur_renderer_create();
+    bool want_hud = cli->hud_given && cli->hud;
+    hl->hud = hl->r && want_hud ? mur_hud_create() : NULL;
+    if (!hl->r || (want_hud && !hl->hud)) {
+        fprintf(stderr, "murmur: cannot set up the renderer (see the messages above)\n");
+        return false;
+    }
+    mur_signals_install();
+    int samples = mur_msaa_samples((const char *)glGetString(GL_RENDERER));
+    if (cli->record ? !mur_recording_begin(&hl->rs, cli->record, hl->w, hl->h, cli->fps, cli->frames, err,
+                                           sizeof err)
+                    : !(hl->plain = mur_target_create(hl->w, hl->h, samples, err, sizeof err))) {
+        fprintf(stderr, "murmur: %s\n", err);
+        return false;
+    }
+    hl->target = hl->plain ? hl->plain : hl->rs.target;
+    hl->sim = mur_sim_start(flock);
+    if (!hl->sim) {
+        fprintf(stderr, "murmur: cannot start the simulation thread\n");
+        mur_recording_end(&hl->rs, false, 0);
+        return false;
+    }
+    hl->def = mur_flock_get_def(flock);
+    mur_camera_init(&hl->cam, hl->def.world_min, hl->def.world_max, (float)hl->w / (float)hl->h);
+    mur_camera_snap(&hl->cam);
+    hl->mode = mur_cam_mode_parse(cli->camera);
+    hl->size = mur_boid_size(&hl->def);
+    hl->dt = (float)(1.0 / cli->fps);
+    mur_flock_set_metrics(flock, false);
+    return true;
+}
+
+static void draw_hud(headless *hl, uint64_t tick, int64_t i)
+{
+    char text[160];
+    snprintf(text, sizeof text, "murmur  tick %llu  boids %d  frame %lld/%lld", (unsigned long long)tick,
+             (int)hl->job.dst.boids, (long long)i + 1, (long long)hl->cli->frames);
+    const uint8_t white[4] = {235, 240, 250, 255};
+    float scale = fmaxf(1.0f, fminf(3.0f, (float)hl->h / 480.0f));
+    mur_hud_begin(hl->hud, hl->w, hl->h, scale);
+    mur_hud_text(hl->hud, 10.0f * scale, 8.0f * scale, text, white);
+    mur_hud_end(hl->hud);
+    mur_target_bind(hl->target);
+}
+
+/* The frames: the first state (tick 0) is frame 0, each later frame one tick further; the next
+ * tick runs on the worker while this frame is drawn. Returns the stop signal, or 0. */
+static int run_frames(headless *hl, mur_flock *flock, double *t_start)
+{
+    const mur_cli *cli = hl->cli;
+    mur_view v0 = mur_flock_view(flock);
+    hl->job.copy = true;
+    hl->job.centre = hl->mode.follow;
+    mur_renderer_map(hl->r, v0.boids, v0.predators, &hl->job.dst);
+    hl->job.ticks = 0;
+    mur_sim_kick(hl->sim, &hl->job);
+    double centre[3] = {0, 0, 0};
+    bool snapped = false;
+    int sig = 0;
+    for (int64_t i = 0; i < cli->frames; i++) {
+        mur_sim_result res;
+        mur_sim_wait(hl->sim, &res);
+        mur_renderer_commit(hl->r, res.tick, hl->dt, res.predators_on);
+        if (res.has_centre)
+            memcpy(centre, res.centre, sizeof centre);
+        sig = mur_signals_stop();
+        if (sig)
+            break;
+        if (i + 1 < cli->frames) {
+            mur_renderer_map(hl->r, hl->job.dst.boids, hl->job.dst.predators, &hl->job.dst);
+            hl->job.ticks = 1;
+            mur_sim_kick(hl->sim, &hl->job);
+        }
+        if (hl->mode.follow && !snapped) {
+            hl->cam.follow = true;
+            float c[3] = {(float)centre[0], (float)centre[1], (float)centre[2]};
+            mur_camera_follow(&hl->cam, c);
+            mur_camera_snap(&hl->cam);
+            snapped = true;
+        }
+        mur_cam_mode_apply(&hl->mode, &hl->cam, centre, i == 0 ? 0.0f : hl->dt);
+        mur_scene scene;
+        mur_scene_from_def(&hl->def, hl->size, (float)i * hl->dt, &scene);
+        if (i == 1)
+            *t_start = mur_clock_s(); /* frame 0 compiles shaders and fills caches */
+        mur_target_bind(hl->target);
+        mur_renderer_draw(hl->r, &hl->cam, &scene, hl->w, hl->h);
+        if (hl->hud)
+            draw_hud(hl, res.tick, i);
+        if (hl->plain)
+            glFlush();
+        else if (!mur_recording_frame(&hl->rs))
+            break;
+    }
+    mur_sim_result last;
+    mur_sim_wait(hl->sim, &last);
+    return sig ? sig : mur_signals_stop();
+}
+
+/* Rendering only: the timing line and --screenshot of the last frame. Exit status. */
+static int finish_plain(headless *hl, double t_start, int sig)
+{
+    const mur_cli *cli = hl->cli;
+    mur_target_resolve(hl->plain);
+    glFinish();
+    double el = mur_clock_s() - t_start;
+    int64_t timed = cli->frames - 1;
+    printf("headless: %lld frames %dx%d msaa=%d boids=%d: %.3f ms/frame (%.1f fps)\n", (long long)cli->frames,
+           hl->w, hl->h, mur_target_samples(hl->plain), (int)hl->job.dst.boids,
+           timed > 0 ? 1000.0 * el / (double)timed : 0.0, el > 0.0 ? (double)timed / el : 0.0);
+    int status = sig ? 128 + sig : 0;
+    if (cli->screenshot && !sig) {
+        mur_target_bind_read(hl->plain);
+        if (!mur_screenshot(cli->screenshot, hl->w, hl->h))
+            status = MUR_EXIT_USAGE;
+    }
+    fflush(stdout);
+    return status;
+}
+
+int mur_headless_main(const mur_cli *cli, mur_flock *flock)
+{
+    int status = check_args(cli, flock);
+    if (status != 0)
+        return status;
+    char err[1024];
+    mur_context *ctx = mur_context_headless(err, sizeof err);
+    if (!ctx) {
+        fprintf(stderr, "murmur: %s\n", err);
+        return MUR_EXIT_USAGE;
+    }
+    headless hl;
+    memset(&hl, 0, sizeof hl);
+    hl.cli = cli;
+    hl.w = cli->width > 0 ? cli->width : 1280;
+    hl.h = cli->height > 0 ? cli->height : 720;
+    status = MUR_EXIT_USAGE;
+    if (setup(&hl, flock)) {
+        double t_start = 0.0;
+        int sig = run_frames(&hl, flock, &t_start);
+        status = hl.plain ? finish_plain(&hl, t_start, sig) : mur_recording_end(&hl.rs, true, sig);
+    }
+    mur_target_destroy(hl.plain);
+    mur_sim_stop(hl.sim);
+    mur_hud_destroy(hl.hud);
+    mur_renderer_destroy(hl.r);
+    mur_context_destroy(ctx);
+    return status;
+}

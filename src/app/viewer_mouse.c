@@ -1,0 +1,74 @@
+/* The mouse in the viewer: orbit, pan, zoom, and a click on the ground that moves the goal. The
+ * gestures are listed with the keys in the binding table (bindings.c) for the help and the docs. */
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <math.h>
+
+#include "viewer.h"
+
+
+static void move_goal_to_cursor(viewer *v, double x, double y)
+{
+    /* cursor positions are in window coordinates; the camera works in framebuffer pixels */
+    float sx = v->win_w > 0 ? (float)v->fb_w / (float)v->win_w : 1.0f;
+    float sy = v->win_h > 0 ? (float)v->fb_h / (float)v->win_h : 1.0f;
+    vec3 o, d, hit;
+    mur_camera_ray(&v->cam, (float)x * sx, (float)y * sy, v->fb_w, v->fb_h, o, d);
+    mur_flock_def def = mur_flock_get_def(v->flock);
+    if (!mur_ray_hit_plane_y(o, d, def.ground, hit)) {
+        viewer_message(v, "click on the ground to move the goal");
+        return;
+    }
+    /* keep the goal's height: the ground point says where, the height stays where birds fly */
+    float pos[3] = {hit[0], def.goal_pos[1], hit[2]};
+    mur_flock_set_goal(v->flock, true, pos);
+    v->flock_dirty = true;
+    viewer_message(v, "goal at %.1f, %.1f, %.1f", (double)pos[0], (double)pos[1], (double)pos[2]);
+}
+
+void viewer_mouse_button(viewer *v, int button, bool down, int mods)
+{
+    if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        if (down) {
+            v->left_down = true;
+            v->dragged = false;
+            v->press_x = v->mouse_x;
+            v->press_y = v->mouse_y;
+            v->right_down = v->right_down || (mods & GLFW_MOD_SHIFT);
+        } else {
+            if (v->left_down && !v->dragged && !(mods & GLFW_MOD_SHIFT))
+                move_goal_to_cursor(v, v->mouse_x, v->mouse_y);
+            v->left_down = false;
+            v->right_down = false;
+        }
+    } else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) {
+        v->right_down = down;
+    }
+}
+
+void viewer_cursor(viewer *v, double x, double y)
+{
+    double dx = x - v->mouse_x, dy = y - v->mouse_y;
+    v->mouse_x = x;
+    v->mouse_y = y;
+    if (!v->left_down && !v->right_down)
+        return;
+    if (fabs(x - v->press_x) + fabs(y - v->press_y) > 4.0)
+        v->dragged = true;
+    if (!v->dragged)
+        return;
+    float h = (float)(v->win_h > 0 ? v->win_h : 1);
+    if (v->right_down) {
+        mur_camera_pan(&v->cam, (float)dx / h, -(float)dy / h);
+    } else {
+        /* a drag across the window height turns the view about 200 degrees */
+        float k = 3.5f / h;
+        mur_camera_orbit(&v->cam, -(float)dx * k, (float)dy * k);
+    }
+}
+
+void viewer_scroll(viewer *v, double dy)
+{
+    mur_camera_zoom(&v->cam, (float)dy);
+}

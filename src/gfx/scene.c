@@ -1,0 +1,45 @@
+/* Scene from the flock's parameters and the drawing policy (see scene.h). */
+#include "scene.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mur_scene_from_def(const mur_flock_def *def, float boid_size, float time, mur_scene *s)
+{
+    memset(s, 0, sizeof *s);
+    memcpy(s->world_min, def->world_min, sizeof s->world_min);
+    memcpy(s->world_max, def->world_max, sizeof s->world_max);
+    s->ground = def->ground;
+    s->show_box = def->bounds != MUR_BOUNDS_NONE;
+    s->goal_on = def->goal;
+    memcpy(s->goal_pos, def->goal_pos, sizeof s->goal_pos);
+    s->min_speed = def->min_speed;
+    s->max_speed = def->max_speed;
+    s->boid_size = boid_size;
+    s->bank_g = def->max_speed > 0.0f ? def->max_speed : 1.0f;
+    s->time = time;
+}
+
+float mur_boid_size(const mur_flock_def *d)
+{
+    float ext = 0.0f;
+    for (int i = 0; i < 3; i++)
+        ext = fmaxf(ext, d->world_max[i] - d->world_min[i]);
+    float s = fmaxf(0.5f * d->separation_radius, 0.006f * ext);
+    return fminf(s, 0.05f * ext);
+}
+
+bool mur_gl_is_software(const char *gl_renderer)
+{
+    return gl_renderer
+           && (strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") || strstr(gl_renderer, "swrast"));
+}
+
+int mur_msaa_samples(const char *gl_renderer)
+{
+    const char *e = getenv("MURMUR_MSAA");
+    if (e && *e)
+        return atoi(e);
+    return mur_gl_is_software(gl_renderer) ? 0 : 4;
+}

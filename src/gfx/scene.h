@@ -1,0 +1,39 @@
+/* What the renderer draws around the flock, built from the flock's parameters, and the drawing
+ * policy of this machine (software GL or a GPU): written once for the viewer and the headless
+ * mode alike. */
+#ifndef MUR_GFX_SCENE_H
+#define MUR_GFX_SCENE_H
+
+#include <stdbool.h>
+
+#include "murmur/murmur.h"
+
+/// What to draw around the flock; filled from the flock's def every frame.
+typedef struct mur_scene {
+    float world_min[3], world_max[3]; ///< world box, wu
+    float ground;                     ///< ground height, wu
+    bool show_box;                    ///< draw the world box outline
+    bool goal_on;                     ///< draw the goal marker
+    float goal_pos[3];
+    float min_speed, max_speed;       ///< for the speed colour map, wu/s
+    float boid_size;                  ///< body length of a boid, wu (predators are larger)
+    float bank_g;                     ///< lateral acceleration that banks a boid 45 degrees, wu/s^2
+    bool color_by_speed;              ///< colour boids by speed instead of by state
+    float time;                       ///< seconds, drives the wing beat
+} mur_scene;
+
+/// The scene of def: box outline (unless bounds are none), ground, goal, speed range; boid_size and
+/// time as given; colours by state (the viewer's toggles change the outline and the colours).
+void mur_scene_from_def(const mur_flock_def *def, float boid_size, float time, mur_scene *s);
+
+/// Body length of a boid for a world: half a separation radius (birds keep about that much air
+/// between them), but visible in a big world.
+float mur_boid_size(const mur_flock_def *d);
+
+/// True for software GL (Mesa llvmpipe, softpipe, swrast): it pays per fragment and per primitive.
+bool mur_gl_is_software(const char *gl_renderer);
+/// MSAA samples for frames on this GL: MURMUR_MSAA if set, else none on software GL (about 2x the
+/// frame time there) and 4 on a GPU or when the renderer is not known yet (NULL).
+int mur_msaa_samples(const char *gl_renderer);
+
+#endif
