@@ -84,8 +84,8 @@ static void test_eig3(void **state)
     assert_true(fabs(fabs(dot) - 1) < 1e-12);
 }
 
-/* a filled box 6 (x) by 1 (y) by 3 (z), spun about y by 40 deg and tilted by 25 deg: extents 1:3:6 and the
- * thin axis (y) 25 deg from vertical; all boids fly along the long axis: the velocity is 90 deg from thin */
+/* a lattice box 6 (x) by 1 (y) by 3 (z), spun about y by 40 deg and tilted by 25 deg: extents 1:3:6 and the
+ * thin axis (y) 25 deg from vertical (ranges exactly, extents by the lattice formula); all boids fly along the long axis: the velocity is 90 deg from thin */
 static void test_extents_box(void **state)
 {
     (void)state;
@@ -104,9 +104,13 @@ static void test_extents_box(void **state)
     fill_vel(v, n, (float)(5 * vx[0]), (float)(5 * vx[1]), (float)(5 * vx[2]));
     mur_shape_axes ax;
     mur_shape_extents(p, v, n, &ax);
-    assert_true(fabs(ax.extent[0] - 1.0) < 1e-4);
-    assert_true(fabs(ax.extent[1] - 3.0) < 1e-4);
-    assert_true(fabs(ax.extent[2] - 6.0) < 1e-4);
+    assert_true(fabs(ax.range[0] - 1.0) < 1e-4);
+    assert_true(fabs(ax.range[1] - 3.0) < 1e-4);
+    assert_true(fabs(ax.range[2] - 6.0) < 1e-4);
+    /* m points of spacing h: variance h^2 (m^2 - 1) / 12, extent h sqrt(m^2 - 1) */
+    assert_true(fabs(ax.extent[0] - 0.25 * sqrt(24.0)) < 1e-4);
+    assert_true(fabs(ax.extent[1] - 0.25 * sqrt(168.0)) < 1e-4);
+    assert_true(fabs(ax.extent[2] - 0.25 * sqrt(624.0)) < 1e-4);
     assert_true(fabs(ax.thin_angle_deg - 25.0) < 1e-3);
     assert_true(fabs(ax.vel_thin_angle_deg - 90.0) < 1e-3);
     /* the long axis is the rotated x axis */
@@ -458,7 +462,8 @@ static void test_measure(void **state)
     mur_shape_row row;
     assert_int_equal(mur_shape_measure(p, v, n, NULL, &o, &row), 0);
     assert_int_equal(row.group_size, big);
-    assert_true(fabs(row.thin - 2) < 1e-4 && fabs(row.mid - 5) < 1e-4 && fabs(row.lng - 11) < 1e-4);
+    assert_true(fabs(row.thin - sqrt(8.0)) < 1e-4 && fabs(row.mid - sqrt(35.0)) < 1e-4 &&
+                fabs(row.lng - sqrt(143.0)) < 1e-4);
     assert_true(fabs(row.thin_angle_deg) < 1e-3 && fabs(row.vel_thin_angle_deg - 90) < 1e-3);
     assert_true(fabs(row.group_polarisation - 1) < 1e-12 && fabs(row.speed_mean - 7) < 1e-6);
     assert_true(row.speed_cv < 1e-6 && row.at_limit_frac == 1.0 && row.close_frac == 0.0);

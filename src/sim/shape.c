@@ -201,7 +201,8 @@ void mur_shape_extents(const float *pos, const float *vel, int32_t n, mur_shape_
             lo = x < lo ? x : lo;
             hi = x > hi ? x : hi;
         }
-        out->extent[k] = hi - lo;
+        out->range[k] = hi - lo;
+        out->extent[k] = 2.0 * sqrt(3.0 * (out->eigval[k] > 0.0 ? out->eigval[k] : 0.0));
     }
     const double up[3] = {0, 1, 0};
     out->thin_angle_deg = axis_angle_deg(out->axis[0], up);

@@ -7,11 +7,13 @@
  *  - group: a set of boids given by a label per boid; the biggest group is the label with the most
  *    members (ties: the smallest label). mur_shape_label_groups makes labels as murmur's groups
  *    metric does: connected components of "closer than link".
- *  - extents: eigen-decomposition of the position covariance C = mean (p - c)(p - c)^T. The axes
- *    sorted by eigenvalue are thin (smallest), mid, long; the extent along an axis is the range
- *    (max - min) of the projections on it. For a filled box this is exactly its side, so the ratios
- *    compare with Ballerini's thickness:width:length 1:2.8:5.6 (sizes of the flock along its
- *    principal axes). thin_angle: angle between the thin axis and vertical (0..90 deg);
+ *  - extents: eigen-decomposition of the position covariance C = mean (p - c)(p - c)^T, eigenvalues
+ *    lambda_thin <= lambda_mid <= lambda_long. The extent along an axis is 2 * sqrt(3 * lambda): the
+ *    side of the filled box with that variance (exact for a uniform box; a lattice of m points of
+ *    spacing h gives h * sqrt(m^2 - 1)). It is ordered like the eigenvalues and robust to stragglers;
+ *    the ratios compare with Ballerini's thickness:width:length 1:2.8:5.6 (sizes along the principal
+ *    axes). range[] also gives max - min of the projections (outlier-sensitive, not ordered).
+ *    thin_angle: angle between the thin axis and vertical (0..90 deg);
  *    vel_thin_angle: angle between the mean velocity and the thin axis (0..90 deg; 90 = the flock
  *    moves in its own plane).
  *  - polarisation: |mean of v_i/|v_i||, boids with zero speed skipped.
@@ -48,7 +50,8 @@ typedef struct mur_shape_axes {
     double centre[3];
     double eigval[3];  /* covariance eigenvalues, ascending: thin, mid, long */
     double axis[3][3]; /* unit axes: axis[0] thin, axis[1] mid, axis[2] long */
-    double extent[3];  /* range of the projections on thin, mid, long */
+    double extent[3];  /* 2 sqrt(3 lambda) along thin, mid, long */
+    double range[3];   /* max - min of the projections on thin, mid, long */
     double thin_angle_deg;
     double vel_thin_angle_deg; /* -1 if the mean velocity is zero */
 } mur_shape_axes;
