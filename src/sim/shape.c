@@ -159,12 +159,7 @@ static void centroid(const float *pos, int32_t n, double c[3])
 
 static double mean_vel(const float *vel, int32_t n, double m[3])
 {
-    double s[3] = {0, 0, 0};
-    for (int32_t i = 0; i < n; i++)
-        for (int a = 0; a < 3; a++)
-            s[a] += vel[3 * i + a];
-    for (int a = 0; a < 3; a++)
-        m[a] = n > 0 ? s[a] / n : 0.0;
+    centroid(vel, n, m);
     return sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
 }
 
