@@ -94,6 +94,7 @@ typedef struct mur_flock_def {
     float predator_turn;        ///< rate at which a predator turns toward its target, 1/s (per tick at most all the way)
     float flee;                 ///< flee weight in 1/s^2
     bool steer_unit;            ///< normalise cohesion and alignment vectors to unit length (vision report)
+    bool plane;                 ///< planar (2D) mode: flying boids move on y = (world_min.y + world_max.y)/2, vy = 0
     bool perch_neighbours;      ///< perching boids count as neighbours of flying ones
     mur_search neighbour_search; ///< grid or brute
 } mur_flock_def;

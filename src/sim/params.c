@@ -49,6 +49,7 @@ static const param_row ROWS[] = {
     {{"predator_turn", MUR_PT_FLOAT, 0, BIG, false, "1/s", NULL, "rate at which a predator turns toward the nearest flying boid (a tick turns it at most all the way)", true}, OFF(predator_turn)},
     {{"flee", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the push away from close predators", true}, OFF(flee)},
     {{"steer_unit", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "cohesion and alignment vectors scaled to unit length (as in the vision-distance report)", true}, OFF(steer_unit)},
+    {{"plane", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "2D mode: flying boids move on the plane y = (world_min.y + world_max.y)/2 with no vertical velocity", true}, OFF(plane)},
     {{"perch_neighbours", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "perching boids count as neighbours of flying ones", true}, OFF(perch_neighbours)},
     {{"neighbour_search", MUR_PT_ENUM, 0, 0, false, "", "grid|brute", "neighbour search: uniform grid (O(N)) or every pair (O(N^2))", true}, OFF(neighbour_search)},
 };
@@ -93,6 +94,7 @@ mur_flock_def mur_flock_default_def(void)
     d.predator_turn = 3.0f;
     d.flee = 2.0f;
     d.steer_unit = false;
+    d.plane = false;
     d.perch_neighbours = true;
     d.neighbour_search = MUR_SEARCH_GRID;
     return d;

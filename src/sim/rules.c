@@ -82,8 +82,10 @@ static void update_boid(mur_flock *f, const mur_step *st, int32_t i, const boid_
     if (w->soft)
         mur_soft_push(d, (const float[3]){b->px, b->py, b->pz}, (float *const[3]){&axx, &ayy, &azz}, d->bounds_turn);
     float v[3] = {b->vx + d->dt * axx, b->vy + d->dt * ayy, b->vz + d->dt * azz};
+    mur_plane_velocity(w, v);
     mur_clamp_speed(v, d->min_speed, d->max_speed);
     float p[3] = {b->px + d->dt * v[0], b->py + d->dt * v[1], b->pz + d->dt * v[2]};
+    mur_plane_position(w, p);
     if (d->perch && p[1] <= d->ground) {
         p[1] = d->ground;
         v[0] = v[1] = v[2] = 0.0f;

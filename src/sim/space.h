@@ -16,6 +16,8 @@ typedef struct mur_world {
     bool soft;       ///< soft bounds push (bounds = soft)
     float L[3];      ///< wrap lengths (world_max - world_min); 0 when not wrapped
     float hL[3];     ///< L / 2
+    bool plane;      ///< plane mode: flying boids move on y = plane_y with no vertical velocity
+    float plane_y;   ///< (world_min.y + world_max.y) / 2
 } mur_world;
 
 static inline void mur_world_init(mur_world *w, const mur_flock_def *d)
@@ -23,6 +25,8 @@ static inline void mur_world_init(mur_world *w, const mur_flock_def *d)
     memset(w, 0, sizeof *w);
     w->wrap = d->bounds == MUR_BOUNDS_WRAP;
     w->soft = d->bounds == MUR_BOUNDS_SOFT;
+    w->plane = d->plane;
+    w->plane_y = 0.5f * (d->world_min[1] + d->world_max[1]);
     if (w->wrap) {
         for (int a = 0; a < 3; a++) {
             w->L[a] = d->world_max[a] - d->world_min[a];
@@ -53,6 +57,21 @@ static inline void mur_soft_push(const mur_flock_def *d, const float p[3], float
         else if (p[a] > d->world_max[a] - d->bounds_margin)
             *out[a] -= push;
     }
+}
+
+/// Plane mode, on a boid's new velocity before the speed limits: no vertical velocity, so every
+/// vertical force (the soft bounds' included) is dropped and the limits act on the horizontal speed.
+static inline void mur_plane_velocity(const mur_world *w, float v[3])
+{
+    if (w->plane)
+        v[1] = 0.0f;
+}
+
+/// Plane mode, on a boid's new position: the height of the plane.
+static inline void mur_plane_position(const mur_world *w, float p[3])
+{
+    if (w->plane)
+        p[1] = w->plane_y;
 }
 
 /// 1 / |(x, y, z)|, or 0 for the zero vector.
