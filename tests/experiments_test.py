@@ -5,6 +5,7 @@ by docs/experiments/run.py, and the qualitative result each must show.
 usage: experiments_test.py MURMUR RUN_PY
 """
 import json
+import math
 import os
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import unittest
 
 MURMUR = RUN_PY = None
 S = None
+V = None  # docs/experiments/vision.py
 
 
 def setUpModule():
@@ -26,17 +28,77 @@ def setUpModule():
         S = json.load(fp)
 
 
-class Experiments(unittest.TestCase):
-    def test_unlimited_vision_forms_one_flock(self):
-        for run in S["vision"]["unlimited"]["runs"]:
-            self.assertLess(run["final_diameter"], 0.3 * run["initial_diameter"])
-            self.assertEqual(run["final_groups"], 1.0)
+def runs(name):
+    return {r["seed"]: r for r in S["vision"]["main"][name]["runs"]}
 
-    def test_limited_vision_keeps_several_groups(self):
-        for name in ("dvis10", "dvis25"):
-            for run in S["vision"][name]["runs"]:
-                self.assertGreater(run["final_groups"], 1.5, name)
-                self.assertGreater(run["final_diameter"], 2 * S["vision"]["unlimited"]["runs"][0]["final_diameter"])
+
+class Detectors(unittest.TestCase):
+    """The event detectors of docs/experiments/vision.py on constructed series with known answers."""
+
+    def test_diameter_minima(self):
+        t = [0.5 * i for i in range(401)]
+        dips = [21.5, 42.5, 79.0, 165.5]
+        d = []
+        for x in t:
+            v = 50.0 + max(0.0, 26.0 - 2.6 * x)            # a falling start: not a minimum
+            v -= sum(10.0 * math.exp(-((x - c) / 4.0) ** 2) for c in dips)
+            v -= 2.0 * math.exp(-((x - 120.0) / 3.0) ** 2)  # too shallow to count
+            v += 0.8 * math.sin(7.3 * x)                    # jitter
+            v -= 0.05 * max(0.0, x - 190.0)                 # a falling end: not a minimum
+            d.append(v)
+        found = V.diameter_minima(t, d)
+        self.assertEqual(len(found), len(dips), found)
+        for f, c in zip(found, dips):
+            self.assertLessEqual(abs(f - c), 1.0, found)
+        self.assertEqual(V.diameter_minima(t, [50.0 - 0.1 * x for x in t]), [])
+
+    def test_flock_events(self):
+        t = [0.5 * i for i in range(401)]
+
+        def frac(x):
+            if x < 30:
+                return 0.3
+            if 50 <= x < 51:
+                return 0.6          # shorter than HOLD: no split
+            if x < 80:
+                return 0.95
+            if x < 120:
+                return 0.5
+            if x < 130:
+                return 0.8          # inside the band: no event
+            if 150 <= x < 151:
+                return 0.85         # inside the band: no event
+            return 0.92
+        merges, splits = V.flock_events(t, [frac(x) for x in t])
+        self.assertEqual(merges, [30.0, 130.0])
+        self.assertEqual(splits, [80.0])
+
+    def test_components(self):
+        pts = [(0, 0), (5, 0), (10, 0), (50, 50), (55, 52), (150, 10)]
+        self.assertEqual(V.components(pts, 6.0), [3, 2, 1])
+        self.assertEqual(V.components(pts, 4.0), [1, 1, 1, 1, 1, 1])
+        self.assertAlmostEqual(V.diameter([(0, 0), (2, 0)]), 1.0)
+        self.assertAlmostEqual(V.polarisation([(0, 0, 1, 0), (0, 0, -1, 0)]), 0.0)
+
+
+class Experiments(unittest.TestCase):
+    def test_unlimited_vision_one_compact_flock(self):
+        # every seed: the diameter falls to under a quarter of the start, and after t = 40 s the largest
+        # flock holds at least 90% of the boids at least 90% of the time
+        for seed, r in runs("unlimited").items():
+            self.assertLess(r["final_diameter"], 0.25 * r["initial_diameter"], seed)
+            self.assertGreaterEqual(r["one_flock_fraction"], 0.9, seed)
+
+    def test_short_vision_more_groups(self):
+        # the same linking distance (10 wu) for both: Dvis = 10 ends in several times more flocks
+        inf = runs("unlimited")
+        for seed, r in runs("dvis10").items():
+            self.assertGreater(r["final_flocks"], 3 * inf[seed]["final_flocks"], seed)
+            self.assertLess(r["main_fraction"], 0.5, seed)
+
+    def test_dvis25_merges(self):
+        merges = [t for r in runs("dvis25").values() for t in r["merges"]]
+        self.assertGreaterEqual(len(merges), 1)
 
     def test_scale_grid_beats_python(self):
         for row in S["scale"]:
@@ -67,4 +129,6 @@ class Experiments(unittest.TestCase):
 
 if __name__ == "__main__":
     MURMUR, RUN_PY = os.path.abspath(sys.argv[1]), sys.argv[2]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(RUN_PY)))
+    import vision as V  # noqa: E402
     unittest.main(argv=[sys.argv[0], "-v"])

@@ -18,26 +18,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import multiprocessing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import vision as V  # noqa: E402
 
-# The vision-distance report's Table 1, mapped onto murmur (docs/experiments.md explains the mapping):
-# its per-tick strengths S become per-second weights S/dt, its vectors are unit length (steer_unit).
-REPORT_DT = 0.05
-VISION_BASE = [
-    "--boids", "100", "--set", "dt=%g" % REPORT_DT, "--set", "view_angle=360",
-    "--set", "cohesion=%g" % (0.075 / REPORT_DT), "--set", "separation=%g" % (4 / REPORT_DT),
-    "--set", "separation_radius=1", "--set", "min_speed=0", "--set", "max_speed=10",
-    "--set", "steer_unit=on", "--set", "world_min=0,0,0", "--set", "world_max=200,20,200",
-    "--set", "bounds_margin=10", "--set", "bounds_turn=20",
-]
-VISION_CONFIGS = [
-    # name, label, view_radius (1e6 = unlimited: larger than the box), alignment strength
-    ("unlimited", "Dvis = infinity, Salign = 0.04", 1e6, 0.04),
-    ("dvis10", "Dvis = 10, Salign = 0.04", 10, 0.04),
-    ("dvis25", "Dvis = 25, Salign = 0.06", 25, 0.06),
-]
 # The Python case study's Table 2 (seconds to reach tick 1000, Python 2.7 on an i7-2720QM).
 CASE_STUDY = {(70, 0): 22.415, (70, 1): 26.614, (70, 2): 27.126, (140, 0): 75.043, (140, 1): 84.273,
               (140, 2): 87.341, (210, 0): 170.448, (210, 1): 179.916, (210, 2): 184.962}
@@ -59,10 +46,14 @@ class Runner:
             sys.exit("murmur %s failed (%d): %s" % (" ".join(args), r.returncode, r.stderr.strip()))
         return r.stderr
 
-    def metrics(self, name, args):
-        path = os.path.join(self.data, name + ".csv")
+    def metrics(self, name, args, keep=True):
+        """Run with --metrics; keep the CSV in data/ only when a plot reads it."""
+        path = os.path.join(self.data if keep else tempfile.gettempdir(), name + ".csv")
         self.run([*args, "--metrics", path])
-        return read_metrics(path)
+        rows = read_metrics(path)
+        if not keep:
+            os.remove(path)
+        return rows
 
 
 def read_metrics(path):
@@ -76,42 +67,44 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else float("nan")
 
 
-def local_minima(series, window):
-    """Ticks where the diameter, smoothed over `window` ticks, has a clear local minimum."""
-    n = len(series)
-    sm = [mean(series[max(0, i - window):min(n, i + window + 1)]) for i in range(n)]
-    found = []
-    for i in range(window, n - window):
-        seg = sm[i - window:i + window + 1]
-        if sm[i] == min(seg) and max(seg) - sm[i] > 3.0:
-            if not found or i - found[-1] > window:
-                found.append(i)
-    return found
+def vision(murmur, seeds, ticks, quick, workers=2):
+    """The vision-distance report in plane mode (vision.py), and in full mode the three explanations
+    tried where murmur differs from it. Runs go to a pool of `workers` processes."""
+    specs = []
+    for name, _, dvis, sal in V.CONFIGS:
+        for s in seeds:
+            specs.append(("murmur", ("main", name), s, dvis, sal, ticks, {"murmur": murmur}))
+    if not quick:
+        for s in seeds:
+            # (a) Dvis = 10 at a higher density: the same boids in a quarter of the area, or 4x the boids
+            specs.append(("murmur", ("box100", "dvis10"), s, 10.0, 0.04, ticks, {"murmur": murmur, "box": 100.0}))
+            specs.append(("murmur", ("n400", "dvis10"), s, 10.0, 0.04, ticks, {"murmur": murmur, "n": 400}))
+        for name, _, dvis, sal in V.CONFIGS:
+            for s in seeds:
+                # (b) the strengths read as per-second weights; (c) the report's model in Python,
+                # synchronous and in place
+                specs.append(("murmur", ("per_second", name), s, dvis, sal, ticks,
+                              {"murmur": murmur, "per_tick": False}))
+                for order in ("sync", "inplace"):
+                    specs.append(("reference", ("ref_" + order, name), s, dvis, sal, ticks, {"order": order}))
+    with multiprocessing.Pool(workers) as pool:
+        done = pool.map(V.job, specs, chunksize=1)
+    out, series = {}, {}
+    labels = {name: label for name, label, _, _ in V.CONFIGS}
+    for (variant, name), seed, ser in done:
+        cfg = out.setdefault(variant, {}).setdefault(name, {"label": labels[name], "runs": []})
+        cfg["runs"].append({"seed": seed, **V.analyse(ser)})
+        if variant == "main" and seed == seeds[0]:
+            series[name] = ser
+    return out, series
 
 
-def vision(r, seeds, ticks):
-    out = {}
-    for name, label, dvis, salign in VISION_CONFIGS:
-        runs = []
-        for seed in seeds:
-            rows = r.metrics("vision_%s_seed%d" % (name, seed),
-                             [*VISION_BASE, "--set", "view_radius=%g" % dvis,
-                              "--set", "alignment=%g" % (salign / REPORT_DT), "--seed", str(seed),
-                              "--steps", str(ticks)])
-            d = [x["diameter"] for x in rows]
-            tail = rows[int(0.8 * len(rows)):]
-            runs.append({
-                "seed": seed,
-                "initial_diameter": d[0],
-                "final_diameter": mean(x["diameter"] for x in tail),
-                "min_diameter": min(d),
-                "max_diameter_after_forming": max(d[len(d) // 5:]),
-                "minima_times": [m * REPORT_DT for m in local_minima(d, 200)],
-                "final_groups": mean(x["groups"] for x in tail),
-                "single_group_fraction": mean(1.0 if x["groups"] == 1 else 0.0 for x in rows[len(rows) // 5:]),
-            })
-        out[name] = {"label": label, "view_radius": dvis, "alignment_strength": salign, "runs": runs}
-    return out
+def write_series(data, name, ser):
+    keys = ["t", "d", "pol", "groups", "flocks", "frac", "cx", "cz"]
+    with open(os.path.join(data, "vision_%s.csv" % name), "w") as fp:
+        fp.write("t,diameter,polarisation,groups,flocks,main_fraction,centre_x,centre_z\n")
+        for row in zip(*(ser[k] for k in keys)):
+            fp.write(",".join("%.6g" % v for v in row) + "\n")
 
 
 def timed(r, args):
@@ -217,7 +210,7 @@ def predators(r, boids, before, during, after, seg):
 
 def goal(r, boids, on, ticks, pos):
     rows = r.metrics("goal", ["--boids", str(boids), "--steps", str(ticks), "--set", "goal_pos=%g,%g,%g" % pos,
-                              "--at", "%d:goal=on" % on])
+                              "--at", "%d:goal=on" % on], keep=False)
     dist = [math.dist((x["centre_x"], x["centre_y"], x["centre_z"]), pos) for x in rows]
     with open(os.path.join(r.data, "goal_distance.csv"), "w") as fp:
         fp.write("tick,distance\n")
@@ -232,28 +225,41 @@ def plots(out, summary):
         sys.exit("gnuplot not found (apt-get install gnuplot-nox)")
     data = os.path.join(out, "data")
     term = "set terminal pngcairo size 900,500 font 'sans,11'\nset grid\nset datafile separator ','\n"
-    seed0 = summary["vision"]["unlimited"]["runs"][0]["seed"]
+    seed0 = summary["vision"]["main"]["unlimited"]["runs"][0]["seed"]
     scripts = {
         "vision_diameter.png": term + """set output '{o}/vision_diameter.png'
-set title 'Flock diameter over time (vision-distance report, seed {s})'
-set xlabel 'time (ticks x dt = 0.05)'; set ylabel 'mean distance to the centre (wu)'
-plot '{d}/vision_unlimited_seed{s}.csv' every ::1 using ($1*0.05):5 with lines lw 2 title 'Dvis = infinity', \\
-     '{d}/vision_dvis10_seed{s}.csv' every ::1 using ($1*0.05):5 with lines lw 2 title 'Dvis = 10', \\
-     '{d}/vision_dvis25_seed{s}.csv' every ::1 using ($1*0.05):5 with lines lw 2 title 'Dvis = 25, Salign = 0.06'
+set title "Flock diameter D (the report's measure), plane mode, seed {s}; dashed: the report's Dvis = 10 minima"
+set xlabel 'time (s)'; set ylabel 'mean distance to the centre (wu)'; set yrange [0:*]
+set arrow from 21.8, graph 0 to 21.8, graph 1 nohead dt 2 lc rgb '#2ca02c'
+set arrow from 42.4, graph 0 to 42.4, graph 1 nohead dt 2 lc rgb '#2ca02c'
+set arrow from 78.75, graph 0 to 78.75, graph 1 nohead dt 2 lc rgb '#2ca02c'
+set arrow from 165.55, graph 0 to 165.55, graph 1 nohead dt 2 lc rgb '#2ca02c'
+plot '{d}/vision_unlimited.csv' every ::1 using 1:2 with lines lw 2 lc rgb '#1f77b4' title 'Dvis = infinity', \\
+     '{d}/vision_dvis10.csv' every ::1 using 1:2 with lines lw 2 lc rgb '#2ca02c' title 'Dvis = 10', \\
+     '{d}/vision_dvis25.csv' every ::1 using 1:2 with lines lw 2 lc rgb '#d62728' title 'Dvis = 25, Salign = 0.06'
 """,
-        "vision_path.png": term + """set output '{o}/vision_path.png'
-set title 'Flock path: centre (x, z) over time, seed {s}'
+        "vision_flocks.png": term + """set output '{o}/vision_flocks.png'
+set title 'Main flock: share of the boids in the largest group (links < {link} wu), seed {s}'
+set xlabel 'time (s)'; set ylabel 'largest group / boids'; set yrange [0:1.05]
+set arrow from graph 0, first {join} to graph 1, first {join} nohead dt 2 lc rgb 'black'
+set arrow from graph 0, first {leave} to graph 1, first {leave} nohead dt 3 lc rgb 'black'
+plot '{d}/vision_unlimited.csv' every ::1 using 1:6 with lines lw 2 lc rgb '#1f77b4' title 'Dvis = infinity', \\
+     '{d}/vision_dvis10.csv' every ::1 using 1:6 with lines lw 2 lc rgb '#2ca02c' title 'Dvis = 10', \\
+     '{d}/vision_dvis25.csv' every ::1 using 1:6 with lines lw 2 lc rgb '#d62728' title 'Dvis = 25, Salign = 0.06'
+""",
+        "vision_polarisation.png": term + """set output '{o}/vision_polarisation.png'
+set title 'Polarisation |mean heading| (1 = all the same way), seed {s}'
+set xlabel 'time (s)'; set ylabel 'polarisation'; set yrange [0:1]
+plot '{d}/vision_unlimited.csv' every ::1 using 1:3 with lines lw 2 lc rgb '#1f77b4' title 'Dvis = infinity', \\
+     '{d}/vision_dvis10.csv' every ::1 using 1:3 with lines lw 2 lc rgb '#2ca02c' title 'Dvis = 10', \\
+     '{d}/vision_dvis25.csv' every ::1 using 1:3 with lines lw 2 lc rgb '#d62728' title 'Dvis = 25, Salign = 0.06'
+""",
+        "vision_path.png": term + """set terminal pngcairo size 700,700 font 'sans,11'; set output '{o}/vision_path.png'
+set title 'Path of the flock centre in the 200 x 200 box, seed {s}'
 set xlabel 'x (wu)'; set ylabel 'z (wu)'; set xrange [0:200]; set yrange [0:200]; set size ratio -1
-set terminal pngcairo size 700,700 font 'sans,11'; set output '{o}/vision_path.png'
-plot '{d}/vision_unlimited_seed{s}.csv' every ::1 using 2:4 with lines lw 2 title 'Dvis = infinity', \\
-     '{d}/vision_dvis10_seed{s}.csv' every ::1 using 2:4 with lines lw 2 title 'Dvis = 10', \\
-     '{d}/vision_dvis25_seed{s}.csv' every ::1 using 2:4 with lines lw 2 title 'Dvis = 25'
-""",
-        "vision_groups.png": term + """set output '{o}/vision_groups.png'
-set title 'Groups (components within the vision distance), seed {s}'
-set xlabel 'time'; set ylabel 'groups'; set logscale y
-plot '{d}/vision_dvis10_seed{s}.csv' every ::1 using ($1*0.05):10 with lines lw 2 title 'Dvis = 10', \\
-     '{d}/vision_dvis25_seed{s}.csv' every ::1 using ($1*0.05):10 with lines lw 2 title 'Dvis = 25'
+plot '{d}/vision_unlimited.csv' every ::1 using 7:8 with lines lw 2 lc rgb '#1f77b4' title 'Dvis = infinity', \\
+     '{d}/vision_dvis10.csv' every ::1 using 7:8 with lines lw 2 lc rgb '#2ca02c' title 'Dvis = 10', \\
+     '{d}/vision_dvis25.csv' every ::1 using 7:8 with lines lw 2 lc rgb '#d62728' title 'Dvis = 25'
 """,
         "perching.png": term + """set output '{o}/perching.png'
 set title 'Perching: fraction of the flock on the ground'
@@ -289,7 +295,7 @@ plot '{d}/scale.csv' every ::1 using 1:($2==0?$4:1/0) with linespoints lw 2 titl
      '{d}/scale.csv' every ::1 using 1:($2==0?$5:1/0) with linespoints lw 2 title 'murmur grid'
 """,
     }
-    fmt = {"o": out, "d": data, "s": seed0, "pn": summary["perching"]["boids"],
+    fmt = {"o": out, "d": data, "s": seed0, "link": V.LINK, "join": V.JOIN, "leave": V.LEAVE, "pn": summary["perching"]["boids"],
            "son": summary["scatter"]["on"], "soff": summary["scatter"]["off"],
            "pb": summary["predators"]["before"], "pe": summary["predators"]["before"] + summary["predators"]["during"],
            "gon": summary["goal"]["on"]}
@@ -299,17 +305,76 @@ plot '{d}/scale.csv' every ::1 using 1:($2==0?$4:1/0) with linespoints lw 2 titl
             sys.exit("gnuplot failed for %s: %s" % (name, r.stderr))
 
 
+def times(ts):
+    return ", ".join("%g" % t for t in ts) or "-"
+
+
+def span(xs, fmt="%.1f"):
+    lo, hi = min(xs), max(xs)
+    return fmt % lo if fmt % lo == fmt % hi else (fmt + "-" + fmt) % (lo, hi)
+
+
+VARIANTS = [
+    ("main", "murmur, plane mode, Table 1 (strengths per tick)"),
+    ("box100", "(a) murmur, 100 boids in a 100 x 100 box (4x the density)"),
+    ("n400", "(a) murmur, 400 boids in the 200 x 200 box (4x the density)"),
+    ("per_second", "(b) murmur, strengths read as per-second weights"),
+    ("ref_sync", "(c) Python reference of the report's model, synchronous"),
+    ("ref_inplace", "(c) Python reference of the report's model, in place (the report's loop)"),
+]
+
+
+def vision_md(v):
+    L = ["## Vision distance (plane mode)", "",
+         "100 boids (unless stated), flat 200 x 200 box, the report's Table 1, %g s of simulated time, one "
+         "state every %g s. Polarisation, the share of the main flock and the centre's travel are taken "
+         "after t = %g s; the values at the end over the last 20%% of the run. A flock is a group of boids "
+         "linked by distances under %g wu; groups link boids closer than Dvis (murmur's `groups` metric)."
+         % (v["ticks"] * V.DT, V.SAMPLE * V.DT, V.SETTLE, V.LINK), "",
+         "| configuration | seed | D start | D end | min D | polarisation | groups (Dvis) end | flocks (%g wu) end "
+         "| main flock share | time as one flock | centre speed (wu/s) | centre's reach (wu) |" % V.LINK,
+         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, cfg in v["main"].items():
+        for r in cfg["runs"]:
+            L.append("| %s | %d | %.1f | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.0f%% | %.2f | %.0f |" % (
+                cfg["label"], r["seed"], r["initial_diameter"], r["final_diameter"], r["min_diameter"],
+                r["polarisation"], r["final_groups"], r["final_flocks"], r["main_fraction"],
+                100 * r["one_flock_fraction"], r["centre_speed"], r["centre_reach"]))
+    L += ["", "### Events, per seed, beside the report's", "",
+          "One flock forms = the first merge. Merge: the largest flock reaches %g of the boids and stays at or "
+          "above %g for %g s; split: it falls below %g and stays below for %g s (in between, the state does "
+          "not change). Diameter minima: minima of D (moving average over +-%g s) that lie at least %g wu below "
+          "the highest D on both sides before D falls lower." % (V.JOIN, V.JOIN, V.HOLD, V.LEAVE, V.HOLD,
+                                                              V.SMOOTH, V.MIN_PROMINENCE), "",
+          "| configuration | run | one flock forms at t = | merges at t = | splits at t = | diameter minima at t = |",
+          "|---|---|---|---|---|---|"]
+    for name, cfg in v["main"].items():
+        rep = V.REPORT[name]
+        L.append("| %s | **report** | %s | %s | %s | %s |" % (cfg["label"], times(rep["form"]), times(rep["merges"]),
+                                                         times(rep["splits"]), times(rep["minima"])))
+        for r in cfg["runs"]:
+            L.append("| %s | seed %d | %s | %s | %s | %s |" % (cfg["label"], r["seed"], times(r["form"]),
+                                                          times(r["merges"]), times(r["splits"]), times(r["minima"])))
+    if "per_second" in v:
+        L += ["", "### Explanations tried (ranges over the seeds)", "",
+              "| variant | configuration | seeds | D end | polarisation | groups (Dvis) end | main flock share "
+              "| seeds with a merge | merges | splits | diameter minima | centre speed (wu/s) |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for key, label in VARIANTS:
+            for name, cfg in v.get(key, {}).items():
+                rs = cfg["runs"]
+                L.append("| %s | %s | %d | %s | %s | %s | %s | %d | %d | %d | %d | %s |" % (
+                    label, cfg["label"], len(rs), span([r["final_diameter"] for r in rs]),
+                    span([r["polarisation"] for r in rs], "%.2f"), span([r["final_groups"] for r in rs]),
+                    span([r["main_fraction"] for r in rs], "%.2f"), sum(1 for r in rs if r["merges"]),
+                    sum(len(r["merges"]) for r in rs), sum(len(r["splits"]) for r in rs),
+                    sum(len(r["minima"]) for r in rs), span([r["centre_speed"] for r in rs], "%.2f")))
+    return L
+
+
 def results_md(out, s):
     lines = ["# Experiment results (generated by docs/experiments/run.py)", ""]
-    lines += ["## Vision distance", "",
-              "| configuration | seed | initial diameter | final diameter (last 20%) | min | local minima at t = | groups at the end | time as one group |",
-              "|---|---|---|---|---|---|---|---|"]
-    for name, cfg in s["vision"].items():
-        for run in cfg["runs"]:
-            lines.append("| %s | %d | %.1f | %.1f | %.1f | %s | %.1f | %.0f%% |" % (
-                cfg["label"], run["seed"], run["initial_diameter"], run["final_diameter"], run["min_diameter"],
-                ", ".join("%.1f" % t for t in run["minima_times"][:8]) or "-", run["final_groups"],
-                100 * run["single_group_fraction"]))
+    lines += vision_md(s["vision"])
     lines += ["", "## Scale against the Python case study (1000 ticks, seconds)", "",
               "| boids | predators | Python (published) | murmur brute | murmur grid | brute speed-up |",
               "|---|---|---|---|---|---|"]
@@ -349,7 +414,11 @@ def main():
     r = Runner(os.path.abspath(a.murmur), os.path.abspath(a.out))
     q = a.quick
     s = {}
-    s["vision"] = vision(r, [1] if q else [1, 2, 3, 4, 5], 1500 if q else 4000)
+    vticks = 2400 if q else 4000
+    s["vision"], series = vision(r.murmur, [1, 2, 3] if q else [1, 2, 3, 4, 5], vticks, q)
+    s["vision"]["ticks"] = vticks
+    for name, ser in series.items():
+        write_series(r.data, name, ser)
     s["scale"] = scale(r, [70] if q else [70, 140, 210], [0, 1] if q else [0, 1, 2], 100 if q else 1000)
     with open(os.path.join(r.data, "scale.csv"), "w") as fp:
         fp.write("boids,predators,ticks,python_s,grid_s,brute_s\n")
