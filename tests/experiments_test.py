@@ -81,6 +81,37 @@ class Detectors(unittest.TestCase):
         self.assertAlmostEqual(V.polarisation([(0, 0, 1, 0), (0, 0, -1, 0)]), 0.0)
 
 
+class Reference(unittest.TestCase):
+    """docs/experiments/reference.py (the report's model in Python) run synchronously is murmur's plane
+    mode: the same start, 40 ticks, positions and velocities agree to float precision; run in place it
+    is a different model (the point of having it)."""
+
+    def run_both(self, dvis, order):
+        ticks = 40
+        st = V.initial_state(7, 100, 200.0, V.TABLE1["vmax"])
+        tmp = tempfile.mkdtemp()
+        path = os.path.join(tmp, "s.csv")
+        V.write_state(path, st)
+        r = subprocess.run([MURMUR, *V.murmur_args(dvis, 0.04), "--init", path, "--steps", str(ticks),
+                            "--export", path], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        mine = V.read_state(path)
+        os.remove(path)
+        os.rmdir(tmp)
+        p = {"dvis": dvis or 1e9, "dsep": V.TABLE1["dsep"], "ssep": V.TABLE1["ssep"], "salign": 0.04,
+             "scoh": V.TABLE1["scoh"], "vmax": V.TABLE1["vmax"], "dt": V.DT, "box": 200.0,
+             "margin": V.MARGIN, "vcorr": V.VCORR}
+        V.reference.simulate(st, p, ticks, order, ticks, lambda t, s: None)
+        return max(abs(a[k] - b[k]) for a, b in zip(mine, zip(*st)) for k in range(4))
+
+    def test_sync_is_murmur(self):
+        for dvis in (None, 10.0):
+            self.assertLess(self.run_both(dvis, "sync"), 1e-2, dvis)
+
+    def test_inplace_differs(self):
+        self.assertGreater(self.run_both(None, "inplace"), 1e-1)
+
+
 class Experiments(unittest.TestCase):
     def test_unlimited_vision_one_compact_flock(self):
         # every seed: the diameter falls to under a quarter of the start, and after t = 40 s the largest

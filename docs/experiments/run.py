@@ -332,14 +332,14 @@ def vision_md(v):
          "linked by distances under %g wu; groups link boids closer than Dvis (murmur's `groups` metric)."
          % (v["ticks"] * V.DT, V.SAMPLE * V.DT, V.SETTLE, V.LINK), "",
          "| configuration | seed | D start | D end | min D | polarisation | groups (Dvis) end | flocks (%g wu) end "
-         "| main flock share | time as one flock | centre speed (wu/s) | centre's reach (wu) |" % V.LINK,
-         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+         "| main flock share | time as one flock | centre's travel (wu) | centre speed (wu/s) | centre's reach (wu) |" % V.LINK,
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, cfg in v["main"].items():
         for r in cfg["runs"]:
-            L.append("| %s | %d | %.1f | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.0f%% | %.2f | %.0f |" % (
+            L.append("| %s | %d | %.1f | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.0f%% | %.0f | %.2f | %.0f |" % (
                 cfg["label"], r["seed"], r["initial_diameter"], r["final_diameter"], r["min_diameter"],
                 r["polarisation"], r["final_groups"], r["final_flocks"], r["main_fraction"],
-                100 * r["one_flock_fraction"], r["centre_speed"], r["centre_reach"]))
+                100 * r["one_flock_fraction"], r["centre_path"], r["centre_speed"], r["centre_reach"]))
     L += ["", "### Events, per seed, beside the report's", "",
           "One flock forms = the first merge. Merge: the largest flock reaches %g of the boids and stays at or "
           "above %g for %g s; split: it falls below %g and stays below for %g s (in between, the state does "
