@@ -369,6 +369,18 @@ def vision_md(v):
                     span([r["main_fraction"] for r in rs], "%.2f"), sum(1 for r in rs if r["merges"]),
                     sum(len(r["merges"]) for r in rs), sum(len(r["splits"]) for r in rs),
                     sum(len(r["minima"]) for r in rs), span([r["centre_speed"] for r in rs], "%.2f")))
+        L += ["", "### Events of two variants, per seed (same detectors)", "",
+              "| variant | configuration | run | one flock forms at t = | merges at t = | splits at t = "
+              "| diameter minima at t = | polarisation | centre speed (wu/s) |",
+              "|---|---|---|---|---|---|---|---|---|"]
+        for key, label in VARIANTS:
+            if key not in ("ref_inplace", "box100"):
+                continue
+            for name, cfg in v.get(key, {}).items():
+                for r in cfg["runs"]:
+                    L.append("| %s | %s | seed %d | %s | %s | %s | %s | %.2f | %.2f |" % (
+                        label, cfg["label"], r["seed"], times(r["form"]), times(r["merges"]), times(r["splits"]),
+                        times(r["minima"]), r["polarisation"], r["centre_speed"]))
     return L
 
 
