@@ -86,13 +86,13 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     }
     float v[3] = {b->vx + d->dt * axx, b->vy + d->dt * ayy, b->vz + d->dt * azz};
     mur_clamp_speed(v, d->min_speed, d->max_speed);
-    float p[3] = {b->px + d->dt * v[0], b->py + d->dt * v[1], b->pz + d->dt * v[2]};
-    if (c) {
-        for (int a = 0; a < 3; a++) {
-            p[a] += c->dp[a];
+    if (c) /* hard sphere: the contact's velocity change before the move, its push after it */
+        for (int a = 0; a < 3; a++)
             v[a] += c->dv[a];
-        }
-    }
+    float p[3] = {b->px + d->dt * v[0], b->py + d->dt * v[1], b->pz + d->dt * v[2]};
+    if (c)
+        for (int a = 0; a < 3; a++)
+            p[a] += c->dp[a];
     if (d->perch && p[1] <= d->ground) {
         p[1] = d->ground;
         v[0] = v[1] = v[2] = 0.0f;

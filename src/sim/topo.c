@@ -52,7 +52,7 @@ typedef struct search {
     float px, py, pz, vx, vy, vz;
     float c;            ///< cos(view_angle / 2) * |v|
     bool cone;
-    float r2, h2;       ///< view radius squared, hard radius squared
+    float r2, h2;       ///< view radius squared, contact radius squared (hard sphere)
     int32_t self;       ///< own sorted slot
     mur_topo_nb *list;
     int n, cap;
@@ -169,7 +169,10 @@ static void search_init(search *S, const mur_flock *f, const mur_step *s, int32_
     S->cone = s->rule.cone;
     S->c = s->rule.cos_half * sqrtf(S->vx * S->vx + S->vy * S->vy + S->vz * S->vz);
     S->r2 = s->rule.r2;
-    S->h2 = d->hard_radius * d->hard_radius;
+    /* contacts: boids that could reach hard_radius within this tick */
+    float hc = d->hard_radius + 2.0f * d->max_speed * d->dt;
+    hc = hc < d->view_radius ? hc : d->view_radius;
+    S->h2 = hc * hc;
     S->self = k;
     S->list = list;
     S->n = 0;
@@ -227,8 +230,10 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
     a->nn = S->n > 0 ? S->list[0].d2 : INFINITY;
 }
 
-/* Hard sphere: each contact closer than hard_radius moves this boid half the overlap away and removes
- * half the closing speed (the other boid does the mirror image), an inelastic contact. */
+/* Hard sphere: a contact that would come closer than hard_radius within this tick (at the closing
+ * speed of the start of the tick) loses half the closing speed, and one already closer moves half the
+ * overlap away; the other boid does the mirror image (an inelastic contact), so a follower cannot
+ * overrun a boid in front that does not see it. */
 static void contacts(const mur_flock *f, const mur_step *s, const search *S, int32_t i, mur_contact *c)
 {
     const float hr = s->def->hard_radius;
@@ -245,12 +250,14 @@ static void contacts(const mur_flock *f, const mur_step *s, const search *S, int
             ux = S->hard[q].idx > i ? 1.0f : -1.0f; /* coincident: split along x by index */
             uy = uz = 0.0f;
         }
-        const float push = 0.5f * (hr - dist);
-        c->dp[0] -= push * ux;
-        c->dp[1] -= push * uy;
-        c->dp[2] -= push * uz;
+        if (dist < hr) {
+            const float push = 0.5f * (hr - dist);
+            c->dp[0] -= push * ux;
+            c->dp[1] -= push * uy;
+            c->dp[2] -= push * uz;
+        }
         const float close = (S->vx - f->svx[j]) * ux + (S->vy - f->svy[j]) * uy + (S->vz - f->svz[j]) * uz;
-        if (close > 0.0f) {
+        if (close > 0.0f && dist - close * s->def->dt < hr) {
             c->dv[0] -= 0.5f * close * ux;
             c->dv[1] -= 0.5f * close * uy;
             c->dv[2] -= 0.5f * close * uz;
