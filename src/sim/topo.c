@@ -145,8 +145,21 @@ static void grow(const mur_flock *f, search *S)
     for (int32_t R = 0;; R++) {
         if (!ring(f, S, c, R))
             break;
-        /* every unvisited boid is at least this far (less a margin for the cell mapping's rounding) */
-        const float bound = ((float)R - 0.05f) * hmin;
+        /* every unvisited boid is at least as far as the nearest face of the visited block that has
+         * cells beyond it (less a margin for the cell mapping's rounding); never less than R cells */
+        float bound = INFINITY;
+        for (int a = 0; a < 3; a++) {
+            const float m = 0.05f * g->cell[a];
+            if (c[a] - R > 0) {
+                const float lo = g->origin[a] + (float)(c[a] - R) * g->cell[a];
+                bound = fminf(bound, p[a] - lo - m);
+            }
+            if (c[a] + R + 1 < g->dims[a]) {
+                const float hi = g->origin[a] + (float)(c[a] + R + 1) * g->cell[a];
+                bound = fminf(bound, hi - p[a] - m);
+            }
+        }
+        bound = fmaxf(bound, ((float)R - 0.05f) * hmin);
         if (!(bound > 0.0f))
             continue;
         if (bound >= vr)

@@ -15,7 +15,7 @@ struct mur_step;
 /// Most neighbours in a list: floor(20) + 1.
 #define MUR_TOPO_MAX 21
 /// Boids per grid cell the topological search asks the grid for.
-#define MUR_TOPO_CELL_BOIDS 8.0f
+#define MUR_TOPO_CELL_BOIDS 2.0f
 
 /// One neighbour: squared distance, boid index, sorted slot.
 typedef struct mur_topo_nb {
