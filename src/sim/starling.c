@@ -4,12 +4,16 @@
 
 #include "starling.h"
 
-/* Speed relaxes to cruise_speed with time constant speed_tau, along the flight direction. */
+/* Speed relaxes to cruise_speed with time constant speed_tau (at most all the way in one tick), along
+ * the flight direction. */
 static void cruise(const mur_flock_def *d, const boid_in *b, float s, float a[3])
 {
     if (!(d->speed_tau > 0.0f) || !(s > 0.0f))
         return;
-    const float k = (d->cruise_speed - s) / (d->speed_tau * s);
+    /* a time constant below dt relaxes fully in one tick (never overshoots); double and a bound keep
+     * extreme parameters finite */
+    const double g = fmin((double)d->dt / d->speed_tau, 1.0);
+    const float k = (float)fmax(-1e30, fmin(1e30, g * ((double)d->cruise_speed - s) / ((double)d->dt * s)));
     a[0] += k * b->vx;
     a[1] += k * b->vy;
     a[2] += k * b->vz;
@@ -50,7 +54,8 @@ static void bank(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, 
     float lat = a[0] * sx + a[2] * sz;
     const float lim = s * k->max_lat;
     const float want = lat > lim ? lim : (lat < -lim ? -lim : lat);
-    const float target = atanf(want / MUR_GRAVITY);
+    /* at most 1.5 rad (86 deg): tan stays finite and keeps its sign */
+    const float target = fmaxf(-1.5f, fminf(1.5f, atanf(want / MUR_GRAVITY)));
     float g = d->dt * d->bank_rate;
     g = g < 1.0f ? g : 1.0f;
     *roll += g * (target - *roll);
