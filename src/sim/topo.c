@@ -58,37 +58,81 @@ typedef struct search {
     int n, cap;
     mur_topo_nb *hard;  ///< contacts (any direction) closer than hard_radius, or NULL
     int nh;
+    int wi;             ///< full list: the entry that is last in (d2, index) order (the list is kept
+                        ///< unsorted while searching and sorted at the end)
     int64_t tested;     ///< candidates tested
 } search;
 
-/* The candidates of sorted slots [lo, hi). */
+static inline bool before(float d2a, int32_t ia, float d2b, int32_t ib)
+{
+    return d2a < d2b || (d2a == d2b && ia < ib);
+}
+
+/* The last entry of a full list. */
+static inline int last_entry(const mur_topo_nb *l, int n)
+{
+    int w = 0;
+    for (int q = 1; q < n; q++)
+        if (before(l[w].d2, l[w].idx, l[q].d2, l[q].idx))
+            w = q;
+    return w;
+}
+
+/* One candidate j at squared distance d2 (already known to be closer than the list's last entry or
+ * the contact radius). */
+static inline void consider(const mur_flock *f, search *S, int32_t j, float d2, float dx, float dy, float dz,
+                            float *worst)
+{
+    if (j == S->self || !(f->sw[j] > 0.0f) || !(d2 < S->r2))
+        return;
+    const int32_t idx = f->order[j];
+    if (S->hard && d2 < S->h2)
+        insert(S->hard, &S->nh, MAX_CONTACTS, d2, idx, j);
+    if (S->cone) {
+        /* dot >= c |d| without the root, as the metric kernel does */
+        const float dot = dx * S->vx + dy * S->vy + dz * S->vz;
+        const float dd = dot * dot, kd = d2 * (S->c * S->c);
+        const bool vis = S->c >= 0.0f ? (dot >= 0.0f && dd >= kd) : (dot >= 0.0f || dd <= kd);
+        if (!vis)
+            return;
+    }
+    if (S->n < S->cap) {
+        S->list[S->n++] = (mur_topo_nb){d2, idx, j};
+        if (S->n < S->cap)
+            return;
+    } else {
+        const mur_topo_nb *w = &S->list[S->wi];
+        if (!before(d2, idx, w->d2, w->idx))
+            return;
+        S->list[S->wi] = (mur_topo_nb){d2, idx, j};
+    }
+    S->wi = last_entry(S->list, S->cap);
+    *worst = S->list[S->wi].d2;
+}
+
+/* The candidates of sorted slots [lo, hi), in blocks of 16: the distances of a block are computed
+ * together (vectorised), and only those closer than the list's last entry or the contact radius are
+ * looked at one by one. */
+#define BLOCK 16
 static void scan(const mur_flock *f, search *S, int32_t lo, int32_t hi)
 {
+    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz;
+    const float px = S->px, py = S->py, pz = S->pz, h2 = S->hard ? S->h2 : -1.0f;
+    float worst = S->n == S->cap ? S->list[S->wi].d2 : S->r2;
     S->tested += hi - lo;
-    for (int32_t j = lo; j < hi; j++) {
-        if (j == S->self || !(f->sw[j] > 0.0f))
-            continue;
-        const float dx = f->sx[j] - S->px, dy = f->sy[j] - S->py, dz = f->sz[j] - S->pz;
-        const float d2 = dx * dx + dy * dy + dz * dz;
-        if (!(d2 < S->r2))
-            continue;
-        const int32_t idx = f->order[j];
-        if (S->hard && d2 < S->h2)
-            insert(S->hard, &S->nh, MAX_CONTACTS, d2, idx, j);
-        if (S->cone) {
-            /* dot >= c |d| without the root, as the metric kernel does */
-            const float dot = dx * S->vx + dy * S->vy + dz * S->vz;
-            const float dd = dot * dot, kd = d2 * (S->c * S->c);
-            const bool vis = S->c >= 0.0f ? (dot >= 0.0f && dd >= kd) : (dot >= 0.0f || dd <= kd);
-            if (!vis)
-                continue;
+    for (int32_t j0 = lo; j0 < hi; j0 += BLOCK) {
+        const int32_t m = hi - j0 < BLOCK ? hi - j0 : BLOCK;
+        float dx[BLOCK], dy[BLOCK], dz[BLOCK], d2[BLOCK];
+        for (int32_t q = 0; q < BLOCK; q++) {
+            /* the sorted arrays have MUR_PAD floats of slack: reading past hi is safe, unused */
+            dx[q] = X[j0 + q] - px;
+            dy[q] = Y[j0 + q] - py;
+            dz[q] = Z[j0 + q] - pz;
+            d2[q] = dx[q] * dx[q] + dy[q] * dy[q] + dz[q] * dz[q];
         }
-        if (S->n == S->cap) {
-            const mur_topo_nb *w = &S->list[S->n - 1];
-            if (d2 > w->d2 || (d2 == w->d2 && idx > w->idx))
-                continue;
-        }
-        insert(S->list, &S->n, S->cap, d2, idx, j);
+        for (int32_t q = 0; q < m; q++)
+            if (d2[q] <= worst || d2[q] < h2)
+                consider(f, S, j0 + q, d2[q], dx[q], dy[q], dz[q], &worst);
     }
 }
 
@@ -164,8 +208,18 @@ static void grow(const mur_flock *f, search *S)
             continue;
         if (bound >= vr)
             break;
-        if (S->n == S->cap && S->list[S->n - 1].d2 <= bound * bound && bound >= hr)
+        if (S->n == S->cap && S->list[S->wi].d2 <= bound * bound && bound >= hr)
             break;
+    }
+    /* sort the list by (d2, index) */
+    for (int q = 1; q < S->n; q++) {
+        const mur_topo_nb e = S->list[q];
+        int m = q;
+        while (m > 0 && before(e.d2, e.idx, S->list[m - 1].d2, S->list[m - 1].idx)) {
+            S->list[m] = S->list[m - 1];
+            m--;
+        }
+        S->list[m] = e;
     }
 }
 
@@ -192,6 +246,7 @@ static void search_init(search *S, const mur_flock *f, const mur_step *s, int32_
     S->cap = mur_topo_list_size(d);
     S->hard = d->hard_radius > 0.0f ? hard : NULL;
     S->nh = 0;
+    S->wi = 0;
     S->tested = 0;
 }
 
