@@ -22,7 +22,8 @@ typedef struct mur_at {
 
 typedef struct mur_cli {
     mur_flock_def def;          ///< parameters after the preset, --params and --set
-    const char *preset;         ///< --preset NAME (default MUR_DEFAULT_PRESET)
+    const char *preset;         ///< --preset NAME (default MUR_DEFAULT_PRESET), or the last preset line of --params
+    char preset_buf[32];        ///< holds a preset name read from the parameter file
     bool list_presets;          ///< --list-presets
     bool boids_given;           ///< --boids or --set boids= was given
     int64_t steps;              ///< --steps N: batch mode when >= 0 (-1 = not given)
