@@ -13,6 +13,7 @@ layout(location = 3) in vec3 i_pos;
 layout(location = 4) in vec3 i_vel;
 layout(location = 5) in vec3 i_vel_prev;    // velocity at the previous upload (for banking)
 layout(location = 6) in int i_perch;        // remaining perch ticks, 0 = flying
+layout(location = 7) in float i_roll;       // the simulation's bank angle (radians; 0 without banked turns)
 
 uniform mat4 u_vp;
 uniform float u_size;          // body length, wu
@@ -68,7 +69,8 @@ void main()
     // coordinated turn: the lift vector leans toward the centre of the turn;
     // bank = atan(lateral), written with a square root (no trigonometry per vertex)
     vec3 acc = (i_vel - i_vel_prev) * u_bank_gain;
-    float lateral = perching ? 0.0 : clamp(dot(acc, right), -2.0, 2.0);
+    // a flock with banked turns (bank = on) stores each bird's roll: drawn as it is
+    float lateral = perching ? 0.0 : clamp(i_roll != 0.0 ? -tan(i_roll) : dot(acc, right), -2.0, 2.0); // i_roll > 0: turning to forward x up, this frame's -right
     float cb = inversesqrt(1.0 + lateral * lateral), sb = lateral * cb;
     vec3 r2 = cb * right - sb * up;
     vec3 u2 = cb * up + sb * right;

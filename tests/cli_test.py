@@ -208,6 +208,27 @@ class BadInput(unittest.TestCase):
             (["--boids", "1e12"], "'1e12'"),
             (["--boids", "99999999999"], "boids"),
             (["--seed", "-1"], "seed"),
+            # the starling parameters and presets
+            (["--preset", "stirling"], "classic|starling|vision-report"),
+            (["--set", "neighbours=nearest"], "metric|topological"),
+            (["--set", "topo_k=0.5"], "[1, 20]"),
+            (["--set", "topo_k=21"], "topo_k"),
+            (["--set", "topo_k=nan"], "'nan'"),
+            (["--set", "cruise_speed=-1"], "cruise_speed"),
+            (["--set", "speed_tau=-0.1"], "speed_tau"),
+            (["--set", "roost=maybe"], "on|off"),
+            (["--set", "roost_pos=1,2"], "roost_pos"),
+            (["--set", "roost_pos=1,inf,2"], "roost_pos"),
+            (["--set", "roost_radius=-5"], "roost_radius"),
+            (["--set", "roost_weight=-1"], "roost_weight"),
+            (["--set", "roost_vertical=1e400"], "roost_vertical"),
+            (["--set", "bank=sideways"], "on|off"),
+            (["--set", "bank_rate=0"], "bank_rate"),
+            (["--set", "max_turn=0"], "max_turn"),
+            (["--set", "max_turn=1e9"], "max_turn"),
+            (["--set", "hard_radius=-0.2"], "hard_radius"),
+            (["--set", "hard_radius=0.2"], "neighbours=topological"),
+            (["--preset", "starling", "--set", "bounds=wrap"], "bounds=wrap"),
         ]
         for args, needle in cases:
             with self.subTest(args=args):
@@ -223,6 +244,24 @@ class BadInput(unittest.TestCase):
         self.bad(["--steps", "5", "--params", path], "p3.txt:2")
         path = self.write("p4.txt", b"unknown_thing = 4\n")
         self.bad(["--steps", "5", "--params", path], "unknown_thing")
+        path = self.write("p5.txt", b"boids = 10\npreset = nope\n")
+        self.bad(["--steps", "5", "--params", path], "p5.txt:2")
+
+    def test_presets(self):
+        r = run("--list-presets")
+        self.assertEqual(r.returncode, 0)
+        for name in ("classic:", "starling:", "vision-report:", "neighbours=topological"):
+            self.assertIn(name, r.stdout)
+        # the classic preset is the library default; a preset line in a file is the same as --preset
+        a = run("--steps", "20", "--boids", "300", "--preset", "starling")
+        path = self.write("pre.txt", b"preset = starling\nboids = 300\n")
+        b = run("--steps", "20", "--params", path)
+        self.assertEqual(a.returncode, 0, a.stderr)
+        self.assertEqual(a.stderr.split("hash")[-1], b.stderr.split("hash")[-1])
+        c = run("--steps", "20", "--boids", "300", "--preset", "classic")
+        d = run("--steps", "20", "--boids", "300")
+        self.assertNotEqual(a.stderr.split("hash")[-1], c.stderr.split("hash")[-1])
+        self.assertEqual(c.stderr.split("hash")[-1], d.stderr.split("hash")[-1])
 
     def test_state_files(self):
         head = b"kind,x,y,z,vx,vy,vz,perch\n"

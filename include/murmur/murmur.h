@@ -55,6 +55,13 @@ typedef enum mur_search {
     MUR_SEARCH_COUNT
 } mur_search;
 
+/// Which neighbours a boid uses.
+typedef enum mur_neighbours {
+    MUR_NEIGHBOURS_METRIC = 0,      ///< every visible boid within view_radius
+    MUR_NEIGHBOURS_TOPOLOGICAL = 1, ///< the topo_k nearest visible boids within view_radius
+    MUR_NEIGHBOURS_COUNT
+} mur_neighbours;
+
 /// Error text filled in by functions that can fail (one line, no newline).
 typedef struct mur_error {
     char msg[512];
@@ -97,10 +104,38 @@ typedef struct mur_flock_def {
     bool plane;                 ///< planar (2D) mode: flying boids move on y = (world_min.y + world_max.y)/2, vy = 0
     bool perch_neighbours;      ///< perching boids count as neighbours of flying ones
     mur_search neighbour_search; ///< grid or brute
+    /* starling rules (docs/rules.md, docs/murmuration-model.md); the defaults keep them off */
+    mur_neighbours neighbours;  ///< metric (classic) or topological
+    float topo_k;               ///< topological: neighbours used, 1..20; the fractional part weights the (k+1)-th
+    float cruise_speed;         ///< speed the boids relax to, wu/s (with speed_tau > 0)
+    float speed_tau;            ///< time constant of the relaxation to cruise_speed, s; 0 = off
+    bool roost;                 ///< roost attraction on/off
+    float roost_pos[3];         ///< roost centre x, altitude y, centre z, wu
+    float roost_radius;         ///< horizontal radius inside which the roost does not pull, wu
+    float roost_weight;         ///< turning toward the roost per wu outside roost_radius, 1/s^2
+    float roost_vertical;       ///< vertical pull toward the roost altitude, 1/s^2 (critically damped)
+    bool bank;                  ///< banked turns on/off (roll angle lags the lateral steering)
+    float bank_rate;            ///< rate at which the roll follows its target, 1/s
+    float max_turn;             ///< largest turn rate, deg/s (caps the lateral acceleration at speed * rate)
+    float hard_radius;          ///< hard-sphere radius, wu; 0 = off (topological neighbours only)
 } mur_flock_def;
 
-/// The defaults (documented in docs/parameters.md).
+/// The defaults (documented in docs/parameters.md): the classic preset.
 MUR_API mur_flock_def mur_flock_default_def(void);
+
+/* ---------------------------------------------------------------- presets */
+
+/// Number of presets ("classic", "starling", "vision-report").
+MUR_API int mur_preset_count(void);
+/// Name of preset i (0 <= i < count), NULL when out of range.
+MUR_API const char *mur_preset_name(int i);
+/// One line saying what preset i is for, NULL when out of range.
+MUR_API const char *mur_preset_summary(int i);
+/// The "name=value" settings preset i applies on top of the classic defaults, joined by '\n'.
+MUR_API const char *mur_preset_settings(int i);
+/// Replace def by the named preset (the classic defaults plus the preset's settings). False + err
+/// (naming the allowed presets) for an unknown name; def is then unchanged.
+MUR_API bool mur_def_preset(mur_flock_def *def, const char *name, mur_error *err);
 
 /* ---------------------------------------------------------------- parameter table */
 
@@ -170,6 +205,7 @@ typedef struct mur_view {
     bool predators_on;      ///< predators shown and acting
     const float *pred_pos;  ///< predators*3 floats
     const float *pred_vel;  ///< predators*3 floats
+    const float *roll;      ///< boids floats: bank (roll) angle in radians, + = right wing down; 0 without bank
 } mur_view;
 
 MUR_API mur_view mur_flock_view(const mur_flock *f);
@@ -298,6 +334,7 @@ MUR_API void mur_afile_abort(mur_afile *a);
 /// Names of enum values ("soft", "grid", ...).
 MUR_API const char *mur_bounds_name(mur_bounds b);
 MUR_API const char *mur_search_name(mur_search s);
+MUR_API const char *mur_neighbours_name(mur_neighbours m);
 
 #ifdef __cplusplus
 }

@@ -115,6 +115,22 @@ static void range_of(const mur_param *p, char *buf, size_t len)
     }
 }
 
+void mur_print_presets(void)
+{
+    for (int i = 0; i < mur_preset_count(); i++) {
+        printf("%s: %s\n", mur_preset_name(i), mur_preset_summary(i));
+        const char *s = mur_preset_settings(i);
+        if (!*s)
+            printf("    (the defaults listed by --list-params)\n");
+        while (*s) {
+            const char *nl = strchr(s, '\n');
+            int l = nl ? (int)(nl - s) : (int)strlen(s);
+            printf("    %.*s\n", l, s);
+            s += nl ? l + 1 : l;
+        }
+    }
+}
+
 void mur_print_params(bool markdown)
 {
     mur_flock_def d = mur_flock_default_def();

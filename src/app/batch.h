@@ -7,4 +7,6 @@
 int mur_batch_main(const mur_cli *cli, mur_flock *f);
 /// Print the parameter table (text or markdown) to stdout.
 void mur_print_params(bool markdown);
+/// --list-presets: every preset, its summary and the parameters it sets on top of the classic defaults.
+void mur_print_presets(void);
 #endif

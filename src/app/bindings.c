@@ -287,6 +287,25 @@ static void act_bounds(viewer *v, int key, int mods)
     viewer_message(v, "bounds: %s", mur_bounds_name(b));
 }
 
+/* N: the next preset (its parameters and boid count; the boids keep flying from where they are) */
+static void act_preset(viewer *v, int key, int mods)
+{
+    (void)key;
+    (void)mods;
+    int n = mur_preset_count(), next = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(mur_preset_name(i), v->preset) == 0)
+            next = (i + 1) % n;
+    mur_flock_def d;
+    mur_error err = {{0}};
+    bool ok = mur_def_preset(&d, mur_preset_name(next), &err) && mur_flock_apply_def(v->flock, &d, &err);
+    if (ok)
+        snprintf(v->preset, sizeof v->preset, "%s", mur_preset_name(next));
+    char done[64];
+    snprintf(done, sizeof done, "preset: %s", mur_preset_name(next));
+    report(v, ok, &err, done);
+}
+
 static void act_boids(viewer *v, int key, int mods)
 {
     (void)mods;
@@ -334,6 +353,8 @@ static const viewer_binding BINDINGS[] = {
      "a left click without a drag; the goal keeps its height", NULL},
     {K(GLFW_KEY_W), 0, false, "W", "wind on / off", "blows with `wind_vel`", act_switch},
     {K(GLFW_KEY_S), 0, false, "S", "scatter on / off", "negated cohesion", act_switch},
+    {K(GLFW_KEY_N), 0, false, "N", "next preset: classic > starling > vision-report",
+     "sets that preset's parameters and boid count live; the boids fly on from where they are", act_preset},
     {K(GLFW_KEY_B), 0, false, "B", "bounds mode: soft > wrap > bounce > none", "and back to soft", act_bounds},
     {K(GLFW_KEY_A), 0, false, "A", "view cone on / off (360 deg = all round)",
      "back to the previous angle, 270 if there was none", act_cone},

@@ -286,6 +286,9 @@ static bool set_at(mur_cli *cli, parse_state *st, const flag_spec *f, const char
 #define FIELD(m) offsetof(mur_cli, m)
 
 static const flag_spec FLAGS[] = {
+    {"--preset", NULL, ARG_VALUE, "NAME", SEC_SIM,
+     "start from a preset: classic, starling or vision-report (default " MUR_DEFAULT_PRESET ";\n--list-presets shows what each sets); --params and --set change it further",
+     set_string, FIELD(preset)},
     {"--boids", NULL, ARG_VALUE, "N", SEC_SIM, "number of boids (same as --set boids=N)", set_param_flag, 0},
     {"--seed", NULL, ARG_VALUE, "S", SEC_SIM, "random seed (same as --set seed=S)", set_param_flag, 0},
     {"--set", NULL, ARG_VALUE, "name=value", SEC_SIM, "set a parameter (repeatable; wins over --params)",
@@ -321,6 +324,8 @@ static const flag_spec FLAGS[] = {
      set_listing, FIELD(list_keys)},
     {"--help", "-h", ARG_OPTIONAL, "[=markdown]", SEC_INFO, "this text (markdown: docs/cli.md)", set_listing,
      FIELD(help)},
+    {"--list-presets", NULL, ARG_NONE, NULL, SEC_INFO, "print every preset and the parameters it sets", set_true,
+     FIELD(list_presets)},
     {"--version", NULL, ARG_NONE, NULL, SEC_INFO, "print the version", set_true, FIELD(version)},
 };
 enum { NFLAGS = sizeof FLAGS / sizeof FLAGS[0] };
@@ -358,12 +363,34 @@ static bool parse_flag(mur_cli *cli, parse_state *st, int argc, char **argv, int
     return spec->apply(cli, st, spec, val);
 }
 
-/* Pass 2: --params, then --set/--boids/--seed in order, then the whole def is checked. */
+/* The last "preset = NAME" line of a parameter file the library has read without error: the preset
+ * the HUD names. */
+static void file_preset(mur_cli *cli, const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return;
+    char line[1100];
+    while (fgets(line, sizeof line, fp)) {
+        char name[16], value[32];
+        if (sscanf(line, " %15[a-z] = %31[a-z-]", name, value) == 2 && strcmp(name, "preset") == 0) {
+            snprintf(cli->preset_buf, sizeof cli->preset_buf, "%s", value);
+            cli->preset = cli->preset_buf;
+        }
+    }
+    fclose(fp);
+}
+
+/* Pass 2: --preset, --params, then --set/--boids/--seed in order, then the whole def is checked. */
 static bool apply_parameters(mur_cli *cli, const parse_state *st)
 {
     mur_error err;
+    if (!mur_def_preset(&cli->def, cli->preset, &err))
+        return fail("--preset: %s%s", err.msg, "");
     if (st->params_file && !mur_def_load_file(&cli->def, st->params_file, &err))
         return fail("%s%s", err.msg, "");
+    if (st->params_file)
+        file_preset(cli, st->params_file);
     if (st->params_file && cli->def.boids != mur_flock_default_def().boids)
         cli->boids_given = true;
     for (int k = 0; k < st->nsets; k++) {
@@ -405,6 +432,7 @@ static void defaults(mur_cli *cli)
 {
     memset(cli, 0, sizeof *cli);
     cli->def = mur_flock_default_def();
+    cli->preset = MUR_DEFAULT_PRESET;
     cli->steps = -1;
     cli->frames = -1;
     cli->width = 1280;
@@ -439,7 +467,7 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
 
 bool mur_cli_info_only(const mur_cli *cli)
 {
-    return cli->help || cli->version || cli->list_params || cli->list_keys;
+    return cli->help || cli->version || cli->list_params || cli->list_keys || cli->list_presets;
 }
 
 /* ------------------------------------------------------------------ --help and docs/cli.md */

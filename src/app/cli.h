@@ -7,6 +7,9 @@
 
 #include "murmur/murmur.h"
 
+/// The preset the program starts from when --preset is not given.
+#define MUR_DEFAULT_PRESET "classic"
+
 /// Exit status for bad input (flags, files, values) and unusable environments (no display, no ffmpeg).
 #define MUR_EXIT_USAGE 2
 
@@ -18,7 +21,10 @@ typedef struct mur_at {
 } mur_at;
 
 typedef struct mur_cli {
-    mur_flock_def def;          ///< parameters after defaults, --params and --set
+    mur_flock_def def;          ///< parameters after the preset, --params and --set
+    const char *preset;         ///< --preset NAME (default MUR_DEFAULT_PRESET), or the last preset line of --params
+    char preset_buf[32];        ///< holds a preset name read from the parameter file
+    bool list_presets;          ///< --list-presets
     bool boids_given;           ///< --boids or --set boids= was given
     int64_t steps;              ///< --steps N: batch mode when >= 0 (-1 = not given)
     const char *init_path;      ///< --init FILE.csv

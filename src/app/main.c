@@ -1,6 +1,7 @@
 /* murmur: batch simulation, interactive viewer and recorder of a 3D boids flock. main() only
  * dispatches: information (--help, --version, --list-*), batch, headless or viewer. */
 #include <stdio.h>
+#include <string.h>
 
 #include "batch.h"
 #include "cli.h"
@@ -25,6 +26,8 @@ static int print_info(const mur_cli *cli)
         puts("murmur " MUR_VERSION_STRING);
     else if (cli->list_params)
         mur_print_params(cli->params_markdown);
+    else if (cli->list_presets)
+        mur_print_presets();
     else {
 #ifdef MUR_HAVE_GFX
         mur_bindings_print(cli->keys_markdown);
@@ -42,7 +45,7 @@ static int run_mode(mur_cli *cli)
     if (!batch)
         return no_graphics();
 #endif
-    if (!batch && !cli->boids_given && !cli->init_path)
+    if (!batch && !cli->boids_given && !cli->init_path && strcmp(cli->preset, "classic") == 0)
         cli->def.boids = 4000; /* the viewer's first impression: a few thousand boids */
     mur_error err;
     mur_flock *f = cli->init_path ? mur_flock_load_csv(&cli->def, cli->init_path, &err)

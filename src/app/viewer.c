@@ -521,6 +521,7 @@ static bool setup(viewer *v)
     v->show_hud = cli->hud_given ? cli->hud : true;
     v->show_box = true;
     v->saved_view_angle = 270.0f;
+    snprintf(v->preset, sizeof v->preset, "%s", cli->preset);
     glfwSetWindowUserPointer(win, v);
     glfwGetFramebufferSize(win, &v->fb_w, &v->fb_h);
     glfwGetWindowSize(win, &v->win_w, &v->win_h);

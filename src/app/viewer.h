@@ -49,6 +49,7 @@ typedef struct viewer {
     bool flock_dirty;          ///< a setter ran: upload the state even without a tick
     bool quit;
     float saved_view_angle; ///< view angle to restore when the cone is toggled back on
+    char preset[32];        ///< name of the preset in force (the N key cycles them)
 
     /* mouse */
     bool left_down, right_down, dragged;

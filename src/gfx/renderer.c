@@ -32,7 +32,7 @@ typedef struct line_vertex {
 enum { SLOTS = 3 }; /* drawn, previous (for banking), being filled for the next frame */
 
 typedef struct kind_slot {
-    GLuint pos, vel, perch;
+    GLuint pos, vel, perch, roll;   /* perch and roll: boids only */
     int count;     /* instances in this slot */
     uint64_t tick; /* tick + 1 of the state it holds, 0 = empty */
 } kind_slot;
@@ -94,6 +94,7 @@ static void kind_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_p
         glGenBuffers(1, &k->slot[i].pos);
         glGenBuffers(1, &k->slot[i].vel);
         glGenBuffers(1, &k->slot[i].perch);
+        glGenBuffers(1, &k->slot[i].roll);
     }
     glBindVertexArray(k->vao);
     glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo);
@@ -111,8 +112,10 @@ static void kind_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_p
         glVertexAttribDivisor(a, 1);
     }
     if (with_perch) {
-        glEnableVertexAttribArray(6);
-        glVertexAttribDivisor(6, 1);
+        for (GLuint a = 6; a <= 7; a++) {
+            glEnableVertexAttribArray(a);
+            glVertexAttribDivisor(a, 1);
+        }
     }
     glBindVertexArray(0);
 }
@@ -122,8 +125,8 @@ static void kind_unmap(kind_gpu *k)
     if (k->mapped < 0)
         return;
     kind_slot *s = &k->slot[k->mapped];
-    GLuint bufs[3] = {s->pos, s->vel, s->perch};
-    for (int i = 0; i < (k->with_perch ? 3 : 2); i++) {
+    GLuint bufs[4] = {s->pos, s->vel, s->perch, s->roll};
+    for (int i = 0; i < (k->with_perch ? 4 : 2); i++) {
         glBindBuffer(GL_ARRAY_BUFFER, bufs[i]);
         if (s->count > 0)
             glUnmapBuffer(GL_ARRAY_BUFFER);
@@ -136,8 +139,8 @@ static void kind_free(kind_gpu *k)
     kind_unmap(k);
     glDeleteVertexArrays(1, &k->vao);
     for (int i = 0; i < SLOTS; i++) {
-        GLuint bufs[3] = {k->slot[i].pos, k->slot[i].vel, k->slot[i].perch};
-        glDeleteBuffers(3, bufs);
+        GLuint bufs[4] = {k->slot[i].pos, k->slot[i].vel, k->slot[i].perch, k->slot[i].roll};
+        glDeleteBuffers(4, bufs);
     }
 }
 
@@ -155,7 +158,7 @@ static void *map_orphan(GLuint buf, size_t bytes)
                                 | GL_MAP_UNSYNCHRONIZED_BIT);
 }
 
-static bool kind_map(kind_gpu *k, int n, float **pos, float **vel, int32_t **perch)
+static bool kind_map(kind_gpu *k, int n, float **pos, float **vel, int32_t **perch, float **roll)
 {
     kind_unmap(k);
     int idx = (k->cur + 1) % SLOTS;
@@ -167,7 +170,9 @@ static bool kind_map(kind_gpu *k, int n, float **pos, float **vel, int32_t **per
     *vel = map_orphan(s->vel, (size_t)n * 3 * sizeof(float));
     if (perch)
         *perch = k->with_perch ? map_orphan(s->perch, (size_t)n * sizeof(int32_t)) : NULL;
-    return n == 0 || (*pos && *vel && (!perch || !k->with_perch || *perch));
+    if (roll)
+        *roll = k->with_perch ? map_orphan(s->roll, (size_t)n * sizeof(float)) : NULL;
+    return n == 0 || (*pos && *vel && (!perch || !k->with_perch || *perch) && (!roll || !k->with_perch || *roll));
 }
 
 static void kind_commit(kind_gpu *k, uint64_t tick, float dt)
@@ -196,6 +201,8 @@ static void kind_commit(kind_gpu *k, uint64_t tick, float dt)
     if (k->with_perch) {
         glBindBuffer(GL_ARRAY_BUFFER, s->perch);
         glVertexAttribIPointer(6, 1, GL_INT, 0, NULL);
+        glBindBuffer(GL_ARRAY_BUFFER, s->roll);
+        glVertexAttribPointer(7, 1, GL_FLOAT, GL_FALSE, 0, NULL);
     }
     glBindVertexArray(0);
 }
@@ -293,8 +300,8 @@ bool mur_renderer_map(mur_renderer *r, int32_t boids, int32_t predators, mur_upl
     memset(dst, 0, sizeof *dst);
     dst->boids = boids;
     dst->predators = predators;
-    bool ok = kind_map(&r->boids, boids, &dst->pos, &dst->vel, &dst->perch);
-    ok = kind_map(&r->preds, predators, &dst->pred_pos, &dst->pred_vel, NULL) && ok;
+    bool ok = kind_map(&r->boids, boids, &dst->pos, &dst->vel, &dst->perch, &dst->roll);
+    ok = kind_map(&r->preds, predators, &dst->pred_pos, &dst->pred_vel, NULL, NULL) && ok;
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     return ok;
 }
@@ -329,6 +336,8 @@ void mur_upload_copy(const mur_upload_dst *d, const mur_view *v)
         memcpy(d->vel, v->vel, (size_t)n * 3 * sizeof(float));
         if (d->perch)
             memcpy(d->perch, v->perch, (size_t)n * sizeof(int32_t));
+        if (d->roll)
+            memcpy(d->roll, v->roll, (size_t)n * sizeof(float));
     }
     if (d->pred_pos && np > 0) {
         memcpy(d->pred_pos, v->pred_pos, (size_t)np * 3 * sizeof(float));

@@ -25,6 +25,7 @@ void mur_renderer_upload(mur_renderer *r, const mur_view *v, float dt, bool forc
 typedef struct mur_upload_dst {
     float *pos, *vel;          ///< boids*3 floats each
     int32_t *perch;            ///< boids ints
+    float *roll;               ///< boids floats: bank angles (mur_view.roll)
     float *pred_pos, *pred_vel; ///< predators*3 floats each
     int32_t boids, predators;  ///< sizes mapped
 } mur_upload_dst;

@@ -12,6 +12,7 @@
 #include "predators.h"
 #include "rules.h"
 #include "step.h"
+#include "topo.h"
 
 static void free_gather(mur_flock *f)
 {
@@ -76,6 +77,7 @@ static const buffer BUFFERS[] = {
     BUF(pos, PER_BOID, 3 * sizeof(float)),
     BUF(vel, PER_BOID, 3 * sizeof(float)),
     BUF(perch, PER_BOID, sizeof(int32_t)),
+    BUF(roll, PER_BOID, sizeof(float)),
     BUF(order, PER_BOID, sizeof(int32_t)),
     BUF(cellof, PER_BOID, sizeof(int32_t)),
     BUF(sx, PER_SORTED, sizeof(float)),
@@ -199,6 +201,7 @@ static void spawn_boid(mur_flock *f, int32_t i, uint64_t salt)
     f->vel[3 * i + 1] = s * z;
     f->vel[3 * i + 2] = s * r * sinf(phi);
     f->perch[i] = 0;
+    f->roll[i] = 0.0f;
 }
 
 static void spawn_predator(mur_flock *f, int32_t k, uint64_t salt)
@@ -297,6 +300,10 @@ static void step_init(mur_step *s, const mur_flock *f, bool move, bool metrics)
     s->np = f->pred_on ? f->np : 0;
     s->ppos = f->ppos;
     mur_rules_prepare(&f->def, &s->rule);
+    s->starling = f->def.speed_tau > 0.0f || f->def.roost || f->def.bank;
+    /* the topological search wants small cells; the groups metric needs cells of the view radius (the
+     * neighbours found do not depend on the cells) */
+    s->cell_boids = f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && !metrics ? MUR_TOPO_CELL_BOIDS : 0.0f;
 }
 
 /* One tick, optionally measuring the state it starts from. */
@@ -324,7 +331,9 @@ static void tick(mur_flock *f, bool move, bool metrics)
     if (metrics)
         mur_metrics_state(f, &s, &st);
     double t2 = mur_now_ms();
-    if (f->n > 0)
+    if (f->n > 0 && f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
+        mur_topo_pass(f, &s, &ps);
+    else if (f->n > 0)
         mur_rules_pass(f, &s, &ps);
     if (move && s.np > 0)
         mur_predators_commit(f);
@@ -385,6 +394,7 @@ mur_view mur_flock_view(const mur_flock *f)
     v.predators_on = f->pred_on;
     v.pred_pos = f->ppos;
     v.pred_vel = f->pvel;
+    v.roll = f->roll;
     return v;
 }
 
@@ -402,6 +412,7 @@ bool mur_flock_set_boid(mur_flock *f, int32_t i, const float pos[3], const float
     memcpy(f->pos + 3 * (size_t)i, pos, 3 * sizeof(float));
     memcpy(f->vel + 3 * (size_t)i, vel, 3 * sizeof(float));
     f->perch[i] = perch;
+    f->roll[i] = 0.0f;
     return true;
 }
 

@@ -36,6 +36,7 @@ struct mur_flock {
     int32_t n, cap;            ///< boids, allocated boids
     float *pos, *vel;          ///< public state, 3 floats per boid
     int32_t *perch;            ///< remaining perch ticks
+    float *roll;               ///< bank angle, radians (banked turns)
     int32_t np, pcap;          ///< predators, allocated predators
     float *ppos, *pvel;        ///< predators, 3 floats each
     float *ptmp;               ///< predators' next state (6 floats each)

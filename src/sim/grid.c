@@ -61,8 +61,16 @@ static void geometry(mur_flock *f, const mur_step *s)
      * cells for that; otherwise fall back to reach 1. */
     int reach = g->want_reach == 2 ? 2 : 1;
     double dims[3], r;
+    if (s->cell_boids > 0.0f)
+        reach = 1;
     for (;;) {
         r = (double)d->view_radius * CELL_SLACK / reach;
+        if (s->cell_boids > 0.0f && f->n > 0) {
+            /* topological search (topo.c): cells holding about cell_boids boids of the bounding box */
+            const double e = fmax(fmax(ext[0], ext[1]), ext[2]) * 1e-3 + 1e-6;
+            const double vol = fmax(ext[0], e) * fmax(ext[1], e) * fmax(ext[2], e);
+            r = fmin(cbrt(vol * s->cell_boids / f->n), r);
+        }
         for (int a = 0; a < 3; a++) {
             double k = floor(ext[a] / r);
             dims[a] = k < 1 ? 1 : (k > MAX_DIM ? MAX_DIM : k);

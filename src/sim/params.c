@@ -52,6 +52,19 @@ static const param_row ROWS[] = {
     {{"plane", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "2D mode: flying boids move on the plane y = (world_min.y + world_max.y)/2 with no vertical velocity", true}, OFF(plane)},
     {{"perch_neighbours", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "perching boids count as neighbours of flying ones", true}, OFF(perch_neighbours)},
     {{"neighbour_search", MUR_PT_ENUM, 0, 0, false, "", "grid|brute", "neighbour search: uniform grid (O(N)) or every pair (O(N^2))", true}, OFF(neighbour_search)},
+    {{"neighbours", MUR_PT_ENUM, 0, 0, false, "", "metric|topological", "which neighbours a boid uses: all within view_radius, or the topo_k nearest", true}, OFF(neighbours)},
+    {{"topo_k", MUR_PT_FLOAT, 1, 20, false, "", NULL, "topological neighbours; the fractional part weights the (k+1)-th nearest", true}, OFF(topo_k)},
+    {{"cruise_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "speed the boids relax to (with speed_tau > 0)", true}, OFF(cruise_speed)},
+    {{"speed_tau", MUR_PT_FLOAT, 0, BIG, false, "s", NULL, "time constant of the relaxation to cruise_speed (0 = off)", true}, OFF(speed_tau)},
+    {{"roost", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "boids turn back toward the roost when farther than roost_radius (horizontal) and keep its altitude", true}, OFF(roost)},
+    {{"roost_pos", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "roost centre x, altitude y, centre z", true}, OFF(roost_pos)},
+    {{"roost_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "horizontal radius inside which the roost does not pull", true}, OFF(roost_radius)},
+    {{"roost_weight", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "turn toward the roost per wu beyond roost_radius", true}, OFF(roost_weight)},
+    {{"roost_vertical", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "vertical pull toward the roost altitude (critically damped)", true}, OFF(roost_vertical)},
+    {{"bank", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "banked turns: the turn follows a roll angle that lags the lateral steering", true}, OFF(bank)},
+    {{"bank_rate", MUR_PT_FLOAT, 0, 1000, true, "1/s", NULL, "rate at which the roll angle follows its target", true}, OFF(bank_rate)},
+    {{"max_turn", MUR_PT_FLOAT, 0, 36000, true, "deg/s", NULL, "largest turn rate of a banked turn", true}, OFF(max_turn)},
+    {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius)},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
@@ -97,6 +110,20 @@ mur_flock_def mur_flock_default_def(void)
     d.plane = false;
     d.perch_neighbours = true;
     d.neighbour_search = MUR_SEARCH_GRID;
+    /* the starling rules, off (docs/murmuration-model.md) */
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    d.topo_k = 6.5f;
+    d.cruise_speed = 10.0f;
+    d.speed_tau = 0.0f;
+    d.roost = false;
+    d.roost_pos[0] = 0.0f; d.roost_pos[1] = 40.0f; d.roost_pos[2] = 0.0f;
+    d.roost_radius = 150.0f;
+    d.roost_weight = 0.2f;
+    d.roost_vertical = 0.01f;
+    d.bank = false;
+    d.bank_rate = 10.0f;
+    d.max_turn = 120.0f;
+    d.hard_radius = 0.0f;
     return d;
 }
 
@@ -317,10 +344,8 @@ bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_er
         break;
     case MUR_PT_ENUM:
         ok = parse_enum(p->choices, value, &idx);
-        if (ok && r->offset == OFF(bounds))
-            def->bounds = (mur_bounds)idx;
-        else if (ok)
-            def->neighbour_search = (mur_search)idx;
+        if (ok)
+            memcpy(field, &idx, sizeof idx); /* every enum field is an int-sized C enum */
         break;
     }
     return ok || bad_value(p, value, err);
@@ -353,6 +378,30 @@ bool mur_def_set_pair(mur_flock_def *def, const char *pair, mur_error *err)
     name[nl] = 0;
     strcpy(value, eq + 1);
     return mur_def_set(def, trim(name), trim(value), err);
+}
+
+/* Choices of an enum row ("a|b|c"): the count, and the name of value v. */
+static int enum_count(const char *choices)
+{
+    int n = 1;
+    for (const char *c = choices; *c; c++)
+        n += *c == '|';
+    return n;
+}
+
+static void enum_name(const char *choices, int v, char *buf, size_t len)
+{
+    const char *c = choices;
+    for (int i = 0; i < v && c; i++) {
+        c = strchr(c, '|');
+        c = c ? c + 1 : NULL;
+    }
+    if (!c || v < 0) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    const char *bar = strchr(c, '|');
+    snprintf(buf, len, "%.*s", (int)(bar ? (size_t)(bar - c) : strlen(c)), c);
 }
 
 /* The shortest %g text that reads back as the same float. */
@@ -393,10 +442,12 @@ bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, size_t l
     case MUR_PT_SWITCH:
         snprintf(buf, len, "%s", *(const bool *)field ? "on" : "off");
         break;
-    case MUR_PT_ENUM:
-        snprintf(buf, len, "%s",
-                 r->offset == OFF(bounds) ? mur_bounds_name(def->bounds) : mur_search_name(def->neighbour_search));
+    case MUR_PT_ENUM: {
+        int v;
+        memcpy(&v, field, sizeof v);
+        enum_name(r->pub.choices, v, buf, len);
         break;
+    }
     }
     return true;
 }
@@ -420,9 +471,9 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
                 return bad_value(p, "non-finite", err);
         }
         if (p->type == MUR_PT_ENUM) {
-            int v = ROWS[i].offset == OFF(bounds) ? (int)def->bounds : (int)def->neighbour_search;
-            int max = ROWS[i].offset == OFF(bounds) ? MUR_BOUNDS_COUNT : MUR_SEARCH_COUNT;
-            if (v < 0 || v >= max)
+            int v;
+            memcpy(&v, field, sizeof v);
+            if (v < 0 || v >= enum_count(p->choices))
                 return bad_value(p, "out of range", err);
             continue;
         }
@@ -444,11 +495,36 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
             return false;
         }
     }
+    if (def->hard_radius > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
+        mur_set_error(err, "hard_radius %g needs neighbours=topological (or hard_radius=0)", (double)def->hard_radius);
+        return false;
+    }
+    if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && def->bounds == MUR_BOUNDS_WRAP) {
+        mur_set_error(err, "neighbours=topological does not work with bounds=wrap: use soft, bounce or none");
+        return false;
+    }
     if (def->perch_min > def->perch_max) {
         mur_set_error(err, "perch_min %d is above perch_max %d: need perch_min <= perch_max", (int)def->perch_min,
                       (int)def->perch_max);
         return false;
     }
+    return true;
+}
+
+/* "preset = NAME": the def becomes that preset (later lines change it further). True when the line
+ * is a preset line; e->msg is then empty or the error. */
+static bool is_preset_line(const char *s, mur_error *e, mur_flock_def *def)
+{
+    const char *eq = strchr(s, '=');
+    size_t nl = (size_t)(eq - s);
+    while (nl > 0 && (s[nl - 1] == ' ' || s[nl - 1] == '\t'))
+        nl--;
+    e->msg[0] = 0;
+    if (nl != 6 || strncmp(s, "preset", 6) != 0)
+        return false;
+    char v[128];
+    snprintf(v, sizeof v, "%s", eq + 1);
+    mur_def_preset(def, trim(v), e);
     return true;
 }
 
@@ -492,6 +568,11 @@ bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
         if (!strchr(s, '=')) {
             mur_set_error(err, "%s:%d: expected 'name = value', got '%s'", path, lineno, s);
             ok = false;
+        } else if (is_preset_line(s, &e, def)) {
+            if (e.msg[0]) {
+                mur_set_error(err, "%s:%d: %s", path, lineno, e.msg);
+                ok = false;
+            }
         } else if (!mur_def_set_pair(def, s, &e)) {
             mur_set_error(err, "%s:%d: %s", path, lineno, e.msg);
             ok = false;
@@ -510,6 +591,12 @@ const char *mur_bounds_name(mur_bounds b)
 {
     static const char *names[] = {"soft", "wrap", "bounce", "none"};
     return (b >= 0 && b < MUR_BOUNDS_COUNT) ? names[b] : "?";
+}
+
+const char *mur_neighbours_name(mur_neighbours m)
+{
+    static const char *names[] = {"metric", "topological"};
+    return (m >= 0 && m < MUR_NEIGHBOURS_COUNT) ? names[m] : "?";
 }
 
 const char *mur_search_name(mur_search s)

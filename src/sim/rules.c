@@ -15,6 +15,7 @@
 #include "flock_impl.h"
 #include "kernel.h"
 #include "space.h"
+#include "starling.h"
 #include "step.h"
 
 /* ---------------------------------------------------------------- the rules */
@@ -27,16 +28,11 @@ void mur_rules_prepare(const mur_flock_def *d, mur_rule_k *k)
     k->cos_half = (float)cos((double)d->view_angle * 0.5 * (MUR_TWO_PI / 2) / 180.0);
     k->cohesion = d->scatter ? -d->cohesion : d->cohesion;
     k->pr2 = d->predator_radius * d->predator_radius;
+    k->max_lat = (float)((double)d->max_turn * (MUR_TWO_PI / 360.0));
 }
 
-/* The boid the kernel saw: position, velocity, |v| (for the view cone). */
-typedef struct boid_in {
-    float px, py, pz, vx, vy, vz;
-    float vlen;
-} boid_in;
-
-/* Steer boid i (state b, neighbour sums s), move it, apply the speed limits, perching and the walls. */
-static void update_boid(mur_flock *f, const mur_step *st, int32_t i, const boid_in *b, const acc *s)
+void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in *b, const acc *s,
+                      const mur_contact *c)
 {
     const mur_flock_def *d = st->def;
     const mur_rule_k *k = &st->rule;
@@ -81,10 +77,25 @@ static void update_boid(mur_flock *f, const mur_step *st, int32_t i, const boid_
     }
     if (w->soft)
         mur_soft_push(d, (const float[3]){b->px, b->py, b->pz}, (float *const[3]){&axx, &ayy, &azz}, d->bounds_turn);
+    if (st->starling) {
+        float a[3] = {axx, ayy, azz};
+        mur_starling_steer(d, &st->rule, b, a, f->roll + i);
+        axx = a[0];
+        ayy = a[1];
+        azz = a[2];
+    }
     float v[3] = {b->vx + d->dt * axx, b->vy + d->dt * ayy, b->vz + d->dt * azz};
     mur_plane_velocity(w, v);
     mur_clamp_speed(v, d->min_speed, d->max_speed);
+    if (c) { /* hard sphere: the contact's velocity change before the move, its push after it */
+        for (int a = 0; a < 3; a++)
+            v[a] += c->dv[a];
+        mur_plane_velocity(w, v); /* a contact between plane boids stays on the plane */
+    }
     float p[3] = {b->px + d->dt * v[0], b->py + d->dt * v[1], b->pz + d->dt * v[2]};
+    if (c)
+        for (int a = 0; a < 3; a++)
+            p[a] += c->dp[a];
     mur_plane_position(w, p);
     if (d->perch && p[1] <= d->ground) {
         p[1] = d->ground;
@@ -232,7 +243,7 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
         }
         if (t->move)
             for (int q = 0; q < nb; q++)
-                update_boid(f, t->s, ii[q], &bb[q], &ss[q]);
+                mur_rules_update(f, t->s, ii[q], &bb[q], &ss[q], NULL);
     }
 }
 

@@ -17,7 +17,26 @@ typedef struct mur_rule_k {
     bool cone;        ///< view_angle < 360
     float cohesion;   ///< cohesion weight, negated while scatter is on
     float pr2;        ///< predator radius squared
+    float max_lat;    ///< banking: largest lateral acceleration per unit speed (max_turn in rad/s)
 } mur_rule_k;
+
+/// The boid the neighbour search saw: position, velocity, |v| (for the view cone).
+typedef struct boid_in {
+    float px, py, pz, vx, vy, vz;
+    float vlen;
+} boid_in;
+
+/// Hard-sphere corrections of one boid (topological pass): added to the new position and velocity.
+typedef struct mur_contact {
+    float dp[3], dv[3];
+} mur_contact;
+
+struct acc;
+
+/// Steer boid i (state b, neighbour sums s, hard-sphere corrections c or NULL), move it, apply the
+/// speed limits, perching and the walls; writes pos, vel, perch and roll of boid i only.
+void mur_rules_update(mur_flock *f, const struct mur_step *st, int32_t i, const boid_in *b, const struct acc *s,
+                      const mur_contact *c);
 
 /// Derive the constants from the def.
 void mur_rules_prepare(const mur_flock_def *d, mur_rule_k *k);

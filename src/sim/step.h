@@ -23,6 +23,8 @@ typedef struct mur_step {
     int32_t np;                ///< acting predators (0 while hidden)
     const float *ppos;         ///< their positions
     mur_rule_k rule;           ///< the rules' constants
+    bool starling;             ///< a starling steering term is on (speed_tau, roost, bank)
+    float cell_boids;          ///< > 0: grid cells sized for this many boids each (topological search)
 } mur_step;
 
 /// Threads for a stage over n items that runs in parallel from min_n items.

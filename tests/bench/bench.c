@@ -2,12 +2,16 @@
  *
  *   murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
  *                [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]
- *                [--brute-max N] [--json]
+ *                [--brute-max N] [--neighbours metric|topological|metric,topological] [--bounds wrap|none]
+ *                [--json]
  *
  * uniform: wrap world, view_radius 1, separation_radius 0.3, all-round view, speed 1, random start,
  *          30/(4/3 pi) boids per unit volume (cube side cbrt(N / 7.162)); 1 warm-up tick, 20 timed.
  * flock:   the default parameters and soft bounds at the same neighbour density (the default box
  *          scaled), ticks 500..1000 timed.
+ * --neighbours topological: topo_k 6.5 nearest (src/sim/topo.c); a wrapped world has no topological
+ * mode, so those rows run the uniform scenario with bounds none (--bounds none gives metric rows the
+ * same world, for a like-for-like comparison).
  * Each repeat is a fresh flock; ms_per_tick is the median of all timed ticks (each timed alone).
  */
 #include <math.h>
@@ -32,6 +36,9 @@ typedef struct opts {
     int nt;
     int ticks, warmup, repeats; /* < 0: scenario default */
     int32_t brute_max;
+    int nb[MAX_LIST];  /* neighbour modes */
+    int nnb;
+    bool unwrapped;    /* --bounds none */
 } opts;
 
 static double now_ms(void)
@@ -45,10 +52,12 @@ static void usage(FILE *fp)
 {
     fputs("usage: murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]\n"
           "                    [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]\n"
-          "                    [--brute-max N] [--json]\n"
+          "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
+          "                    [--bounds wrap|none] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
-          "  brute runs only up to --brute-max boids (default 20000); --ticks applies to both methods\n",
+          "  brute runs only up to --brute-max boids (default 20000); --ticks applies to both methods\n"
+          "  topological rows run the uniform scenario with bounds none (--bounds none: metric rows too)\n",
           fp);
 }
 
@@ -101,6 +110,20 @@ static bool add_method(const char *s, void *ctx)
     return true;
 }
 
+static bool add_neighbours(const char *s, void *ctx)
+{
+    opts *o = ctx;
+    if (o->nnb >= MAX_LIST)
+        return false;
+    if (!strcmp(s, "metric"))
+        o->nb[o->nnb++] = MUR_NEIGHBOURS_METRIC;
+    else if (!strcmp(s, "topological"))
+        o->nb[o->nnb++] = MUR_NEIGHBOURS_TOPOLOGICAL;
+    else
+        return false;
+    return true;
+}
+
 static bool add_threads(const char *s, void *ctx)
 {
     opts *o = ctx;
@@ -126,15 +149,16 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The flock definition of a scenario at n boids. */
-static mur_flock_def scenario_def(bool uniform, int32_t n, mur_search method)
+static mur_flock_def scenario_def(const opts *o, bool uniform, int32_t n, mur_search method, int nb)
 {
     mur_flock_def d = mur_flock_default_def();
     d.boids = n;
     d.neighbour_search = method;
+    d.neighbours = (mur_neighbours)nb;
     const double density = 30.0 / (4.0 / 3.0 * PI); /* per unit volume at view_radius 1 */
     if (uniform) {
         double L = cbrt((double)n / density);
-        d.bounds = MUR_BOUNDS_WRAP;
+        d.bounds = o->unwrapped || nb == MUR_NEIGHBOURS_TOPOLOGICAL ? MUR_BOUNDS_NONE : MUR_BOUNDS_WRAP;
         d.view_radius = 1.0f;
         d.separation_radius = 0.3f;
         d.view_angle = 360.0f;
@@ -165,9 +189,9 @@ typedef struct result {
 } result;
 
 /* One measurement: `repeats` fresh flocks, each warmed up and then timed tick by tick. */
-static bool run_one(const opts *o, bool uniform, int32_t n, int method, int threads, result *r)
+static bool run_one(const opts *o, bool uniform, int32_t n, int method, int nb, int threads, result *r)
 {
-    mur_flock_def d = scenario_def(uniform, n, (mur_search)method);
+    mur_flock_def d = scenario_def(o, uniform, n, (mur_search)method, nb);
     int warm = o->warmup >= 0 ? o->warmup : (uniform ? 1 : 500);
     int ticks = o->ticks > 0 ? o->ticks : (uniform ? 20 : 500);
     int reps = o->repeats > 0 ? o->repeats : (uniform ? 3 : 1);
@@ -247,6 +271,11 @@ int main(int argc, char **argv)
             ok = each_item(v, add_n, &o);
         } else if (!strcmp(a, "--method")) {
             ok = each_item(v, add_method, &o);
+        } else if (!strcmp(a, "--neighbours")) {
+            ok = each_item(v, add_neighbours, &o);
+        } else if (!strcmp(a, "--bounds")) {
+            ok = !strcmp(v, "wrap") || !strcmp(v, "none");
+            o.unwrapped = !strcmp(v, "none");
         } else if (!strcmp(a, "--threads")) {
             ok = each_item(v, add_threads, &o);
         } else if (!strcmp(a, "--ticks")) {
@@ -279,11 +308,13 @@ int main(int argc, char **argv)
     }
     if (o.nm == 0)
         o.method[o.nm++] = MUR_SEARCH_GRID;
+    if (o.nnb == 0)
+        o.nb[o.nnb++] = MUR_NEIGHBOURS_METRIC;
     if (o.nt == 0)
         o.threads[o.nt++] = 0; /* 0: MURMUR_THREADS, OMP_NUM_THREADS or all cores (env.c) */
 
     if (!o.json)
-        printf("%-8s %9s %-6s %3s %-4s %6s %11s %13s %10s %10s %9s %9s\n", "scenario", "n", "method", "thr", "met",
+        printf("%-8s %9s %-6s %-11s %3s %-4s %6s %11s %13s %10s %10s %9s %9s\n", "scenario", "n", "method", "neighbours", "thr", "met",
                "ticks", "ms/tick", "ns/boid-tick", "neighbours", "cand/boid", "B/boid", "grid ms");
     int status = 0;
     for (int sc = 0; sc < 2; sc++) {
@@ -291,6 +322,7 @@ int main(int argc, char **argv)
         if ((uniform && !o.uniform) || (!uniform && !o.flock))
             continue;
         for (int mi = 0; mi < o.nm; mi++)
+          for (int bi = 0; bi < o.nnb; bi++)
             for (int ni = 0; ni < o.nn; ni++)
                 for (int ti = 0; ti < o.nt; ti++) {
                     int32_t n = o.n[ni];
@@ -298,24 +330,25 @@ int main(int argc, char **argv)
                         continue;
                     result r;
                     int thr = o.threads[ti];
-                    if (!run_one(&o, uniform, n, o.method[mi], thr, &r)) {
+                    if (!run_one(&o, uniform, n, o.method[mi], o.nb[bi], thr, &r)) {
                         status = 1;
                         continue;
                     }
                     const char *sname = uniform ? "uniform" : "flock";
                     const char *mname = mur_search_name((mur_search)o.method[mi]);
+                    const char *bname = mur_neighbours_name((mur_neighbours)o.nb[bi]);
                     double ns = r.ms_per_tick * 1e6 / (double)n;
                     if (o.json)
-                        printf("{\"scenario\":\"%s\",\"n\":%d,\"method\":\"%s\",\"threads\":%d,\"metrics\":%s,"
+                        printf("{\"scenario\":\"%s\",\"n\":%d,\"method\":\"%s\",\"neighbours\":\"%s\",\"threads\":%d,\"metrics\":%s,"
                                "\"ticks\":%d,\"ms_per_tick\":%.6g,\"ns_per_boid_tick\":%.6g,\"mean_neighbours\":%.6g,"
                                "\"candidates_per_boid\":%.6g,\"bytes_per_boid\":%.6g,\"grid_ms\":%.6g,"
                                "\"metrics_ms\":%.6g,\"hash\":\"%016llx\"}\n",
-                               sname, (int)n, mname, r.threads, o.metrics ? "true" : "false", r.ticks, r.ms_per_tick, ns,
+                               sname, (int)n, mname, bname, r.threads, o.metrics ? "true" : "false", r.ticks, r.ms_per_tick, ns,
                                r.mean_neighbours, r.candidates, r.bytes_per_boid, r.grid_ms, r.metrics_ms,
                                (unsigned long long)r.hash);
                     else
-                        printf("%-8s %9d %-6s %3d %-4s %6d %11.4f %13.2f %10.2f %10.1f %9.1f %9.3f\n", sname, (int)n,
-                               mname, r.threads, o.metrics ? "on" : "off", r.ticks, r.ms_per_tick, ns, r.mean_neighbours,
+                        printf("%-8s %9d %-6s %-11s %3d %-4s %6d %11.4f %13.2f %10.2f %10.1f %9.1f %9.3f\n", sname,
+                               (int)n, mname, bname, r.threads, o.metrics ? "on" : "off", r.ticks, r.ms_per_tick, ns, r.mean_neighbours,
                                r.candidates, r.bytes_per_boid, r.grid_ms);
                     fflush(stdout);
                 }

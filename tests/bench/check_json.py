@@ -32,4 +32,12 @@ for r in rows:
     # the same state for 1 and 2 threads
     key = (r['scenario'], r['n'], r['method'])
     assert hashes.setdefault(key, r['hash']) == r['hash'], f'thread count changed the state: {key}'
-print(f'{len(rows)} rows ok')
+# topological rows (uniform world unwrapped): about topo_k = 6.5 neighbours, same state for 1 and 2 threads
+cmd = [bench, '--scenario', 'uniform', '--n', '2000', '--neighbours', 'topological', '--threads', '1,2',
+       '--ticks', '3', '--warmup', '1', '--repeats', '1', '--json']
+out = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=100).stdout
+topo = [json.loads(line) for line in out.splitlines() if line.strip()]
+assert len(topo) == 2 and all(r['neighbours'] == 'topological' for r in topo), topo
+assert topo[0]['hash'] == topo[1]['hash'], topo
+assert all(r['candidates_per_boid'] >= 7 and r['ms_per_tick'] > 0 for r in topo), topo
+print(f'{len(rows) + len(topo)} rows ok')

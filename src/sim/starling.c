@@ -1,0 +1,75 @@
+/* The starling steering terms (docs/rules.md, docs/murmuration-model.md). Scalar, per boid, the same
+ * operations in the same order on every path and thread. */
+#include <math.h>
+
+#include "starling.h"
+
+/* Speed relaxes to cruise_speed with time constant speed_tau (at most all the way in one tick), along
+ * the flight direction. */
+static void cruise(const mur_flock_def *d, const boid_in *b, float s, float a[3])
+{
+    if (!(d->speed_tau > 0.0f) || !(s > 0.0f))
+        return;
+    /* a time constant below dt relaxes fully in one tick (never overshoots); double and a bound keep
+     * extreme parameters finite */
+    const double g = fmin((double)d->dt / d->speed_tau, 1.0);
+    const float k = (float)fmax(-1e30, fmin(1e30, g * ((double)d->cruise_speed - s) / ((double)d->dt * s)));
+    a[0] += k * b->vx;
+    a[1] += k * b->vy;
+    a[2] += k * b->vz;
+}
+
+/* Roost: beyond roost_radius (horizontal distance to the roost centre) the boid turns inward along
+ * its horizontal side vector, hardest when flying straight out; vertically a critically damped pull
+ * to the roost altitude (clamped to 10 wu of height difference). */
+static void roost(const mur_flock_def *d, const boid_in *b, float a[3])
+{
+    const float dx = b->px - d->roost_pos[0], dz = b->pz - d->roost_pos[2];
+    const float r = sqrtf(dx * dx + dz * dz);
+    const float hv = sqrtf(b->vx * b->vx + b->vz * b->vz);
+    if (r > d->roost_radius && hv > 0.0f) {
+        const float nx = dx / r, nz = dz / r;        /* outward normal */
+        const float fx = b->vx / hv, fz = b->vz / hv; /* horizontal heading */
+        const float sx = -fz, sz = fx;               /* its right-hand side */
+        const float out = fx * nx + fz * nz, side = sx * nx + sz * nz;
+        const float m = d->roost_weight * (r - d->roost_radius) * 0.5f * (1.0f + out);
+        const float sgn = side > 0.0f ? -1.0f : 1.0f; /* toward the inside; straight out: turn left */
+        a[0] += sgn * m * sx;
+        a[2] += sgn * m * sz;
+    }
+    float h = d->roost_pos[1] - b->py;
+    h = h > 10.0f ? 10.0f : (h < -10.0f ? -10.0f : h);
+    a[1] += d->roost_vertical * h - 2.0f * sqrtf(d->roost_vertical) * b->vy;
+}
+
+/* Banked turn: the lateral (horizontal, across the heading) part of the steering, capped at
+ * speed * max_turn, sets a target roll atan(a_lat / g); the roll follows it at bank_rate and the
+ * lateral acceleration actually applied is g tan(roll): the turn lags the wish (reaction time). */
+static void bank(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float s, float a[3], float *roll)
+{
+    const float hv = sqrtf(b->vx * b->vx + b->vz * b->vz);
+    if (!(hv > 1e-3f * s))
+        return; /* flying vertically: no heading to bank around */
+    const float sx = -b->vz / hv, sz = b->vx / hv; /* right-hand side, horizontal */
+    float lat = a[0] * sx + a[2] * sz;
+    const float lim = s * k->max_lat;
+    const float want = lat > lim ? lim : (lat < -lim ? -lim : lat);
+    /* at most 1.5 rad (86 deg): tan stays finite and keeps its sign */
+    const float target = fmaxf(-1.5f, fminf(1.5f, atanf(want / MUR_GRAVITY)));
+    float g = d->dt * d->bank_rate;
+    g = g < 1.0f ? g : 1.0f;
+    *roll += g * (target - *roll);
+    const float got = MUR_GRAVITY * tanf(*roll);
+    a[0] += (got - lat) * sx;
+    a[2] += (got - lat) * sz;
+}
+
+void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll)
+{
+    const float s = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
+    cruise(d, b, s, a);
+    if (d->roost)
+        roost(d, b, a);
+    if (d->bank && s > 0.0f)
+        bank(d, k, b, s, a, roll);
+}

@@ -1,0 +1,222 @@
+/* Topological neighbours (src/sim/topo.c) and the starling rules: the grid's k nearest equal a brute
+ * force k-NN, the state is bit-identical for any thread count, search method, kernel path and metrics
+ * setting, the hard sphere stops a follower, banking rolls, presets. */
+#include "util.h"
+
+#include "flock_impl.h"
+#include "grid.h"
+#include "step.h"
+#include "topo.h"
+
+static mur_flock_def topo_def(int32_t n, float box)
+{
+    mur_flock_def d = neutral_def(n);
+    d.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL;
+    d.topo_k = 6.5f;
+    d.view_radius = 6.0f;
+    d.view_angle = 270.0f;
+    for (int a = 0; a < 3; a++) {
+        d.world_min[a] = -box;
+        d.world_max[a] = box;
+    }
+    return d;
+}
+
+/* The k nearest visible boids within view_radius by brute force, ordered by (d2, index). */
+static int brute_knn(const mur_flock *f, const mur_step *s, int32_t i, int cap, mur_topo_nb *out)
+{
+    int n = 0;
+    const float *p = f->pos + 3 * i, *v = f->vel + 3 * i;
+    const double vl = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
+    for (int32_t j = 0; j < f->n; j++) {
+        if (j == i)
+            continue;
+        const float dx = f->pos[3 * j] - p[0], dy = f->pos[3 * j + 1] - p[1], dz = f->pos[3 * j + 2] - p[2];
+        const float d2 = dx * dx + dy * dy + dz * dz;
+        if (!(d2 < s->rule.r2))
+            continue;
+        const double dot = (double)dx * v[0] + (double)dy * v[1] + (double)dz * v[2];
+        if (dot < (double)s->rule.cos_half * vl * sqrt((double)d2))
+            continue;
+        const bool full = n == cap;
+        if (full && (d2 > out[cap - 1].d2 || (d2 == out[cap - 1].d2 && j > out[cap - 1].idx)))
+            continue;
+        int m = full ? cap - 1 : n++;
+        while (m > 0 && (out[m - 1].d2 > d2 || (out[m - 1].d2 == d2 && out[m - 1].idx > j))) {
+            out[m] = out[m - 1];
+            m--;
+        }
+        out[m] = (mur_topo_nb){d2, j, -1};
+    }
+    return n;
+}
+
+static void knn_case(float topo_k, float box)
+{
+    mur_flock_def d = topo_def(10000, box);
+    d.topo_k = topo_k;
+    mur_flock *f = make(&d);
+    mur_step s;
+    memset(&s, 0, sizeof s);
+    s.def = &f->def;
+    s.threads = 1;
+    mur_world_init(&s.world, &f->def);
+    mur_rules_prepare(&f->def, &s.rule);
+    s.cell_boids = MUR_TOPO_CELL_BOIDS;
+    mur_grid_build(f, &s);
+    const int cap = mur_topo_list_size(&f->def);
+    int64_t total = 0, mismatched = 0;
+    for (int32_t k = 0; k < f->n; k++) {
+        mur_topo_nb a[MUR_TOPO_MAX], b[MUR_TOPO_MAX];
+        const int na = mur_topo_find(f, &s, k, a);
+        const int nb = brute_knn(f, &s, f->order[k], cap, b);
+        bool same = na == nb;
+        for (int q = 0; same && q < na; q++)
+            same = a[q].idx == b[q].idx && a[q].d2 == b[q].d2;
+        mismatched += !same;
+        total += na;
+    }
+    assert_int_equal(mismatched, 0);
+    /* the case is not trivial: most boids have a full list */
+    assert_true(total > (int64_t)f->n * cap * 9 / 10);
+    mur_flock_destroy(f);
+}
+
+static void knn_vs_brute_dense(void **st) { (void)st; knn_case(6.5f, 12.0f); }
+static void knn_vs_brute_sparse(void **st) { (void)st; knn_case(7.0f, 40.0f); }
+
+static mur_flock *starling(int32_t n, int threads)
+{
+    mur_flock_def d;
+    assert_true(mur_def_preset(&d, "starling", NULL));
+    d.boids = n;
+    mur_flock *f = make(&d);
+    mur_flock_set_threads(f, threads);
+    return f;
+}
+
+static void bit_identical(void **st)
+{
+    (void)st;
+    mur_flock *a = starling(3000, 1), *b = starling(3000, 2), *c = starling(3000, 2), *e = starling(3000, 2);
+    mur_flock_set_search(c, MUR_SEARCH_BRUTE);
+    assert_true(mur_flock_set_simd(e, MUR_SIMD_BASE, NULL));
+    mur_flock_set_metrics(e, true); /* metrics ticks use other cells: the same neighbours */
+    mur_flock_steps(a, 40);
+    mur_flock_steps(b, 40);
+    mur_flock_steps(c, 40);
+    mur_flock_steps(e, 40);
+    const uint64_t h = mur_flock_hash(a);
+    assert_true(h == mur_flock_hash(b));
+    assert_true(h == mur_flock_hash(c));
+    assert_true(h == mur_flock_hash(e));
+    mur_stats s = mur_flock_stats(e);
+    assert_true(s.metrics_valid);
+    assert_near(s.mean_neighbours, 7.0, 0.2);
+    mur_flock_destroy(a);
+    mur_flock_destroy(b);
+    mur_flock_destroy(c);
+    mur_flock_destroy(e);
+}
+
+/* A follower twice as fast right behind a leader that cannot see it: the hard sphere keeps them
+ * hard_radius apart; without it the follower overruns. */
+static double follower_gap(float hard)
+{
+    mur_flock_def d = topo_def(2, 10.0f);
+    d.dt = 0.01f;
+    d.hard_radius = hard;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 10, 0, 0);
+    put(f, 1, -0.5f, 0, 0, 20, 0, 0);
+    double least = 1e9;
+    for (int t = 0; t < 20; t++) {
+        mur_flock_step(f);
+        mur_view v = mur_flock_view(f);
+        double dx = v.pos[0] - v.pos[3];
+        least = fabs(dx) < least ? fabs(dx) : least;
+    }
+    mur_flock_destroy(f);
+    return least;
+}
+
+static void hard_sphere(void **st)
+{
+    (void)st;
+    assert_true(follower_gap(0.2f) >= 0.2 * 0.9);
+    assert_true(follower_gap(0.0f) < 0.05);
+}
+
+/* A boid steered sideways rolls into the turn (right turn: positive roll) and turns at most max_turn. */
+static void banking(void **st)
+{
+    (void)st;
+    mur_flock_def d = topo_def(1, 10.0f);
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    d.dt = 0.01f;
+    d.bank = true;
+    d.max_turn = 90.0f;
+    d.wind = true;
+    d.wind_vel[0] = 0.0f; d.wind_vel[1] = 0.0f; d.wind_vel[2] = 50.0f; /* a push to the right of +x */
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 10, 0, 0);
+    mur_flock_steps(f, 30);
+    mur_view v = mur_flock_view(f);
+    assert_true(v.roll[0] > 0.3f);
+    const double heading = atan2((double)v.vel[2], (double)v.vel[0]) * 180.0 / 3.14159265358979;
+    assert_true(heading > 0.0 && heading <= 90.0 * 0.3 + 1e-3);
+    mur_flock_destroy(f);
+    d.bank = false;
+    f = make(&d);
+    put(f, 0, 0, 0, 0, 10, 0, 0);
+    mur_flock_steps(f, 30);
+    assert_true(mur_flock_view(f).roll[0] == 0.0f);
+    mur_flock_destroy(f);
+}
+
+/* Speed relaxes to cruise_speed with time constant speed_tau. */
+static void cruise(void **st)
+{
+    (void)st;
+    mur_flock_def d = topo_def(1, 10.0f);
+    d.dt = 0.001f;
+    d.speed_tau = 1.0f;
+    d.cruise_speed = 10.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 20);
+    mur_flock_steps(f, 1000);
+    mur_view v = mur_flock_view(f);
+    assert_near(v.vel[2], 10.0 + 10.0 * exp(-1.0), 0.02);
+    mur_flock_destroy(f);
+}
+
+static void presets(void **st)
+{
+    (void)st;
+    mur_flock_def d, c = mur_flock_default_def();
+    assert_true(mur_def_preset(&d, "classic", NULL));
+    assert_memory_equal(&d, &c, sizeof d);
+    for (int i = 0; i < mur_preset_count(); i++) {
+        mur_error e;
+        assert_true(mur_def_preset(&d, mur_preset_name(i), &e));
+        assert_true(mur_def_check(&d, &e));
+    }
+    mur_error e;
+    d = c;
+    assert_false(mur_def_preset(&d, "stirling", &e));
+    assert_non_null(strstr(e.msg, "classic|starling|vision-report"));
+    assert_memory_equal(&d, &c, sizeof d);
+    assert_true(mur_def_preset(&d, "starling", NULL));
+    assert_int_equal(d.neighbours, MUR_NEIGHBOURS_TOPOLOGICAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(knn_vs_brute_dense), cmocka_unit_test(knn_vs_brute_sparse),
+        cmocka_unit_test(bit_identical),      cmocka_unit_test(hard_sphere),
+        cmocka_unit_test(banking),            cmocka_unit_test(cruise),
+        cmocka_unit_test(presets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
