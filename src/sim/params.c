@@ -51,6 +51,7 @@ static const param_row ROWS[] = {
     {{"steer_unit", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "cohesion and alignment vectors scaled to unit length (as in the vision-distance report)", true}, OFF(steer_unit)},
     {{"perch_neighbours", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "perching boids count as neighbours of flying ones", true}, OFF(perch_neighbours)},
     {{"neighbour_search", MUR_PT_ENUM, 0, 0, false, "", "grid|brute", "neighbour search: uniform grid (O(N)) or every pair (O(N^2))", true}, OFF(neighbour_search)},
+    {{"world", MUR_PT_ENUM, 0, 0, false, "", "fixed|scale", "fixed: the box, margin, goal and ground as given; scale: given for 2000 boids, scaled by cbrt(boids/2000) so the neighbour density stays", true}, OFF(world)},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
@@ -95,6 +96,7 @@ mur_flock_def mur_flock_default_def(void)
     d.steer_unit = false;
     d.perch_neighbours = true;
     d.neighbour_search = MUR_SEARCH_GRID;
+    d.world = MUR_WORLD_FIXED;
     return d;
 }
 
@@ -317,6 +319,8 @@ bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_er
         ok = parse_enum(p->choices, value, &idx);
         if (ok && r->offset == OFF(bounds))
             def->bounds = (mur_bounds)idx;
+        else if (ok && r->offset == OFF(world))
+            def->world = (mur_world_mode)idx;
         else if (ok)
             def->neighbour_search = (mur_search)idx;
         break;
@@ -393,7 +397,9 @@ bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, size_t l
         break;
     case MUR_PT_ENUM:
         snprintf(buf, len, "%s",
-                 r->offset == OFF(bounds) ? mur_bounds_name(def->bounds) : mur_search_name(def->neighbour_search));
+                 r->offset == OFF(bounds)  ? mur_bounds_name(def->bounds)
+                 : r->offset == OFF(world) ? (def->world == MUR_WORLD_SCALE ? "scale" : "fixed")
+                                           : mur_search_name(def->neighbour_search));
         break;
     }
     return true;
@@ -418,8 +424,9 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
                 return bad_value(p, "non-finite", err);
         }
         if (p->type == MUR_PT_ENUM) {
-            int v = ROWS[i].offset == OFF(bounds) ? (int)def->bounds : (int)def->neighbour_search;
-            int max = ROWS[i].offset == OFF(bounds) ? MUR_BOUNDS_COUNT : MUR_SEARCH_COUNT;
+            const size_t off = ROWS[i].offset;
+            int v = off == OFF(bounds) ? (int)def->bounds : off == OFF(world) ? (int)def->world : (int)def->neighbour_search;
+            int max = off == OFF(bounds) ? MUR_BOUNDS_COUNT : off == OFF(world) ? MUR_WORLD_COUNT : MUR_SEARCH_COUNT;
             if (v < 0 || v >= max)
                 return bad_value(p, "out of range", err);
             continue;
@@ -502,6 +509,29 @@ bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
     free(line);
     fclose(fp);
     return ok;
+}
+
+double mur_def_world_scale(const mur_flock_def *def)
+{
+    if (!def || def->world != MUR_WORLD_SCALE || def->boids == MUR_WORLD_REF_BOIDS)
+        return 1.0;
+    return cbrt((double)(def->boids > 1 ? def->boids : 1) / (double)MUR_WORLD_REF_BOIDS);
+}
+
+mur_flock_def mur_def_resolved(const mur_flock_def *def)
+{
+    mur_flock_def r = *def;
+    const double k = mur_def_world_scale(def);
+    if (k == 1.0)
+        return r;
+    for (int a = 0; a < 3; a++) {
+        r.world_min[a] = (float)(k * def->world_min[a]);
+        r.world_max[a] = (float)(k * def->world_max[a]);
+        r.goal_pos[a] = (float)(k * def->goal_pos[a]);
+    }
+    r.bounds_margin = (float)(k * def->bounds_margin);
+    r.ground = (float)(k * def->ground);
+    return r;
 }
 
 const char *mur_bounds_name(mur_bounds b)
