@@ -4,9 +4,23 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "clock.h"
+#include "cost.h"
+#include "progress.h"
 #include "signals.h"
+
+/* tick i/N, boid-ticks per second, ETA, the last step's time */
+static void show_progress(mur_progress *p, int64_t done, int64_t steps, double boids, double step_ms)
+{
+    double el = mur_clock_s() - p->t0;
+    char rate[32], eta[48];
+    mur_progress_rate(el > 0.0 ? boids * (double)done / el : 0.0, rate, sizeof rate);
+    mur_progress_eta(done > 0 ? el / (double)done * (double)(steps - done) : -1.0, eta, sizeof eta);
+    mur_progress_show(p, "tick %lld/%lld  %s boid-ticks/s  %s  step %.1f ms", (long long)done, (long long)steps, rate,
+                      eta, step_ms);
+}
 
 int mur_batch_main(const mur_cli *cli, mur_flock *f)
 {
@@ -34,6 +48,12 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         mur_stats_write_header(metrics.fp);
         mur_flock_set_metrics(f, true);
     }
+    /* what the run will cost, on a terminal or when it will take a while (a log then says it first) */
+    if (!cli->quiet && (isatty(2) || mur_expected_tick_s(&cli->def, mur_flock_threads(f)) * (double)cli->steps >= 10.0))
+        mur_cost_announce(cli, f);
+    mur_progress prog;
+    mur_progress_init(&prog, !cli->quiet);
+    const double boids = (double)mur_flock_view(f).boids;
     double t0 = mur_clock_s();
     int64_t done = 0;
     int next_at = 0;
@@ -55,8 +75,13 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
             if (ferror(metrics.fp))
                 break; /* disk full or reader gone: the commit below reports it */
         }
+        if (mur_progress_due(&prog))
+            show_progress(&prog, done + 1, cli->steps, boids, mur_flock_stats(f).step_ms);
     }
     double secs = mur_clock_s() - t0;
+    if (prog.shown)
+        show_progress(&prog, done, cli->steps, boids, mur_flock_stats(f).step_ms);
+    mur_progress_end(&prog, true);
     if (mur_signals_stop()) {
         if (metrics.fp)
             mur_afile_abort(&metrics);
@@ -67,8 +92,10 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     /* the metrics file was renamed into place (not written straight to a device or pipe): remove it
      * again if the export fails, so a failed run leaves no output behind */
     bool metrics_renamed = metrics.fp && metrics.tmp;
+    /* the final state's metrics: the last row of --metrics, and the mean neighbours of the summary */
+    const mur_stats last = mur_flock_measure(f);
     if (metrics.fp) {
-        mur_stats s = mur_flock_measure(f);
+        mur_stats s = last;
         mur_stats_write_row(metrics.fp, &s);
         if (!mur_afile_commit(&metrics, &err)) {
             fprintf(stderr, "murmur: %s\n", err.msg);
@@ -83,9 +110,11 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     }
     mur_view v = mur_flock_view(f);
     double bt = (double)v.boids * (double)cli->steps;
-    fprintf(stderr, "murmur: %lld ticks of %d boids in %.6f s (%.3f us per boid-tick, %d threads), state hash %016llx\n",
+    fprintf(stderr,
+            "murmur: %lld ticks of %d boids in %.6f s (%.3f us per boid-tick, %d threads), state hash %016llx, "
+            "mean neighbours %.2f\n",
             (long long)cli->steps, (int)v.boids, secs, bt > 0 ? secs * 1e6 / bt : 0.0, mur_flock_threads(f),
-            (unsigned long long)mur_flock_hash(f));
+            (unsigned long long)mur_flock_hash(f), last.metrics_valid ? last.mean_neighbours : 0.0);
     return 0;
 }
 

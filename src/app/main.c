@@ -4,7 +4,9 @@
 
 #include "batch.h"
 #include "cli.h"
+#include "cost.h"
 #include "env.h"
+#include "outputs.h"
 #ifdef MUR_HAVE_GFX
 #include "gfx_modes.h"
 #endif
@@ -44,6 +46,9 @@ static int run_mode(mur_cli *cli)
 #endif
     if (!batch && !cli->boids_given && !cli->init_path)
         cli->def.boids = 4000; /* the viewer's first impression: a few thousand boids */
+    /* before any work: two outputs on one file, or a flock larger than the free memory */
+    if (!mur_outputs_distinct(cli) || !mur_cost_memory_ok(cli))
+        return MUR_EXIT_USAGE;
     mur_error err;
     mur_flock *f = cli->init_path ? mur_flock_load_csv(&cli->def, cli->init_path, &err)
                                   : mur_flock_create(&cli->def, &err);
