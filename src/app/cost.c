@@ -10,9 +10,9 @@
 /* The cost of one boid-tick on one thread, s: COST_BASE + COST_PER_NEIGHBOUR x mean neighbours.
  * Fitted to release-build runs of this program on the development machine (docs/performance.md,
  * "Costs up front", tools/scale_figures.py); COST_PARALLEL is the speedup of each further thread. */
-#define COST_BASE 0.0e-6
-#define COST_PER_NEIGHBOUR 0.0e-6
-#define COST_PARALLEL 0.8
+#define COST_BASE 0.35e-6
+#define COST_PER_NEIGHBOUR 0.0065e-6
+#define COST_PARALLEL 0.7
 
 static uint64_t mem_available(void)
 {

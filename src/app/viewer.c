@@ -527,7 +527,8 @@ static bool setup(viewer *v)
     glfwGetCursorPos(win, &v->mouse_x, &v->mouse_y);
 
     mur_flock_def def = mur_flock_get_def(flock);
-    mur_camera_init(&v->cam, def.world_min, def.world_max,
+    const mur_flock_def world = mur_def_resolved(&def); /* world=scale: the box of this count */
+    mur_camera_init(&v->cam, world.world_min, world.world_max,
                     (float)v->fb_w / (float)(v->fb_h > 0 ? v->fb_h : 1));
     mur_camera_snap(&v->cam);
     v->boid_size = mur_boid_size(&def);
