@@ -144,6 +144,28 @@ static void range_of(const mur_param *p, char *buf, size_t len)
     }
 }
 
+/* docs/parameters.md: what a larger count means, and why the default is what it is */
+static const char *const WORLD_NOTE =
+    "\n## What a larger boid count means: `world`\n"
+    "\n"
+    "- `world=fixed` (the default): `world_min`, `world_max`, `bounds_margin`, `goal_pos` and `ground` are used as\n"
+    "  given. More boids in the same box make a denser flock: each boid has more neighbours and a tick costs more\n"
+    "  per boid (docs/performance.md, \"Batch runs at scale\").\n"
+    "- `world=scale`: those five are given for 2000 boids (the default count) and multiplied by\n"
+    "  cbrt(boids / 2000), so the boids per unit volume, and with them the neighbours of a boid, stay those of\n"
+    "  the default flock at any count. At 2000 boids the two worlds are one (the same state, bit for bit). The\n"
+    "  viewer draws the scaled box, its camera, the goal and the boid-count keys follow it.\n"
+    "\n"
+    "**Why `fixed` is the default.** A box, margin or goal written in a parameter file, a `--set` or a program\n"
+    "names a place in the world; with `scale` as the default, every such run at another count would move it\n"
+    "without being asked. Results already made with an explicit box (the pinned test states, the experiments,\n"
+    "the benchmark scenarios) keep their meaning, and \"more birds in the same sky\" stays the plain reading of\n"
+    "`--boids`. The cost of a denser world is not silent: before a batch run the cost line (on a terminal, or\n"
+    "when the run is expected to take 10 s or more) gives the expected neighbours per boid and time per tick,\n"
+    "and names `--set world=scale` when the world is more than four times denser than the default's; the\n"
+    "batch summary and the viewer's HUD show the mean neighbours. Choose `scale` to get a larger flock of the\n"
+    "same character.\n";
+
 void mur_print_params(bool markdown)
 {
     mur_flock_def d = mur_flock_default_def();
@@ -173,4 +195,6 @@ void mur_print_params(bool markdown)
             printf("%-18s %-7s %-16s %-22s %-7s %s\n", p->name, type, def, range, p->unit[0] ? p->unit : "-",
                    p->meaning);
     }
+    if (markdown)
+        fputs(WORLD_NOTE, stdout);
 }
