@@ -49,7 +49,8 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         mur_flock_set_metrics(f, true);
     }
     /* what the run will cost, on a terminal or when it will take a while (a log then says it first) */
-    if (!cli->quiet && (isatty(2) || mur_expected_tick_s(&cli->def, mur_flock_threads(f)) * (double)cli->steps >= 10.0))
+    const mur_flock_def def = mur_flock_get_def(f); /* with --init, the count is the file's */
+    if (!cli->quiet && (isatty(2) || mur_expected_tick_s(&def, mur_flock_threads(f)) * (double)cli->steps >= 10.0))
         mur_cost_announce(cli, f);
     mur_progress prog;
     mur_progress_init(&prog, !cli->quiet);
