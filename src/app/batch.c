@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "cost.h"
@@ -22,6 +21,28 @@ static void show_progress(mur_progress *p, int64_t done, int64_t steps, double b
                       eta, step_ms);
 }
 
+/* Find an unwritable output before spending time on the run (a FIFO is not probed: opening and
+ * closing it would hand its reader an empty file). */
+static bool probe(const char *path)
+{
+    struct stat st;
+    mur_error err;
+    mur_afile a;
+    if (!path || (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)))
+        return true;
+    if (!mur_afile_open(&a, path, &err)) {
+        fprintf(stderr, "murmur: %s\n", err.msg);
+        return false;
+    }
+    mur_afile_abort(&a);
+    return true;
+}
+
+bool mur_batch_outputs_ok(const mur_cli *cli)
+{
+    return probe(cli->export_path) && probe(cli->metrics_path);
+}
+
 int mur_batch_main(const mur_cli *cli, mur_flock *f)
 {
     mur_error err;
@@ -29,17 +50,7 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     /* Ctrl-C stops at a tick boundary with no output; a closed pipe (--export /dev/stdout | head) is a
      * write error with a message, not a silent death */
     mur_signals_install();
-    /* find unwritable outputs before spending time on the run (a FIFO is not probed: opening and
-     * closing it would hand its reader an empty file) */
-    struct stat st;
-    if (cli->export_path && !(stat(cli->export_path, &st) == 0 && S_ISFIFO(st.st_mode))) {
-        mur_afile probe;
-        if (!mur_afile_open(&probe, cli->export_path, &err)) {
-            fprintf(stderr, "murmur: %s\n", err.msg);
-            return MUR_EXIT_USAGE;
-        }
-        mur_afile_abort(&probe);
-    }
+    /* main.c checked the outputs (mur_batch_outputs_ok) before creating the flock */
     if (cli->metrics_path) {
         if (!mur_afile_open(&metrics, cli->metrics_path, &err)) {
             fprintf(stderr, "murmur: %s\n", err.msg);
@@ -48,15 +59,19 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         mur_stats_write_header(metrics.fp);
         mur_flock_set_metrics(f, true);
     }
-    /* what the run will cost, on a terminal or when it will take a while (a log then says it first) */
-    const mur_flock_def def = mur_flock_get_def(f); /* with --init, the count is the file's */
-    if (!cli->quiet && (isatty(2) || mur_expected_tick_s(&def, mur_flock_threads(f)) * (double)cli->steps >= 10.0))
-        mur_cost_announce(cli, f);
+    /* with --init the count is the file's: what the run will cost is known only now (else main.c
+     * said it before creating the flock) */
+    const mur_flock_def def = mur_flock_get_def(f);
+    if (cli->init_path)
+        mur_cost_announce(cli, &def, mur_flock_threads(f));
     mur_progress prog;
     mur_progress_init(&prog, !cli->quiet);
+    /* a slow first tick is not silent either */
+    if (cli->steps > 0 && mur_expected_tick_s(&def, mur_flock_threads(f)) >= MUR_PROGRESS_PERIOD)
+        mur_progress_show(&prog, "tick 0/%lld  computing the first tick", (long long)cli->steps);
     const double boids = (double)mur_flock_view(f).boids;
     double t0 = mur_clock_s();
-    int64_t done = 0;
+    int64_t done = 0, shown_at = -1;
     int next_at = 0;
     for (; done < cli->steps && !mur_signals_stop(); done++) {
         uint64_t now = mur_flock_view(f).tick;
@@ -76,11 +91,13 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
             if (ferror(metrics.fp))
                 break; /* disk full or reader gone: the commit below reports it */
         }
-        if (mur_progress_due(&prog))
+        if (mur_progress_due(&prog)) {
             show_progress(&prog, done + 1, cli->steps, boids, mur_flock_stats(f).step_ms);
+            shown_at = done + 1;
+        }
     }
     double secs = mur_clock_s() - t0;
-    if (prog.shown)
+    if (prog.shown && shown_at != done) /* the line ends at the tick the run ended */
         show_progress(&prog, done, cli->steps, boids, mur_flock_stats(f).step_ms);
     mur_progress_end(&prog, true);
     if (mur_signals_stop()) {

@@ -10,8 +10,8 @@
 /* The cost of one boid-tick on one thread, s: COST_BASE + COST_PER_NEIGHBOUR x mean neighbours.
  * Fitted to release-build runs of this program on the development machine (docs/performance.md,
  * "Costs up front", tools/scale_figures.py); COST_PARALLEL is the speedup of each further thread. */
-#define COST_BASE 0.35e-6
-#define COST_PER_NEIGHBOUR 0.0065e-6
+#define COST_BASE 0.2e-6
+#define COST_PER_NEIGHBOUR 0.0068e-6
 #define COST_PARALLEL 0.7
 
 static uint64_t mem_available(void)
@@ -79,6 +79,8 @@ double mur_expected_neighbours(const mur_flock_def *def)
 double mur_expected_tick_s(const mur_flock_def *def, int threads)
 {
     double k = mur_expected_neighbours(def);
+    if (threads <= 0)
+        threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     double speedup = 1.0 + COST_PARALLEL * (threads > 1 ? threads - 1 : 0);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores >= 1 && threads > cores)
@@ -123,18 +125,20 @@ bool mur_cost_memory_ok(const mur_cli *cli)
     return false;
 }
 
-void mur_cost_announce(const mur_cli *cli, const mur_flock *f)
+void mur_cost_announce(const mur_cli *cli, const mur_flock_def *defp, int threads)
 {
-    const mur_flock_def def = mur_flock_get_def(f);
+    const mur_flock_def def = *defp;
+    double k = mur_expected_neighbours(&def), t = mur_expected_tick_s(&def, threads);
+    if (cli->quiet || !(isatty(2) || t * (double)cli->steps >= 10.0))
+        return;
     const char *limit;
     uint64_t avail = mur_free_memory(&limit);
     char mem[32], fr[32], tick[32], run[32];
-    human_bytes((double)mur_def_memory(&def, mur_flock_threads(f), true), mem, sizeof mem);
+    human_bytes((double)mur_def_memory(&def, threads, true), mem, sizeof mem);
     if (avail == UINT64_MAX)
         snprintf(fr, sizeof fr, "unknown");
     else
         human_bytes((double)avail, fr, sizeof fr);
-    double k = mur_expected_neighbours(&def), t = mur_expected_tick_s(&def, mur_flock_threads(f));
     human_time(t, tick, sizeof tick);
     human_time(t * (double)cli->steps, run, sizeof run);
     /* the neighbours of the default flock: a world much denser explains a slow run */
@@ -149,4 +153,5 @@ void mur_cost_announce(const mur_cli *cli, const mur_flock *f)
             def.world == MUR_WORLD_FIXED && k > 4.0 * k0 && k0 > 0.0
                 ? " (a denser world than the default's: --set world=scale keeps the default density)"
                 : "");
+    fflush(stderr);
 }

@@ -22,8 +22,9 @@ double mur_expected_tick_s(const mur_flock_def *def, int threads);
 /// Before creating the flock: false after printing one line naming both numbers when the library
 /// memory for cli->def exceeds the free memory (and no --force).
 bool mur_cost_memory_ok(const mur_cli *cli);
-/// Before the first tick of a batch run of f: the one announcement line (memory, neighbours, time
-/// per tick and for the run) on stderr.
-void mur_cost_announce(const mur_cli *cli, const mur_flock *f);
+/// Before a batch run of def's flock on `threads` threads (0 = all cores), before the flock is created
+/// (after, with --init): the one cost line (memory, neighbours, time per tick and for the run) on
+/// stderr, when stderr is a terminal or the run is expected to take 10 s or more, and not --quiet.
+void mur_cost_announce(const mur_cli *cli, const mur_flock_def *def, int threads);
 
 #endif

@@ -47,8 +47,11 @@ static int run_mode(mur_cli *cli)
     if (!batch && !cli->boids_given && !cli->init_path)
         cli->def.boids = 4000; /* the viewer's first impression: a few thousand boids */
     /* before any work: two outputs on one file, or a flock larger than the free memory */
-    if (!mur_outputs_distinct(cli) || !mur_cost_memory_ok(cli))
+    if (!mur_outputs_distinct(cli) || (batch && !mur_batch_outputs_ok(cli)) || !mur_cost_memory_ok(cli))
         return MUR_EXIT_USAGE;
+    /* a batch run says what it will cost before the flock is made (50M boids take a while to place) */
+    if (batch && !cli->init_path)
+        mur_cost_announce(cli, &cli->def, mur_env_threads(cli->threads));
     mur_error err;
     mur_flock *f = cli->init_path ? mur_flock_load_csv(&cli->def, cli->init_path, &err)
                                   : mur_flock_create(&cli->def, &err);
