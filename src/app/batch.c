@@ -178,9 +178,9 @@ static const char *const WORLD_NOTE =
     "names a place in the world; with `scale` as the default, every such run at another count would move it\n"
     "without being asked. Results already made with an explicit box (the pinned test states, the experiments,\n"
     "the benchmark scenarios) keep their meaning, and \"more birds in the same sky\" stays the plain reading of\n"
-    "`--boids`. The cost of a denser world is not silent: before a batch run the cost line (on a terminal, or\n"
-    "when the run is expected to take 10 s or more) gives the expected neighbours per boid and time per tick,\n"
-    "and names `--set world=scale` when the world is more than four times denser than the default's; the\n"
+    "`--boids`. The cost of a denser world is not silent: before a batch run on a terminal the cost line\n"
+    "gives the expected neighbours per boid and time per tick, and names `--set world=scale` when the world\n"
+    "is more than four times denser than the default's; the\n"
     "batch summary and the viewer's HUD show the mean neighbours. Choose `scale` to get a larger flock of the\n"
     "same character.\n";
 

@@ -300,7 +300,7 @@ static const flag_spec FLAGS[] = {
     {"--metrics", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH, "write metrics for ticks 0..N (also works in the viewer)",
      set_string, FIELD(metrics_path)},
     {"--quiet", NULL, ARG_NONE, NULL, SEC_BATCH,
-     "no progress line and no cost line on stderr (the progress line shows only on a\nterminal; the cost line there, or when the run is expected to take 10 s or more)",
+     "no cost line and no progress line on stderr (both show only when stderr is a terminal)",
      set_true, FIELD(quiet)},
     {"--force", NULL, ARG_NONE, NULL, SEC_SIM,
      "create the flock even when its memory exceeds what is free\n(MemAvailable, or the ulimit -v headroom)",

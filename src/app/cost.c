@@ -129,7 +129,7 @@ void mur_cost_announce(const mur_cli *cli, const mur_flock_def *defp, int thread
 {
     const mur_flock_def def = *defp;
     double k = mur_expected_neighbours(&def), t = mur_expected_tick_s(&def, threads);
-    if (cli->quiet || !(isatty(2) || t * (double)cli->steps >= 10.0))
+    if (cli->quiet || !isatty(2))
         return;
     const char *limit;
     uint64_t avail = mur_free_memory(&limit);

@@ -24,7 +24,8 @@ double mur_expected_tick_s(const mur_flock_def *def, int threads);
 bool mur_cost_memory_ok(const mur_cli *cli);
 /// Before a batch run of def's flock on `threads` threads (0 = all cores), before the flock is created
 /// (after, with --init): the one cost line (memory, neighbours, time per tick and for the run) on
-/// stderr, when stderr is a terminal or the run is expected to take 10 s or more, and not --quiet.
+/// stderr, when stderr is a terminal and not --quiet (off a terminal stderr keeps its one summary or
+/// error line).
 void mur_cost_announce(const mur_cli *cli, const mur_flock_def *def, int threads);
 
 #endif
