@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 /* The cost of one boid-tick on one thread, s: COST_BASE + COST_PER_NEIGHBOUR x mean neighbours.
- * Fitted to release-build runs of this program on the development machine (docs/performance.md,
- * "Costs up front", tools/scale_figures.py); COST_PARALLEL is the speedup of each further thread. */
-#define COST_BASE 0.2e-6
-#define COST_PER_NEIGHBOUR 0.0068e-6
+ * Fitted to release-build runs of this program on the development machine, idle (docs/performance.md,
+ * "Batch runs at scale", tools/scale_figures.py); COST_PARALLEL is the gain of each further thread,
+ * above COST_SERIAL_BELOW boids (below it the library's rules pass runs on one thread). */
+#define COST_BASE 0.1e-6
+#define COST_PER_NEIGHBOUR 0.0024e-6
 #define COST_PARALLEL 0.7
+#define COST_SERIAL_BELOW 2000
 
 static uint64_t mem_available(void)
 {
@@ -81,10 +83,10 @@ double mur_expected_tick_s(const mur_flock_def *def, int threads)
     double k = mur_expected_neighbours(def);
     if (threads <= 0)
         threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    double speedup = 1.0 + COST_PARALLEL * (threads > 1 ? threads - 1 : 0);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores >= 1 && threads > cores)
-        speedup = 1.0 + COST_PARALLEL * (double)(cores - 1);
+        threads = (int)cores;
+    double speedup = def->boids < COST_SERIAL_BELOW ? 1.0 : 1.0 + COST_PARALLEL * (threads > 1 ? threads - 1 : 0);
     return (double)def->boids * (COST_BASE + COST_PER_NEIGHBOUR * k) / speedup;
 }
 
