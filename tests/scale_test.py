@@ -78,26 +78,35 @@ class Temp(unittest.TestCase):
 
 
 class Progress(Temp):
-    # long enough for several redraws in the release build (about 1 s); longer under sanitizers
     ARGS = ["--steps", "60", "--boids", "40000", "--threads", "2"]
 
+    def long_run(self):
+        """Steps of 40000 boids for a run of about 2 s on this build and machine (measured first):
+        several redraws, whatever the speed."""
+        r = run("--steps", "20", "--boids", "40000", "--threads", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        us = float(re.search(r"\(([\d.]+) us per boid-tick", r.stderr).group(1))
+        return max(60, min(100000, int(2.0 / (40000 * max(us, 1e-3) * 1e-6))))
+
     def test_progress_on_a_terminal(self):
-        rc, err, out, secs = run_tty(self.ARGS)
+        steps = self.long_run()
+        rc, err, out, secs = run_tty(["--steps", str(steps), "--boids", "40000", "--threads", "2"])
         self.assertEqual(rc, 0, err)
         self.assertEqual(out, "", "the progress line belongs on stderr")
         # the cost line comes first: memory, neighbours, expected time per tick
         first = err.split("\r\n")[0]
         self.assertRegex(first, r"^murmur: 40000 boids, world=fixed: library memory [\d.]+ MiB \([\d.]+ [GM]iB free\); "
                                 r"about [\d.]+ neighbours each, expected [\d.]+ (ms|s) per tick")
-        redraws = re.findall(r"\r\x1b\[Ktick (\d+)/60  ([\d.]+( [kMG])?) boid-ticks/s  ETA [^ ]+( \w+)*  step [\d.]+ ms", err)
+        redraws = re.findall(r"\r\x1b\[Ktick (\d+)/%d  ([\d.]+( [kMG])?) boid-ticks/s  ETA [^ ]+( \w+)*  step [\d.]+ ms"
+                             % steps, err)
         self.assertGreaterEqual(len(redraws), 2, "expected a few redraws in %.1f s: %r" % (secs, err))
         ticks = [int(r[0]) for r in redraws]
         self.assertEqual(ticks, sorted(ticks))
-        self.assertEqual(ticks[-1], 60, "the line ends at the last tick")
+        self.assertEqual(ticks[-1], steps, "the line ends at the last tick")
         # at most four redraws a second (and the final one)
         self.assertLessEqual(len(redraws), 4 * secs + 2, "%d redraws in %.1f s" % (len(redraws), secs))
         # finished with a newline: the summary starts a line of its own
-        self.assertRegex(err, r"tick 60/60[^\r\n]*\r?\n+murmur: 60 ticks of 40000 boids in ")
+        self.assertRegex(err, r"tick %d/%d[^\r\n]*\r?\n+murmur: %d ticks of 40000 boids in " % (steps, steps, steps))
 
     def test_quiet_on_a_terminal(self):
         rc, err, _, _ = run_tty([*self.ARGS, "--quiet"])
