@@ -385,7 +385,7 @@ static void parameter_table(void **s)
                            "alignment", "separation", "separation_radius", "min_speed", "max_speed", "bounds",
                            "world_min", "world_max", "bounds_margin", "bounds_turn", "perch", "ground",
                            "perch_min", "perch_max", "goal", "goal_pos", "goal_weight", "wind", "wind_vel",
-                           "scatter", "predator_radius", "predator_speed", "flee", "neighbour_search"};
+                           "scatter", "predator_radius", "predator_speed", "flee", "neighbour_search", "world"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const mur_param *p = mur_param_find(names[i]);
         if (!p)
@@ -466,6 +466,88 @@ static void memory_per_boid(void **s)
     mur_flock_destroy(f);
 }
 
+/* mur_def_memory, computed from the def alone, is the figure the created flock reports. */
+static void memory_before_create(void **s)
+{
+    (void)s;
+    const int32_t counts[] = {0, 1, 2000, 123457};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (int threads = 0; threads <= 3; threads++)
+            for (int metrics = 0; metrics <= 1; metrics++) {
+                mur_flock_def d = mur_flock_default_def();
+                d.boids = counts[c];
+                d.predators = threads == 2 ? 5 : 0;
+                size_t want = mur_def_memory(&d, threads, metrics);
+                mur_flock *f = make(&d);
+                mur_flock_set_threads(f, threads);
+                if (metrics)
+                    mur_flock_set_metrics(f, true);
+                size_t got = mur_flock_memory(f);
+                if (got != want)
+                    fail_msg("%d boids, %d threads, metrics %d: predicted %zu bytes, flock holds %zu",
+                             (int)d.boids, threads, metrics, want, got);
+                mur_flock_destroy(f);
+            }
+    mur_flock_def big = mur_flock_default_def();
+    big.boids = MUR_MAX_BOIDS; /* nothing is allocated: a count far beyond the machine is fine */
+    assert_true(mur_def_memory(&big, 1, true) > (size_t)MUR_MAX_BOIDS * 60u);
+}
+
+/* world=scale: identity at the reference count and for fixed; the geometry scales with cbrt(N/2000);
+ * boids spawn in the scaled box, also when the count grows on a live flock. */
+static void world_scale(void **s)
+{
+    (void)s;
+    mur_flock_def d = mur_flock_default_def();
+    assert_int_equal(d.world, MUR_WORLD_FIXED);
+    d.boids = 16000;
+    assert_true(mur_def_world_scale(&d) == 1.0);
+    mur_flock_def r = mur_def_resolved(&d);
+    assert_memory_equal(&r, &d, sizeof d);
+    assert_true(mur_def_set(&d, "world", "scale", NULL));
+    assert_near(mur_def_world_scale(&d), 2.0, 1e-12);
+    r = mur_def_resolved(&d);
+    for (int a = 0; a < 3; a++) {
+        assert_near(r.world_min[a], 2.0 * d.world_min[a], 1e-4);
+        assert_near(r.world_max[a], 2.0 * d.world_max[a], 1e-4);
+        assert_near(r.goal_pos[a], 2.0 * d.goal_pos[a], 1e-4);
+    }
+    assert_near(r.bounds_margin, 2.0 * d.bounds_margin, 1e-4);
+    d.boids = MUR_WORLD_REF_BOIDS;
+    assert_true(mur_def_world_scale(&d) == 1.0);
+    r = mur_def_resolved(&d);
+    assert_memory_equal(&r, &d, sizeof d);
+    /* spawned boids fill the scaled box: some lie beyond the given one */
+    d.boids = 16000;
+    d.bounds = MUR_BOUNDS_NONE;
+    mur_flock *f = make(&d);
+    mur_flock_def given = mur_flock_get_def(f);
+    assert_int_equal(given.world, MUR_WORLD_SCALE);
+    assert_near(given.world_max[0], 60.0, 0); /* the def keeps the values as given */
+    mur_view v = mur_flock_view(f);
+    int outside = 0;
+    for (int32_t i = 0; i < v.boids; i++) {
+        float x = v.pos[3 * i];
+        assert_true(x >= 2.0f * d.world_min[0] - 1e-3f && x <= 2.0f * d.world_max[0] + 1e-3f);
+        outside += x > d.world_max[0];
+    }
+    assert_true(outside > v.boids / 5); /* a quarter of [-120, 120] lies beyond 60 */
+    /* growing to 128000 (scale 4): the new boids spawn up to 4x the given box */
+    assert_true(mur_flock_set_boid_count(f, 128000, NULL));
+    v = mur_flock_view(f);
+    float far = 0.0f;
+    for (int32_t i = 16000; i < v.boids; i++)
+        far = fmaxf(far, v.pos[3 * i]);
+    assert_true(far > 3.5f * d.world_max[0] && far <= 4.0f * d.world_max[0] + 1e-2f);
+    char buf[16];
+    assert_true(mur_def_get(&given, "world", buf, sizeof buf));
+    assert_string_equal(buf, "scale");
+    mur_error e;
+    assert_false(mur_def_set(&d, "world", "grow", &e));
+    assert_non_null(strstr(e.msg, "fixed|scale"));
+    mur_flock_destroy(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -475,6 +557,7 @@ int main(void)
         cmocka_unit_test(long_run),         cmocka_unit_test(csv_round_trip),
         cmocka_unit_test(parameter_table),  cmocka_unit_test(memory_per_boid),
         cmocka_unit_test(predator_turn_rate), cmocka_unit_test(stats_columns),
+        cmocka_unit_test(memory_before_create), cmocka_unit_test(world_scale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

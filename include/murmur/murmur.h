@@ -62,6 +62,16 @@ typedef enum mur_neighbours {
     MUR_NEIGHBOURS_COUNT
 } mur_neighbours;
 
+/// What a boid count means for the size of the world (parameter `world`).
+typedef enum mur_world_mode {
+    MUR_WORLD_FIXED = 0, ///< the box, margin, goal, ground and roost are used as given, whatever the count
+    MUR_WORLD_SCALE = 1, ///< they are given for MUR_WORLD_REF_BOIDS boids and scale with cbrt(boids / that)
+    MUR_WORLD_COUNT
+} mur_world_mode;
+
+/// The boid count at which world=scale leaves the geometry as given (the default count).
+#define MUR_WORLD_REF_BOIDS 2000
+
 /// Error text filled in by functions that can fail (one line, no newline).
 typedef struct mur_error {
     char msg[512];
@@ -118,6 +128,7 @@ typedef struct mur_flock_def {
     float bank_rate;            ///< rate at which the roll follows its target, 1/s
     float max_turn;             ///< largest turn rate, deg/s (caps the lateral acceleration at speed * rate)
     float hard_radius;          ///< hard-sphere radius, wu; 0 = off (topological neighbours only)
+    mur_world_mode world;       ///< fixed: geometry as given; scale: geometry for MUR_WORLD_REF_BOIDS, scaled
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
@@ -136,6 +147,19 @@ MUR_API const char *mur_preset_settings(int i);
 /// Replace def by the named preset (the classic defaults plus the preset's settings). False + err
 /// (naming the allowed presets) for an unknown name; def is then unchanged.
 MUR_API bool mur_def_preset(mur_flock_def *def, const char *name, mur_error *err);
+
+/// The factor world=scale applies to the geometry: cbrt(max(boids, 1) / MUR_WORLD_REF_BOIDS); exactly 1
+/// for world=fixed and at MUR_WORLD_REF_BOIDS boids.
+MUR_API double mur_def_world_scale(const mur_flock_def *def);
+/// The def as the simulation uses it: world_min, world_max, bounds_margin, goal_pos, ground, roost_pos
+/// and roost_radius
+/// multiplied by mur_def_world_scale (a copy of def for world=fixed). Programs draw and place the
+/// camera from this; the flock's def (mur_flock_get_def) keeps the values as given.
+MUR_API mur_flock_def mur_def_resolved(const mur_flock_def *def);
+/// Library memory, bytes, that mur_flock_create(def) followed by mur_flock_set_threads(threads)
+/// (0 = all cores) and, when metrics, mur_flock_set_metrics(true) will hold: the same figure
+/// mur_flock_memory reports for that flock. Computed from the allocation table; allocates nothing.
+MUR_API size_t mur_def_memory(const mur_flock_def *def, int threads, bool metrics);
 
 /* ---------------------------------------------------------------- parameter table */
 

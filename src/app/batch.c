@@ -6,7 +6,42 @@
 #include <sys/stat.h>
 
 #include "clock.h"
+#include "cost.h"
+#include "progress.h"
 #include "signals.h"
+
+/* tick i/N, boid-ticks per second, ETA, the last step's time */
+static void show_progress(mur_progress *p, int64_t done, int64_t steps, double boids, double step_ms)
+{
+    double el = mur_clock_s() - p->t0;
+    char rate[32], eta[48];
+    mur_progress_rate(el > 0.0 ? boids * (double)done / el : 0.0, rate, sizeof rate);
+    mur_progress_eta(done > 0 ? el / (double)done * (double)(steps - done) : -1.0, eta, sizeof eta);
+    mur_progress_show(p, "tick %lld/%lld  %s boid-ticks/s  %s  step %.1f ms", (long long)done, (long long)steps, rate,
+                      eta, step_ms);
+}
+
+/* Find an unwritable output before spending time on the run (a FIFO is not probed: opening and
+ * closing it would hand its reader an empty file). */
+static bool probe(const char *path)
+{
+    struct stat st;
+    mur_error err;
+    mur_afile a;
+    if (!path || (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)))
+        return true;
+    if (!mur_afile_open(&a, path, &err)) {
+        fprintf(stderr, "murmur: %s\n", err.msg);
+        return false;
+    }
+    mur_afile_abort(&a);
+    return true;
+}
+
+bool mur_batch_outputs_ok(const mur_cli *cli)
+{
+    return probe(cli->export_path) && probe(cli->metrics_path);
+}
 
 int mur_batch_main(const mur_cli *cli, mur_flock *f)
 {
@@ -15,17 +50,7 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     /* Ctrl-C stops at a tick boundary with no output; a closed pipe (--export /dev/stdout | head) is a
      * write error with a message, not a silent death */
     mur_signals_install();
-    /* find unwritable outputs before spending time on the run (a FIFO is not probed: opening and
-     * closing it would hand its reader an empty file) */
-    struct stat st;
-    if (cli->export_path && !(stat(cli->export_path, &st) == 0 && S_ISFIFO(st.st_mode))) {
-        mur_afile probe;
-        if (!mur_afile_open(&probe, cli->export_path, &err)) {
-            fprintf(stderr, "murmur: %s\n", err.msg);
-            return MUR_EXIT_USAGE;
-        }
-        mur_afile_abort(&probe);
-    }
+    /* main.c checked the outputs (mur_batch_outputs_ok) before creating the flock */
     if (cli->metrics_path) {
         if (!mur_afile_open(&metrics, cli->metrics_path, &err)) {
             fprintf(stderr, "murmur: %s\n", err.msg);
@@ -34,8 +59,19 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         mur_stats_write_header(metrics.fp);
         mur_flock_set_metrics(f, true);
     }
+    /* with --init the count is the file's: what the run will cost is known only now (else main.c
+     * said it before creating the flock) */
+    const mur_flock_def def = mur_flock_get_def(f);
+    if (cli->init_path)
+        mur_cost_announce(cli, &def, mur_flock_threads(f));
+    mur_progress prog;
+    mur_progress_init(&prog, !cli->quiet);
+    /* a slow first tick is not silent either */
+    if (cli->steps > 0 && mur_expected_tick_s(&def, mur_flock_threads(f)) >= MUR_PROGRESS_PERIOD)
+        mur_progress_show(&prog, "tick 0/%lld  computing the first tick", (long long)cli->steps);
+    const double boids = (double)mur_flock_view(f).boids;
     double t0 = mur_clock_s();
-    int64_t done = 0;
+    int64_t done = 0, shown_at = -1;
     int next_at = 0;
     for (; done < cli->steps && !mur_signals_stop(); done++) {
         uint64_t now = mur_flock_view(f).tick;
@@ -55,8 +91,15 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
             if (ferror(metrics.fp))
                 break; /* disk full or reader gone: the commit below reports it */
         }
+        if (mur_progress_due(&prog)) {
+            show_progress(&prog, done + 1, cli->steps, boids, mur_flock_stats(f).step_ms);
+            shown_at = done + 1;
+        }
     }
     double secs = mur_clock_s() - t0;
+    if (prog.shown && shown_at != done) /* the line ends at the tick the run ended */
+        show_progress(&prog, done, cli->steps, boids, mur_flock_stats(f).step_ms);
+    mur_progress_end(&prog, true);
     if (mur_signals_stop()) {
         if (metrics.fp)
             mur_afile_abort(&metrics);
@@ -67,8 +110,10 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     /* the metrics file was renamed into place (not written straight to a device or pipe): remove it
      * again if the export fails, so a failed run leaves no output behind */
     bool metrics_renamed = metrics.fp && metrics.tmp;
+    /* the final state's metrics: the last row of --metrics, and the mean neighbours of the summary */
+    const mur_stats last = mur_flock_measure(f);
     if (metrics.fp) {
-        mur_stats s = mur_flock_measure(f);
+        mur_stats s = last;
         mur_stats_write_row(metrics.fp, &s);
         if (!mur_afile_commit(&metrics, &err)) {
             fprintf(stderr, "murmur: %s\n", err.msg);
@@ -83,9 +128,11 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     }
     mur_view v = mur_flock_view(f);
     double bt = (double)v.boids * (double)cli->steps;
-    fprintf(stderr, "murmur: %lld ticks of %d boids in %.6f s (%.3f us per boid-tick, %d threads), state hash %016llx\n",
+    fprintf(stderr,
+            "murmur: %lld ticks of %d boids in %.6f s (%.3f us per boid-tick, %d threads), state hash %016llx, "
+            "mean neighbours %.2f\n",
             (long long)cli->steps, (int)v.boids, secs, bt > 0 ? secs * 1e6 / bt : 0.0, mur_flock_threads(f),
-            (unsigned long long)mur_flock_hash(f));
+            (unsigned long long)mur_flock_hash(f), last.metrics_valid ? last.mean_neighbours : 0.0);
     return 0;
 }
 
@@ -131,6 +178,28 @@ void mur_print_presets(void)
     }
 }
 
+/* docs/parameters.md: what a larger count means, and why the default is what it is */
+static const char *const WORLD_NOTE =
+    "\n## What a larger boid count means: `world`\n"
+    "\n"
+    "- `world=fixed` (the default): `world_min`, `world_max`, `bounds_margin`, `goal_pos`, `ground`, `roost_pos` and\n"
+    "  `roost_radius` are used as given. More boids in the same box make a denser flock: each boid has more neighbours and a tick costs more\n"
+    "  per boid (docs/performance.md, \"Batch runs at scale\").\n"
+    "- `world=scale`: those seven are given for 2000 boids (the default count) and multiplied by\n"
+    "  cbrt(boids / 2000), so the boids per unit volume, and with them the neighbours of a boid, stay those of\n"
+    "  the default flock at any count. At 2000 boids the two worlds are one (the same state, bit for bit). The\n"
+    "  viewer draws the scaled box, its camera, the goal and the boid-count keys follow it.\n"
+    "\n"
+    "**Why `fixed` is the default.** A box, margin or goal written in a parameter file, a `--set` or a program\n"
+    "names a place in the world; with `scale` as the default, every such run at another count would move it\n"
+    "without being asked. Results already made with an explicit box (the pinned test states, the experiments,\n"
+    "the benchmark scenarios) keep their meaning, and \"more birds in the same sky\" stays the plain reading of\n"
+    "`--boids`. The cost of a denser world is not silent: before a batch run on a terminal the cost line\n"
+    "gives the expected neighbours per boid and time per tick, and names `--set world=scale` when the world\n"
+    "is more than four times denser than the default's; the\n"
+    "batch summary and the viewer's HUD show the mean neighbours. Choose `scale` to get a larger flock of the\n"
+    "same character.\n";
+
 void mur_print_params(bool markdown)
 {
     mur_flock_def d = mur_flock_default_def();
@@ -160,4 +229,6 @@ void mur_print_params(bool markdown)
             printf("%-18s %-7s %-16s %-22s %-7s %s\n", p->name, type, def, range, p->unit[0] ? p->unit : "-",
                    p->meaning);
     }
+    if (markdown)
+        fputs(WORLD_NOTE, stdout);
 }

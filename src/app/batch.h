@@ -3,8 +3,11 @@
 #include <stdio.h>
 
 #include "cli.h"
-/// Run cli->steps ticks without any window, writing --export and --metrics. Returns the exit status.
+/// Run cli->steps ticks without any window, writing --export and --metrics (checked first with
+/// mur_batch_outputs_ok). Returns the exit status.
 int mur_batch_main(const mur_cli *cli, mur_flock *f);
+/// Before any work: --export and --metrics can be created (one line on stderr and false if not).
+bool mur_batch_outputs_ok(const mur_cli *cli);
 /// Print the parameter table (text or markdown) to stdout.
 void mur_print_params(bool markdown);
 /// --list-presets: every preset, its summary and the parameters it sets on top of the classic defaults.

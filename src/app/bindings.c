@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "scene.h"
 #include "viewer.h"
 
 void viewer_message(viewer *v, const char *fmt, ...)
@@ -119,7 +120,16 @@ static void set_boids(viewer *v, int64_t n)
     char done[64];
     snprintf(done, sizeof done, "boids: %lld", (long long)n);
     mur_error err = {{0}};
-    report(v, mur_flock_set_boid_count(v->flock, (int32_t)n, &err), &err, done);
+    const mur_flock_def before = mur_flock_get_def(v->flock);
+    bool ok = mur_flock_set_boid_count(v->flock, (int32_t)n, &err);
+    report(v, ok, &err, done);
+    /* world=scale: the box grew or shrank with the count; the view and the birds' size follow */
+    const mur_flock_def after = mur_flock_get_def(v->flock);
+    const double k0 = mur_def_world_scale(&before), k1 = mur_def_world_scale(&after);
+    if (ok && k1 != k0) {
+        mur_camera_scale(&v->cam, (float)(k1 / k0));
+        v->boid_size = mur_boid_size(&after);
+    }
 }
 
 static void act_reset(viewer *v, int key, int mods)

@@ -37,6 +37,8 @@ typedef struct mur_cli {
     bool help, version;         ///< --help, --version
     bool help_markdown;         ///< --help=markdown (docs/cli.md)
     int threads;                ///< --threads T (0 = default)
+    bool quiet;                 ///< --quiet: no progress line and no cost announcement
+    bool force;                 ///< --force: run even when the memory needed exceeds what is free
     struct mur_at *at;          ///< --at TICK:name=value changes, sorted by tick
     int nat;                    ///< number of --at changes
     /* viewer */

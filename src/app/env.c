@@ -49,6 +49,18 @@ static bool apply_threads(mur_flock *f, mur_error *err)
     return true;
 }
 
+int mur_env_threads(int threads)
+{
+    int t;
+    if (threads > 0)
+        return threads;
+    const char *v = get("MURMUR_THREADS");
+    if (v)
+        return parse_threads(v, false, &t) ? t : 0;
+    v = get("OMP_NUM_THREADS");
+    return v && parse_threads(v, true, &t) ? t : 0;
+}
+
 bool mur_env_apply(mur_flock *f, bool threads_given, mur_error *err)
 {
     if (!threads_given && !apply_threads(f, err))

@@ -12,5 +12,8 @@
 /// (one line naming the variable, its value and what is allowed) on a bad value; f may then have
 /// taken the variables before it.
 bool mur_env_apply(mur_flock *f, bool threads_given, mur_error *err);
+/// The worker threads a flock will get before it exists (for the cost line): threads when > 0, else
+/// a valid MURMUR_THREADS or OMP_NUM_THREADS, else 0 (all cores).
+int mur_env_threads(int threads);
 
 #endif

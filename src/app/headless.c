@@ -91,7 +91,8 @@ static bool setup(headless *hl, mur_flock *flock)
         return false;
     }
     hl->def = mur_flock_get_def(flock);
-    mur_camera_init(&hl->cam, hl->def.world_min, hl->def.world_max, (float)hl->w / (float)hl->h);
+    const mur_flock_def world = mur_def_resolved(&hl->def); /* world=scale: the box of this count */
+    mur_camera_init(&hl->cam, world.world_min, world.world_max, (float)hl->w / (float)hl->h);
     mur_camera_snap(&hl->cam);
     hl->mode = mur_cam_mode_parse(cli->camera);
     hl->size = mur_boid_size(&hl->def);

@@ -5,7 +5,9 @@
 
 #include "batch.h"
 #include "cli.h"
+#include "cost.h"
 #include "env.h"
+#include "outputs.h"
 #ifdef MUR_HAVE_GFX
 #include "gfx_modes.h"
 #endif
@@ -47,6 +49,12 @@ static int run_mode(mur_cli *cli)
 #endif
     if (!batch && !cli->boids_given && !cli->init_path && strcmp(cli->preset, "classic") == 0)
         cli->def.boids = 4000; /* the viewer's first impression: a few thousand boids */
+    /* before any work: two outputs on one file, or a flock larger than the free memory */
+    if (!mur_outputs_distinct(cli) || (batch && !mur_batch_outputs_ok(cli)) || !mur_cost_memory_ok(cli))
+        return MUR_EXIT_USAGE;
+    /* a batch run says what it will cost before the flock is made (50M boids take a while to place) */
+    if (batch && !cli->init_path)
+        mur_cost_announce(cli, &cli->def, mur_env_threads(cli->threads));
     mur_error err;
     mur_flock *f = cli->init_path ? mur_flock_load_csv(&cli->def, cli->init_path, &err)
                                   : mur_flock_create(&cli->def, &err);

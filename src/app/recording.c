@@ -19,7 +19,6 @@ bool mur_recording_begin(mur_recording *s, const char *path, int w, int h, doubl
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
     s->total = total;
-    s->progress = isatty(2);
     s->sink = mur_sink_open(path, w, h, fps, err, err_len);
     if (!s->sink)
         return false;
@@ -31,6 +30,7 @@ bool mur_recording_begin(mur_recording *s, const char *path, int w, int h, doubl
         return false;
     }
     s->t0 = mur_clock_s();
+    mur_progress_init(&s->prog, true);
     return true;
 }
 
@@ -54,22 +54,21 @@ static bool push_due(mur_recording *s, bool drain)
 
 static void progress(mur_recording *s, bool final)
 {
-    double t = mur_clock_s();
-    if (!s->progress || (!final && t - s->last_progress < 0.2))
+    if (final) {
+        mur_progress_end(&s->prog, false);
         return;
-    s->last_progress = t;
-    double el = t - s->t0, fps = el > 0.0 ? (double)s->rendered / el : 0.0;
-    if (s->total > 0) {
-        double eta = fps > 0.0 ? (double)(s->total - s->rendered) / fps : 0.0;
-        fprintf(stderr, "\r\033[Krecording %s: frame %lld/%lld  %.1f fps  ETA %.0f s", s->path,
-                (long long)s->rendered, (long long)s->total, fps, eta);
-    } else {
-        fprintf(stderr, "\r\033[Krecording %s: frame %lld  %.1f fps", s->path,
-                (long long)s->rendered, fps);
     }
-    if (final)
-        fprintf(stderr, "\r\033[K");
-    fflush(stderr);
+    if (!mur_progress_due(&s->prog))
+        return;
+    double el = mur_clock_s() - s->t0, fps = el > 0.0 ? (double)s->rendered / el : 0.0;
+    if (s->total > 0) {
+        char eta[48];
+        mur_progress_eta(fps > 0.0 ? (double)(s->total - s->rendered) / fps : -1.0, eta, sizeof eta);
+        mur_progress_show(&s->prog, "recording %s: frame %lld/%lld  %.1f fps  %s", s->path, (long long)s->rendered,
+                          (long long)s->total, fps, eta);
+    } else {
+        mur_progress_show(&s->prog, "recording %s: frame %lld  %.1f fps", s->path, (long long)s->rendered, fps);
+    }
 }
 
 bool mur_recording_frame(mur_recording *s)

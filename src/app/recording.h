@@ -9,6 +9,7 @@
 
 #include "frame_sink.h"
 #include "murmur/murmur.h"
+#include "progress.h"
 #include "target.h"
 
 typedef struct mur_recording {
@@ -18,8 +19,8 @@ typedef struct mur_recording {
     int64_t total;        ///< frames asked for, or -1 (until stopped)
     int64_t rendered;     ///< frames drawn into the target
     int64_t pushed;       ///< frames handed to the sink
-    double t0, last_progress;
-    bool progress;        ///< stderr is a terminal: show the progress line
+    double t0;
+    mur_progress prog;    ///< the progress line (stderr a terminal)
     bool failed;
 } mur_recording;
 

@@ -209,15 +209,17 @@ static void print_state(viewer *v)
 {
     mur_flock_def d = mur_flock_get_def(v->flock);
     mur_view view = mur_flock_view(v->flock);
+    const mur_flock_def w = mur_def_resolved(&d);
     printf("viewer: state tick=%llu boids=%d predators=%d predators_on=%s perch=%s goal=%s "
            "goal_pos=%g,%g,%g wind=%s scatter=%s bounds=%s view_angle=%g speed=%g paused=%s "
-           "follow=%s color=%s hud=%s\n",
+           "follow=%s color=%s hud=%s world=%s world_max_x=%g camera_distance=%g\n",
            (unsigned long long)view.tick, (int)view.boids, (int)view.predators,
            view.predators_on ? "on" : "off", d.perch ? "on" : "off", d.goal ? "on" : "off",
            (double)d.goal_pos[0], (double)d.goal_pos[1], (double)d.goal_pos[2],
            d.wind ? "on" : "off", d.scatter ? "on" : "off", mur_bounds_name(d.bounds),
            (double)d.view_angle, v->speed, v->paused ? "yes" : "no", v->cam.follow ? "on" : "off",
-           v->color_by_speed ? "speed" : "state", v->show_hud ? "on" : "off");
+           v->color_by_speed ? "speed" : "state", v->show_hud ? "on" : "off",
+           d.world == MUR_WORLD_SCALE ? "scale" : "fixed", (double)w.world_max[0], (double)v->cam.goal.distance);
 }
 
 /* Start or stop a recording from the window (V, or --record at startup). */
@@ -528,7 +530,8 @@ static bool setup(viewer *v)
     glfwGetCursorPos(win, &v->mouse_x, &v->mouse_y);
 
     mur_flock_def def = mur_flock_get_def(flock);
-    mur_camera_init(&v->cam, def.world_min, def.world_max,
+    const mur_flock_def world = mur_def_resolved(&def); /* world=scale: the box of this count */
+    mur_camera_init(&v->cam, world.world_min, world.world_max,
                     (float)v->fb_w / (float)(v->fb_h > 0 ? v->fb_h : 1));
     mur_camera_snap(&v->cam);
     v->boid_size = mur_boid_size(&def);

@@ -85,13 +85,14 @@ void viewer_draw_hud(viewer *v)
         char text[1024];
         int len = snprintf(text, sizeof text,
                            "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  x%g%s%s\n"
-                           "preset %s  boids %d  predators %d%s  tick %llu\n",
+                           "preset %s  boids %d  world %s  predators %d%s  tick %llu\n",
                            v->fps, v->frame_ms, v->sim_ms, v->speed,
-                           v->paused ? "  PAUSED" : "", v->rec ? "  REC" : "", v->preset, (int)view.boids, (int)view.predators,
+                           v->paused ? "  PAUSED" : "", v->rec ? "  REC" : "", v->preset, (int)view.boids,
+                           def.world == MUR_WORLD_SCALE ? "scale" : "fixed", (int)view.predators,
                            view.predators_on ? "" : " (hidden)", (unsigned long long)view.tick);
         if (s->metrics_valid && len > 0 && (size_t)len < sizeof text)
             snprintf(text + len, sizeof text - (size_t)len,
-                     "neighbours %.1f  diameter %.1f  polarisation %.2f  perching %d",
+                     "mean neighbours %.1f  diameter %.1f  polarisation %.2f  perching %d",
                      s->mean_neighbours, s->diameter, s->polarisation, (int)s->perching);
         y += panel_text(v, x0, y, text, WHITE);
 

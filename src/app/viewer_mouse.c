@@ -15,14 +15,18 @@ static void move_goal_to_cursor(viewer *v, double x, double y)
     float sy = v->win_h > 0 ? (float)v->fb_h / (float)v->win_h : 1.0f;
     vec3 o, d, hit;
     mur_camera_ray(&v->cam, (float)x * sx, (float)y * sy, v->fb_w, v->fb_h, o, d);
-    mur_flock_def def = mur_flock_get_def(v->flock);
+    const mur_flock_def given = mur_flock_get_def(v->flock);
+    const mur_flock_def def = mur_def_resolved(&given); /* world=scale: where the flock flies */
     if (!mur_ray_hit_plane_y(o, d, def.ground, hit)) {
         viewer_message(v, "click on the ground to move the goal");
         return;
     }
     /* keep the goal's height: the ground point says where, the height stays where birds fly */
     float pos[3] = {hit[0], def.goal_pos[1], hit[2]};
-    mur_flock_set_goal(v->flock, true, pos);
+    /* the def holds the goal as given: for world=scale, at the reference count */
+    const float k = (float)mur_def_world_scale(&given);
+    const float given_pos[3] = {pos[0] / k, given.goal_pos[1], pos[2] / k};
+    mur_flock_set_goal(v->flock, true, given_pos);
     v->flock_dirty = true;
     viewer_message(v, "goal at %.1f, %.1f, %.1f", (double)pos[0], (double)pos[1], (double)pos[2]);
 }

@@ -18,6 +18,21 @@ static void clamp_pose(const mur_camera *c, mur_camera_pose *p)
     p->distance = clampf(p->distance, c->min_distance, c->max_distance);
 }
 
+void mur_camera_scale(mur_camera *c, float k)
+{
+    if (!(k > 0.0f) || !isfinite(k))
+        return;
+    mur_camera_pose *poses[3] = {&c->cur, &c->goal, &c->home};
+    for (int p = 0; p < 3; p++) {
+        glm_vec3_scale(poses[p]->target, k, poses[p]->target);
+        poses[p]->distance *= k;
+    }
+    glm_vec3_scale(c->scene_centre, k, c->scene_centre);
+    c->scene_radius *= k;
+    c->min_distance *= k;
+    c->max_distance *= k;
+}
+
 void mur_camera_init(mur_camera *c, const float lo[3], const float hi[3], float aspect)
 {
     vec3 centre, half;

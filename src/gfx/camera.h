@@ -34,6 +34,9 @@ typedef struct mur_camera {
     float scene_radius;
 } mur_camera;
 
+/// The world grew k times about the origin (world=scale after a boid-count change): targets,
+/// distances, zoom limits and the scene sphere scale with it; the angles stay.
+void mur_camera_scale(mur_camera *c, float k);
 /// Fit the home view to the world box [lo, hi] for the given aspect (width/height) and reset to it.
 void mur_camera_init(mur_camera *c, const float lo[3], const float hi[3], float aspect);
 /// Back to the home view (also turns follow off).

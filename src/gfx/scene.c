@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mur_scene_from_def(const mur_flock_def *def, float boid_size, float time, mur_scene *s)
+void mur_scene_from_def(const mur_flock_def *given, float boid_size, float time, mur_scene *s)
 {
+    const mur_flock_def res = mur_def_resolved(given); /* the world the flock flies in (world=scale) */
+    const mur_flock_def *def = &res;
     memset(s, 0, sizeof *s);
     memcpy(s->world_min, def->world_min, sizeof s->world_min);
     memcpy(s->world_max, def->world_max, sizeof s->world_max);
@@ -21,8 +23,10 @@ void mur_scene_from_def(const mur_flock_def *def, float boid_size, float time, m
     s->time = time;
 }
 
-float mur_boid_size(const mur_flock_def *d)
+float mur_boid_size(const mur_flock_def *given)
 {
+    const mur_flock_def res = mur_def_resolved(given);
+    const mur_flock_def *d = &res;
     float ext = 0.0f;
     for (int i = 0; i < 3; i++)
         ext = fmaxf(ext, d->world_max[i] - d->world_min[i]);

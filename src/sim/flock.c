@@ -183,9 +183,8 @@ static bool reserve_boids(mur_flock *f, int32_t cap)
 }
 
 /* Seeded random boid i (stream 1): uniform in the world box, random direction, speed in [min, max]. */
-static void spawn_boid(mur_flock *f, int32_t i, uint64_t salt)
+static void spawn_boid(mur_flock *f, const mur_flock_def *d, int32_t i, uint64_t salt)
 {
-    const mur_flock_def *d = &f->def;
     uint64_t key = ((uint64_t)i << 4) ^ (salt << 36);
     for (int a = 0; a < 3; a++) {
         float u = mur_hash_unit(d->seed, 1, key + (uint64_t)a);
@@ -204,9 +203,8 @@ static void spawn_boid(mur_flock *f, int32_t i, uint64_t salt)
     f->roll[i] = 0.0f;
 }
 
-static void spawn_predator(mur_flock *f, int32_t k, uint64_t salt)
+static void spawn_predator(mur_flock *f, const mur_flock_def *d, int32_t k, uint64_t salt)
 {
-    const mur_flock_def *d = &f->def;
     uint64_t key = ((uint64_t)k << 4) ^ (salt << 36);
     for (int a = 0; a < 3; a++) {
         float u = mur_hash_unit(d->seed, 5, key + (uint64_t)a);
@@ -228,8 +226,9 @@ bool mur_flock_set_predator_count(mur_flock *f, int32_t n, mur_error *err)
         }
         f->pcap = n;
     }
+    const mur_flock_def res = mur_def_resolved(&f->def);
     for (int32_t k = f->np; k < n; k++)
-        spawn_predator(f, k, f->tick);
+        spawn_predator(f, &res, k, f->tick);
     f->np = n;
     f->def.predators = n;
     return true;
@@ -246,8 +245,12 @@ bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err)
                       (double)n * (double)boid_bytes() / 1048576.0);
         return false;
     }
+    /* new boids appear in the world of the new count (world=scale: the box grows with it) */
+    mur_flock_def nd = f->def;
+    nd.boids = n;
+    const mur_flock_def res = mur_def_resolved(&nd);
     for (int32_t i = f->n; i < n; i++)
-        spawn_boid(f, i, f->tick);
+        spawn_boid(f, &res, i, f->tick);
     f->n = n;
     f->def.boids = n;
     return true;
@@ -291,19 +294,20 @@ void mur_flock_destroy(mur_flock *f)
 static void step_init(mur_step *s, const mur_flock *f, bool move, bool metrics)
 {
     memset(s, 0, sizeof *s);
-    s->def = &f->def;
+    s->res = mur_def_resolved(&f->def);
+    s->def = &s->res;
     s->threads = f->threads;
     s->move = move;
     s->metrics = metrics;
     s->simd = f->simd;
-    mur_world_init(&s->world, &f->def);
+    mur_world_init(&s->world, s->def);
     s->np = f->pred_on ? f->np : 0;
     s->ppos = f->ppos;
-    mur_rules_prepare(&f->def, &s->rule);
-    s->starling = f->def.speed_tau > 0.0f || f->def.roost || f->def.bank;
+    mur_rules_prepare(s->def, &s->rule);
+    s->starling = s->def->speed_tau > 0.0f || s->def->roost || s->def->bank;
     /* the topological search wants small cells; the groups metric needs cells of the view radius (the
      * neighbours found do not depend on the cells) */
-    s->cell_boids = f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && !metrics ? MUR_TOPO_CELL_BOIDS : 0.0f;
+    s->cell_boids = s->def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && !metrics ? MUR_TOPO_CELL_BOIDS : 0.0f;
 }
 
 /* One tick, optionally measuring the state it starts from. */
@@ -564,6 +568,32 @@ uint64_t mur_flock_hash(const mur_flock *f)
     h = fnv(h, f->ppos, 3 * np * sizeof(float));
     h = fnv(h, f->pvel, 3 * np * sizeof(float));
     return h;
+}
+
+/* The gather buffers of t threads, bytes. */
+static size_t gather_bytes(int t)
+{
+    return (size_t)t * (sizeof(float) * GATHER_FLOATS + sizeof(int32_t) * GATHER_INTS);
+}
+
+size_t mur_def_memory(const mur_flock_def *def, int threads, bool metrics)
+{
+    if (!def)
+        return 0;
+    const int32_t n = def->boids > 0 ? def->boids : 0, np = def->predators > 0 ? def->predators : 0;
+    size_t b = sizeof(mur_flock);
+    for (size_t r = 0; r < NBUFFERS; r++) {
+        const buf_per k = BUFFERS[r].per;
+        if ((k == PER_ITEM || k == PER_BLOCK) && !metrics)
+            continue; /* the metric rows exist only once metrics were asked for */
+        if (k == PER_PREDATOR && np == 0)
+            continue; /* never allocated for a flock without predators */
+        b += units(k, n, cells_for(n), np) * BUFFERS[r].bytes;
+    }
+    /* gather buffers are never released: those of creation (all cores) and of any larger count */
+    int t = threads > 0 ? threads : mur_all_cores();
+    t = t > MUR_MAX_THREADS ? MUR_MAX_THREADS : t;
+    return b + gather_bytes(t > mur_all_cores() ? t : mur_all_cores());
 }
 
 size_t mur_flock_memory(const mur_flock *f)

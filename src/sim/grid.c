@@ -44,7 +44,7 @@ static void bbox(const mur_flock *f, const mur_step *s, float lo[3], float hi[3]
 static void geometry(mur_flock *f, const mur_step *s)
 {
     mur_grid *g = &f->grid;
-    const mur_flock_def *d = &f->def;
+    const mur_flock_def *d = s->def;
     float lo[3], hi[3];
     g->wrap = d->bounds == MUR_BOUNDS_WRAP;
     if (g->wrap) {

@@ -65,6 +65,7 @@ static const param_row ROWS[] = {
     {{"bank_rate", MUR_PT_FLOAT, 0, 1000, true, "1/s", NULL, "rate at which the roll angle follows its target", true}, OFF(bank_rate)},
     {{"max_turn", MUR_PT_FLOAT, 0, 36000, true, "deg/s", NULL, "largest turn rate of a banked turn", true}, OFF(max_turn)},
     {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius)},
+    {{"world", MUR_PT_ENUM, 0, 0, false, "", "fixed|scale", "fixed: the box, margin, goal, ground and roost as given; scale: given for 2000 boids, scaled by cbrt(boids/2000) so the neighbour density stays", true}, OFF(world)},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
@@ -124,6 +125,7 @@ mur_flock_def mur_flock_default_def(void)
     d.bank_rate = 10.0f;
     d.max_turn = 120.0f;
     d.hard_radius = 0.0f;
+    d.world = MUR_WORLD_FIXED;
     return d;
 }
 
@@ -585,6 +587,31 @@ bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
     free(line);
     fclose(fp);
     return ok;
+}
+
+double mur_def_world_scale(const mur_flock_def *def)
+{
+    if (!def || def->world != MUR_WORLD_SCALE || def->boids == MUR_WORLD_REF_BOIDS)
+        return 1.0;
+    return cbrt((double)(def->boids > 1 ? def->boids : 1) / (double)MUR_WORLD_REF_BOIDS);
+}
+
+mur_flock_def mur_def_resolved(const mur_flock_def *def)
+{
+    mur_flock_def r = *def;
+    const double k = mur_def_world_scale(def);
+    if (k == 1.0)
+        return r;
+    for (int a = 0; a < 3; a++) {
+        r.world_min[a] = (float)(k * def->world_min[a]);
+        r.world_max[a] = (float)(k * def->world_max[a]);
+        r.goal_pos[a] = (float)(k * def->goal_pos[a]);
+        r.roost_pos[a] = (float)(k * def->roost_pos[a]);
+    }
+    r.roost_radius = (float)(k * def->roost_radius);
+    r.bounds_margin = (float)(k * def->bounds_margin);
+    r.ground = (float)(k * def->ground);
+    return r;
 }
 
 const char *mur_bounds_name(mur_bounds b)

@@ -14,7 +14,8 @@
 #define MUR_PAR_MIN_NEAREST 50000  ///< each predator's nearest flying boid
 
 typedef struct mur_step {
-    const mur_flock_def *def;  ///< the def in force
+    const mur_flock_def *def;  ///< the def in force, geometry resolved (points at res)
+    mur_flock_def res;         ///< mur_def_resolved of the flock's def (world=scale: scaled geometry)
     int threads;               ///< worker threads
     bool move;                 ///< advance the state (false: measure only)
     bool metrics;              ///< compute the metrics of the state the tick starts from

@@ -322,7 +322,20 @@ def case_plots(c):
     check(ticks == list(range(61)), 'one metrics row per tick 0..60, got %s...' % ticks[:5])
 
 
-CASES = {'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
+def case_world_scale(c):
+    """world=scale: the count keys grow the box, and the camera backs off with it; fixed: neither."""
+    for world, factor in (('scale', 2.0), ('fixed', 1.0)):
+        base = ['--set', 'world=' + world, '--set', 'boids=2000', '--hud', 'off']
+        a = c.state(c.run(base, frames=2).stdout)
+        b = c.state(c.run(base + ['--keys', '=,=,='], frames=2).stdout)
+        check(a['world'] == world and b['boids'] == '16000', 'state: %s' % b)
+        got = float(b['world_max_x']) / float(a['world_max_x'])
+        check(abs(got - factor) < 1e-3, 'world=%s: box x grew %g times at 8x the boids, want %g' % (world, got, factor))
+        got = float(b['camera_distance']) / float(a['camera_distance'])
+        check(abs(got - factor) < 1e-3, 'world=%s: camera distance grew %g times, want %g' % (world, got, factor))
+
+
+CASES = {'pixels': case_pixels, 'world_scale': case_world_scale, 'predator_toggle': case_predator_toggle,
          'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
          'errors': case_errors, 'plots': case_plots}
 

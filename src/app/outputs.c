@@ -1,0 +1,132 @@
+/* Distinct output files (see outputs.h). */
+#include "outputs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The folder part of path ("." when none) and its last component. */
+static const char *split(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(dir, len, ".");
+        return path;
+    }
+    if (slash == path)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - path), path);
+    return slash + 1;
+}
+
+/* One directory entry: the same folder (inode) and the same name; literal paths when a folder is missing. */
+static bool same_entry(const char *a, const char *b)
+{
+    char da[4096], db[4096];
+    const char *na = split(a, da, sizeof da), *nb = split(b, db, sizeof db);
+    struct stat sa, sb;
+    if (stat(da, &sa) != 0 || stat(db, &sb) != 0)
+        return strcmp(a, b) == 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && strcmp(na, nb) == 0;
+}
+
+/* A dangling symbolic link names the file it would create: its target, relative to the link's folder. */
+static const char *link_target(const char *path, char *out, size_t len)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return path;
+    char t[4096], dir[4096];
+    ssize_t n = readlink(path, t, sizeof t - 1);
+    if (n <= 0)
+        return path;
+    t[n] = 0;
+    split(path, dir, sizeof dir);
+    int w = t[0] == '/' ? snprintf(out, len, "%s", t) : snprintf(out, len, "%s/%s", dir, t);
+    return w > 0 && (size_t)w < len ? out : path;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea != eb)
+        return false;
+    char ta[4096], tb[4096];
+    return same_entry(link_target(a, ta, sizeof ta), link_target(b, tb, sizeof tb));
+}
+
+/* A PNG pattern (one integer conversion): the frame file it would write that has other's name, into
+ * out; false when no frame of the pattern has that name. */
+static bool pattern_frame(const char *pattern, const char *other, char *out, size_t len)
+{
+    char pdir[4096], odir[4096];
+    const char *pb = split(pattern, pdir, sizeof pdir), *ob = split(other, odir, sizeof odir);
+    const char *pc = strchr(pb, '%');
+    while (pc && pc[1] == '%')
+        pc = strchr(pc + 2, '%');
+    if (!pc)
+        return false;
+    /* the text before the conversion must match literally (%% is one %), then the number */
+    const char *p = pb, *o = ob;
+    for (; p < pc; p++, o++) {
+        if (*p == '%')
+            p++;
+        if (*o != *p)
+            return false;
+    }
+    char *end;
+    long k = strtol(o, &end, 10);
+    if (end == o)
+        return false;
+    char name[4096];
+    snprintf(name, sizeof name, pb, (int)k); /* checked by the sink: exactly one integer conversion */
+    if (strcmp(name, ob) != 0)
+        return false;
+    int w = snprintf(out, len, "%s/%s", pdir, name);
+    return w > 0 && (size_t)w < len;
+}
+
+static bool is_pattern(const char *path)
+{
+    for (const char *p = strchr(path, '%'); p; p = strchr(p + 2, '%'))
+        if (p[1] != '%')
+            return true;
+    return false;
+}
+
+bool mur_outputs_distinct(const mur_cli *cli)
+{
+    const struct {
+        const char *flag, *path;
+    } out[] = {{"--export", cli->export_path},
+               {"--metrics", cli->metrics_path},
+               {"--record", cli->record},
+               {"--screenshot", cli->screenshot}};
+    const int n = (int)(sizeof out / sizeof out[0]);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            const char *a = out[i].path, *b = out[j].path;
+            if (!a || !b)
+                continue;
+            char frame[8192];
+            bool same = false;
+            if (i == 2 && is_pattern(a))
+                same = pattern_frame(a, b, frame, sizeof frame) && same_file(frame, b);
+            else if (j == 2 && is_pattern(b))
+                same = pattern_frame(b, a, frame, sizeof frame) && same_file(a, frame);
+            else
+                same = same_file(a, b);
+            if (same) {
+                fprintf(stderr, "murmur: %s %s and %s %s name the same file: give each output its own file\n",
+                        out[i].flag, a, out[j].flag, b);
+                return false;
+            }
+        }
+    return true;
+}
