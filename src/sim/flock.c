@@ -86,6 +86,7 @@ static const buffer BUFFERS[] = {
     BUF(svz, PER_SORTED, sizeof(float)),
     BUF(sw, PER_SORTED, sizeof(float)),
     BUF(grid.start, PER_CELL, sizeof(int32_t)),
+    BUF(cwhole, PER_CELL, sizeof(uint8_t)),
     BUF(ppos, PER_PREDATOR, 3 * sizeof(float)),
     BUF(pvel, PER_PREDATOR, 3 * sizeof(float)),
     BUF(ptmp, PER_PREDATOR, 6 * sizeof(float)),

@@ -46,6 +46,7 @@ struct mur_flock {
     int32_t *order;            ///< sorted slot -> boid index
     int32_t *cellof;           ///< boid -> cell during the sort; union-find parents for groups
     mur_grid grid;
+    uint8_t *cwhole;           ///< per cell: its boids are one group (metrics)
     double *item_nn;           ///< per work item: sum of nearest-neighbour distances (metrics)
     int64_t *item_cnt;         ///< per work item: neighbours counted, boids with a neighbour
     void *msum;                ///< metrics block sums (MUR_METRIC_BLOCK boids a block)

@@ -7,7 +7,12 @@
 #include "metrics.h"
 
 #include "flock_impl.h"
+#include "kernel.h"
 #include "step.h"
+
+#ifdef MUR_X86_PATHS
+#include <immintrin.h>
+#endif
 
 #define BLOCK MUR_METRIC_BLOCK
 
@@ -50,83 +55,172 @@ static void uf_union(int32_t *parent, int32_t a, int32_t b)
     }
 }
 
-/* Union boid k with every boid of [j0, j1) closer than sqrt(r2): the distance test runs as a
- * vectorisable loop into a hit list, the unions (few) afterwards. */
-#define LINK_BLOCK 256
-static void link_boid(const mur_flock *f, int32_t *parent, int32_t k, int32_t j0, int32_t j1, float r2,
-                      const mur_world *w)
+/* Hits of boid k against the 16 slots from j0 (those at or past j0 + m masked off): bit j set when
+ * slot j0 + j is closer than sqrt(r2) (the minimum image on a wrapped world, mur_min_image). Two
+ * versions with the same arithmetic per pair: AVX-512 (16 lanes, the mask straight from the compare;
+ * reads up to 15 slots past the end, which the sorted arrays' MUR_PAD of slack allows) and scalar. */
+typedef uint32_t (*hits_fn)(const mur_flock *, int32_t, int32_t, int32_t, float, const mur_world *);
+
+static uint32_t hits16_base(const mur_flock *f, int32_t k, int32_t j0, int32_t m, float r2, const mur_world *w)
 {
-    const bool wrap = w->wrap;
-    const float *L = w->L, *hL = w->hL;
     const float px = f->sx[k], py = f->sy[k], pz = f->sz[k];
-    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz;
-    const float Lx = L[0], Ly = L[1], Lz = L[2], hx = hL[0], hy = hL[1], hz = hL[2];
-    int32_t hit[LINK_BLOCK];
-    for (int32_t b = j0; b < j1; b += LINK_BLOCK) {
-        const int32_t m = j1 - b < LINK_BLOCK ? j1 - b : LINK_BLOCK;
-        const float *restrict x = X + b, *restrict y = Y + b, *restrict z = Z + b;
-        if (wrap) {
-#pragma omp simd
-            for (int32_t j = 0; j < m; j++) {
-                const float ex = mur_min_image(x[j], px, Lx, hx, true);
-                const float ey = mur_min_image(y[j], py, Ly, hy, true);
-                const float ez = mur_min_image(z[j], pz, Lz, hz, true);
-                hit[j] = ex * ex + ey * ey + ez * ez < r2 ? 1 : 0;
-            }
-        } else {
-#pragma omp simd
-            for (int32_t j = 0; j < m; j++) {
-                float dx = x[j] - px, dy = y[j] - py, dz = z[j] - pz;
-                hit[j] = dx * dx + dy * dy + dz * dz < r2 ? 1 : 0;
+    const int32_t e = m < 16 ? m : 16;
+    uint32_t bits = 0;
+    for (int32_t j = 0; j < e; j++) {
+        const float ex = mur_min_image(f->sx[j0 + j], px, w->L[0], w->hL[0], w->wrap);
+        const float ey = mur_min_image(f->sy[j0 + j], py, w->L[1], w->hL[1], w->wrap);
+        const float ez = mur_min_image(f->sz[j0 + j], pz, w->L[2], w->hL[2], w->wrap);
+        bits |= (uint32_t)(ex * ex + ey * ey + ez * ez < r2) << j;
+    }
+    return bits;
+}
+
+#ifdef MUR_X86_PATHS
+typedef float hv __attribute__((vector_size(64)));
+typedef int32_t hi __attribute__((vector_size(64)));
+#define HSEL(m, a, b) ((hv)(((m) & (hi)(a)) | (~(m) & (hi)(b))))
+static const int32_t hiota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+__attribute__((target("avx512f"))) static uint32_t hits16_avx512(const mur_flock *f, int32_t k, int32_t j0,
+                                                                  int32_t m, float r2, const mur_world *w)
+{
+    hv x, y, z;
+    memcpy(&x, f->sx + j0, sizeof x);
+    memcpy(&y, f->sy + j0, sizeof y);
+    memcpy(&z, f->sz + j0, sizeof z);
+    const hv zero = {0};
+    const float px = f->sx[k], py = f->sy[k], pz = f->sz[k];
+    hv ex = x - px, ey = y - py, ez = z - pz;
+    if (w->wrap) {
+        /* mur_min_image: t < -hL ? (b + L) - a : (t > hL ? (b - L) - a : t) */
+        const hv hx = zero + w->hL[0], hy = zero + w->hL[1], hz = zero + w->hL[2];
+        ex = HSEL(ex < -hx, (x + w->L[0]) - px, HSEL(ex > hx, (x - w->L[0]) - px, ex));
+        ey = HSEL(ey < -hy, (y + w->L[1]) - py, HSEL(ey > hy, (y - w->L[1]) - py, ey));
+        ez = HSEL(ez < -hz, (z + w->L[2]) - pz, HSEL(ez > hz, (z - w->L[2]) - pz, ez));
+    }
+    hi idx;
+    memcpy(&idx, hiota, sizeof idx);
+    const hi hit = (ex * ex + ey * ey + ez * ez < zero + r2) & (idx < m);
+    return _mm512_test_epi32_mask((__m512i)hit, (__m512i)hit);
+}
+#endif
+
+/* Union boid k with every boid of [j0, j1) closer than sqrt(r2) that is not already in its set:
+ * the distance test runs 16 candidates at a time, a find only follows a hit, a union only joins
+ * two different roots. */
+static void link_boid(const mur_flock *f, hits_fn hits16, int32_t *parent, int32_t k, int32_t j0, int32_t j1,
+                      float r2, const mur_world *w)
+{
+    int32_t rk = -1;
+    for (int32_t b = j0; b < j1; b += 16) {
+        uint32_t bits = hits16(f, k, b, j1 - b, r2, w);
+        if (bits && rk < 0)
+            rk = uf_find(parent, k);
+        while (bits) {
+            const int32_t j = b + __builtin_ctz(bits);
+            bits &= bits - 1;
+            const int32_t rj = uf_find(parent, j);
+            if (rj != rk) {
+                uf_union(parent, rk, rj);
+                rk = uf_find(parent, rk);
             }
         }
-        for (int32_t j = 0; j < m; j++)
-            if (hit[j])
-                uf_union(parent, k, b + j);
     }
 }
 
+/* Whether some boid of [k0, k1) is closer than sqrt(r2) to some boid of [j0, j1). */
+static bool any_link(const mur_flock *f, hits_fn hits16, int32_t k0, int32_t k1, int32_t j0, int32_t j1,
+                     float r2, const mur_world *w)
+{
+    for (int32_t k = k0; k < k1; k++)
+        for (int32_t b = j0; b < j1; b += 16)
+            if (hits16(f, k, b, j1 - b, r2, w))
+                return true;
+    return false;
+}
+
 /* Groups: connected components of the graph linking boids closer than view_radius (no view cone,
- * perching boids included), over the grid already built for this tick. */
+ * perching boids included), over the grid already built for this tick, in two passes:
+ *   1. inside each cell (threads own whole cells, so no two touch the same slots): the cell's unions;
+ *      a cell whose boids then share one root is marked whole;
+ *   2. each pair of neighbouring cells once: two whole cells already in one set are skipped without a
+ *      distance test, two whole cells in different sets need one link (the first found joins both);
+ *      otherwise every boid against the other cell (link_boid).
+ * Only links between different sets are skipped or joined, so the partition, and the count, is the
+ * one of every link (any thread count, any order). */
 static int32_t count_groups(mur_flock *f, const mur_step *s)
 {
     const mur_grid *g = &f->grid;
     const int32_t n = f->n;
     int32_t *parent = f->cellof; /* free after the sort */
-    for (int32_t i = 0; i < n; i++)
-        parent[i] = i;
+    uint8_t *whole = f->cwhole;
     const float r2 = f->def.view_radius * f->def.view_radius;
+    const mur_world *w = &s->world;
     const int64_t ncells = g->ncells;
-    const int nt = s->threads;
+    const int nt = mur_step_threads(s, n, MUR_PAR_MIN_RULES);
+    int32_t groups = 0;
+    hits_fn hits16 = hits16_base;
+#ifdef MUR_X86_PATHS
+    if (s->simd == MUR_SIMD_AVX512)
+        hits16 = hits16_avx512;
+#endif
     (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 8)
+#pragma omp parallel num_threads(nt)
 #endif
-    for (int64_t c = 0; c < ncells; c++) {
-        const int32_t lo = g->start[c], hi = g->start[c + 1];
-        if (lo == hi)
-            continue;
-        int32_t cc[3];
-        mur_cell_xyz(g, c, &cc[0], &cc[1], &cc[2]);
-        /* the unique neighbour cells (wrapped or clipped); the pair distance uses the minimum image */
-        int32_t ks[3][5] = {{0}};
-        int nk[3];
-        for (int a = 0; a < 3; a++)
-            nk[a] = mur_axis_cells(g, a, cc[a], true, 0.0f, ks[a], NULL);
-        for (int iz = 0; iz < nk[2]; iz++)
-            for (int iy = 0; iy < nk[1]; iy++)
-                for (int ix = 0; ix < nk[0]; ix++) {
-                    int64_t nc = mur_cell_id(g, ks[0][ix], ks[1][iy], ks[2][iz]);
-                    if (nc < c)
-                        continue; /* each cell pair once */
-                    const int32_t lo2 = g->start[nc], hi2 = g->start[nc + 1];
-                    for (int32_t k = lo; k < hi; k++)
-                        link_boid(f, parent, k, nc == c ? k + 1 : lo2, hi2, r2, &s->world);
-                }
+    {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 64)
+#endif
+        for (int64_t c = 0; c < ncells; c++) {
+            const int32_t lo = g->start[c], hi = g->start[c + 1];
+            for (int32_t k = lo; k < hi; k++)
+                parent[k] = k;
+            for (int32_t k = lo; k + 1 < hi; k++)
+                link_boid(f, hits16, parent, k, k + 1, hi, r2, w);
+            bool one = true;
+            for (int32_t k = lo; k < hi; k++)
+                one &= uf_find(parent, k) == lo; /* the smallest slot is the root */
+            whole[c] = one;
+        }
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 16)
+#endif
+        for (int64_t c = 0; c < ncells; c++) {
+            const int32_t lo = g->start[c], hi = g->start[c + 1];
+            if (lo == hi)
+                continue;
+            int32_t cc[3];
+            mur_cell_xyz(g, c, &cc[0], &cc[1], &cc[2]);
+            /* the unique neighbour cells (wrapped or clipped); the pair distance uses the minimum image */
+            int32_t ks[3][5] = {{0}};
+            int nk[3];
+            for (int a = 0; a < 3; a++)
+                nk[a] = mur_axis_cells(g, a, cc[a], true, 0.0f, ks[a], NULL);
+            for (int iz = 0; iz < nk[2]; iz++)
+                for (int ix = 0; ix < nk[0]; ix++)
+                    for (int iy = 0; iy < nk[1]; iy++) {
+                        const int64_t nc = mur_cell_id(g, ks[0][ix], ks[1][iy], ks[2][iz]);
+                        if (nc <= c)
+                            continue; /* each cell pair once; the cell itself in pass 1 */
+                        const int32_t lo2 = g->start[nc], hi2 = g->start[nc + 1];
+                        if (lo2 == hi2)
+                            continue;
+                        if (whole[c] && whole[nc]) {
+                            const int32_t ra = uf_find(parent, lo), rb = uf_find(parent, lo2);
+                            if (ra != rb && any_link(f, hits16, lo, hi, lo2, hi2, r2, w))
+                                uf_union(parent, ra, rb);
+                        } else {
+                            for (int32_t k = lo; k < hi; k++)
+                                link_boid(f, hits16, parent, k, lo2, hi2, r2, w);
+                        }
+                    }
+        }
+#ifdef _OPENMP
+#pragma omp for schedule(static) reduction(+ : groups)
+#endif
+        for (int32_t i = 0; i < n; i++)
+            groups += parent[i] == i;
     }
-    int32_t groups = 0;
-    for (int32_t i = 0; i < n; i++)
-        groups += parent[i] == i;
     return groups;
 }
 
