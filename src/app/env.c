@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *get(const char *name)
 {
@@ -47,6 +48,14 @@ static bool apply_threads(mur_flock *f, mur_error *err)
         mur_flock_set_threads(f, t);
     }
     return true;
+}
+
+void mur_env_wait_policy(char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY"))
+        return;
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+    execv("/proc/self/exe", argv);
 }
 
 bool mur_env_apply(mur_flock *f, bool threads_given, mur_error *err)

@@ -330,6 +330,7 @@ int main(int argc, char **argv)
     o.ticks = o.warmup = o.repeats = -1;
     o.brute_max = 20000;
     const char *scenario = "all";
+    mur_env_wait_policy(argv); /* OMP_WAIT_POLICY=PASSIVE unless set, as the murmur program (env.h) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
