@@ -80,8 +80,8 @@ typedef float hv __attribute__((vector_size(64)));
 typedef int32_t hi __attribute__((vector_size(64)));
 #define HSEL(m, a, b) ((hv)(((m) & (hi)(a)) | (~(m) & (hi)(b))))
 static const int32_t hiota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-__attribute__((target("avx512f"))) static uint32_t hits16_avx512(const mur_flock *f, int32_t k, int32_t j0,
-                                                                  int32_t m, float r2, const mur_world *w)
+__attribute__((target("avx512f"), always_inline)) static inline uint32_t hits16_avx512_in(const mur_flock *f,
+    int32_t k, int32_t j0, int32_t m, float r2, const mur_world *w)
 {
     hv x, y, z;
     memcpy(&x, f->sx + j0, sizeof x);
@@ -101,6 +101,27 @@ __attribute__((target("avx512f"))) static uint32_t hits16_avx512(const mur_flock
     memcpy(&idx, hiota, sizeof idx);
     const hi hit = (ex * ex + ey * ey + ez * ez < zero + r2) & (idx < m);
     return _mm512_test_epi32_mask((__m512i)hit, (__m512i)hit);
+}
+__attribute__((target("avx512f"))) static uint32_t hits16_avx512(const mur_flock *f, int32_t k, int32_t j0,
+                                                                  int32_t m, float r2, const mur_world *w)
+{
+    return hits16_avx512_in(f, k, j0, m, r2, w);
+}
+#endif
+
+/* The link rows of the boids [lo, lo + m), m <= 16, among themselves. */
+typedef void (*rows_fn)(const mur_flock *, int32_t, int32_t, float, const mur_world *, uint32_t *);
+static void rows_base(const mur_flock *f, int32_t lo, int32_t m, float r2, const mur_world *w, uint32_t *adj)
+{
+    for (int32_t k = 0; k < m; k++)
+        adj[k] = hits16_base(f, lo + k, lo, m, r2, w);
+}
+#ifdef MUR_X86_PATHS
+__attribute__((target("avx512f"))) static void rows_avx512(const mur_flock *f, int32_t lo, int32_t m, float r2,
+                                                          const mur_world *w, uint32_t *adj)
+{
+    for (int32_t k = 0; k < m; k++)
+        adj[k] = hits16_avx512_in(f, lo + k, lo, m, r2, w);
 }
 #endif
 
@@ -138,6 +159,98 @@ static bool any_link(const mur_flock *f, hits_fn hits16, int32_t k0, int32_t k1,
     return false;
 }
 
+/* Whether the boids [lo, hi) (at most 16) are connected among themselves: each boid's links as a
+ * bit row, then the set reached from the first boid grown until it stops. */
+static bool whole_cell(const mur_flock *f, rows_fn rows, int32_t lo, int32_t hi, float r2, const mur_world *w)
+{
+    const int32_t m = hi - lo;
+    if (m <= 1)
+        return true;
+    uint32_t adj[16];
+    rows(f, lo, m, r2, w, adj);
+    const uint32_t all = (1u << m) - 1;
+    uint32_t reach = 1, prev = 0;
+    while (reach != prev) {
+        prev = reach;
+        for (uint32_t b = reach; b; b &= b - 1)
+            reach |= adj[__builtin_ctz(b)];
+        if (reach == all)
+            return true;
+    }
+    return false;
+}
+
+/* What pass 2 of the groups needs. */
+typedef struct link_ctx {
+    int32_t *parent;
+    const uint8_t *whole;
+    float r2;
+    const mur_world *w;
+    hits_fn hits16;
+    int64_t off[2][62];   ///< cell id offsets of the later neighbours of an inner cell: [0] others, [1] faces
+    int noff[2];
+} link_ctx;
+
+/* Cell c against its neighbour nc (nc after c): whole cells are joined by their first link, once. */
+static inline void link_pair(const mur_flock *f, const link_ctx *L, int64_t c, int32_t lo, int32_t hi, int32_t *ra,
+                             int64_t nc)
+{
+    const int32_t lo2 = f->grid.start[nc], hi2 = f->grid.start[nc + 1];
+    if (lo2 == hi2)
+        return;
+    if (L->whole[c] && L->whole[nc]) {
+        if (*ra < 0)
+            *ra = uf_find(L->parent, lo);
+        const int32_t rb = uf_find(L->parent, lo2);
+        if (*ra != rb && any_link(f, L->hits16, lo, hi, lo2, hi2, L->r2, L->w)) {
+            uf_union(L->parent, *ra, rb);
+            *ra = -1; /* find again when next needed */
+        }
+    } else {
+        for (int32_t k = lo; k < hi; k++)
+            link_boid(f, L->hits16, L->parent, k, lo2, hi2, L->r2, L->w);
+        *ra = -1;
+    }
+}
+
+/* Cell c against each neighbour cell after it: with `faces` those that share a face with it, else the
+ * others (sharing an edge or a corner). */
+static void link_cells(const mur_flock *f, const link_ctx *L, int64_t c, int faces)
+{
+    const mur_grid *g = &f->grid;
+    const int32_t lo = g->start[c], hi = g->start[c + 1];
+    if (lo == hi)
+        return;
+    int32_t ra = -1;
+    int32_t cc[3];
+    mur_cell_xyz(g, c, &cc[0], &cc[1], &cc[2]);
+    const int R = g->reach;
+    bool inner = true;
+    for (int a = 0; a < 3; a++)
+        inner &= cc[a] >= R && cc[a] < g->dims[a] - R;
+    if (inner) {
+        /* no wrap, no clip: the neighbours are fixed offsets of the cell id */
+        for (int q = 0; q < L->noff[faces]; q++)
+            link_pair(f, L, c, lo, hi, &ra, c + L->off[faces][q]);
+        return;
+    }
+    /* the unique neighbour cells (wrapped or clipped); the pair distance uses the minimum image */
+    int32_t ks[3][5] = {{0}};
+    int nk[3];
+    for (int a = 0; a < 3; a++)
+        nk[a] = mur_axis_cells(g, a, cc[a], true, 0.0f, ks[a], NULL);
+    for (int iz = 0; iz < nk[2]; iz++)
+        for (int ix = 0; ix < nk[0]; ix++)
+            for (int iy = 0; iy < nk[1]; iy++) {
+                const int differ = (ks[0][ix] != cc[0]) + (ks[1][iy] != cc[1]) + (ks[2][iz] != cc[2]);
+                if ((differ == 1) != (faces != 0))
+                    continue;
+                const int64_t nc = mur_cell_id(g, ks[0][ix], ks[1][iy], ks[2][iz]);
+                if (nc > c) /* each cell pair once; the cell itself in pass 1 */
+                    link_pair(f, L, c, lo, hi, &ra, nc);
+            }
+}
+
 /* Groups: connected components of the graph linking boids closer than view_radius (no view cone,
  * perching boids included), over the grid already built for this tick, in two passes:
  *   1. inside each cell (threads own whole cells, so no two touch the same slots): the cell's unions;
@@ -159,10 +272,25 @@ static int32_t count_groups(mur_flock *f, const mur_step *s)
     const int nt = mur_step_threads(s, n, MUR_PAR_MIN_RULES);
     int32_t groups = 0;
     hits_fn hits16 = hits16_base;
+    rows_fn rows = rows_base;
 #ifdef MUR_X86_PATHS
-    if (s->simd == MUR_SIMD_AVX512)
+    if (s->simd == MUR_SIMD_AVX512) {
         hits16 = hits16_avx512;
+        rows = rows_avx512;
+    }
 #endif
+    link_ctx L = {parent, whole, r2, w, hits16, {{0}}, {0, 0}};
+    {
+        const int R = g->reach;
+        for (int oz = -R; oz <= R; oz++)
+            for (int ox = -R; ox <= R; ox++)
+                for (int oy = -R; oy <= R; oy++) {
+                    const int64_t o = oy + (int64_t)g->dims[1] * (ox + (int64_t)g->dims[0] * oz);
+                    const int face = (ox != 0) + (oy != 0) + (oz != 0) == 1;
+                    if (o > 0)
+                        L.off[face][L.noff[face]++] = o;
+                }
+    }
     (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
@@ -173,6 +301,13 @@ static int32_t count_groups(mur_flock *f, const mur_step *s)
 #endif
         for (int64_t c = 0; c < ncells; c++) {
             const int32_t lo = g->start[c], hi = g->start[c + 1];
+            if (hi - lo <= 16 && whole_cell(f, rows, lo, hi, r2, w)) {
+                /* connected: every boid straight under the smallest slot, no union-find */
+                for (int32_t k = lo; k < hi; k++)
+                    parent[k] = lo;
+                whole[c] = 1;
+                continue;
+            }
             for (int32_t k = lo; k < hi; k++)
                 parent[k] = k;
             for (int32_t k = lo; k + 1 < hi; k++)
@@ -182,38 +317,14 @@ static int32_t count_groups(mur_flock *f, const mur_step *s)
                 one &= uf_find(parent, k) == lo; /* the smallest slot is the root */
             whole[c] = one;
         }
+        /* the face neighbours first: they join most whole cells, so most of the other pairs then
+         * find their two cells already in one set and cost no distance test */
+        for (int faces = 1; faces >= 0; faces--) {
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 16)
 #endif
-        for (int64_t c = 0; c < ncells; c++) {
-            const int32_t lo = g->start[c], hi = g->start[c + 1];
-            if (lo == hi)
-                continue;
-            int32_t cc[3];
-            mur_cell_xyz(g, c, &cc[0], &cc[1], &cc[2]);
-            /* the unique neighbour cells (wrapped or clipped); the pair distance uses the minimum image */
-            int32_t ks[3][5] = {{0}};
-            int nk[3];
-            for (int a = 0; a < 3; a++)
-                nk[a] = mur_axis_cells(g, a, cc[a], true, 0.0f, ks[a], NULL);
-            for (int iz = 0; iz < nk[2]; iz++)
-                for (int ix = 0; ix < nk[0]; ix++)
-                    for (int iy = 0; iy < nk[1]; iy++) {
-                        const int64_t nc = mur_cell_id(g, ks[0][ix], ks[1][iy], ks[2][iz]);
-                        if (nc <= c)
-                            continue; /* each cell pair once; the cell itself in pass 1 */
-                        const int32_t lo2 = g->start[nc], hi2 = g->start[nc + 1];
-                        if (lo2 == hi2)
-                            continue;
-                        if (whole[c] && whole[nc]) {
-                            const int32_t ra = uf_find(parent, lo), rb = uf_find(parent, lo2);
-                            if (ra != rb && any_link(f, hits16, lo, hi, lo2, hi2, r2, w))
-                                uf_union(parent, ra, rb);
-                        } else {
-                            for (int32_t k = lo; k < hi; k++)
-                                link_boid(f, hits16, parent, k, lo2, hi2, r2, w);
-                        }
-                    }
+            for (int64_t c = 0; c < ncells; c++)
+                link_cells(f, &L, c, faces);
         }
 #ifdef _OPENMP
 #pragma omp for schedule(static) reduction(+ : groups)
