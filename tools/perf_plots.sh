@@ -119,6 +119,7 @@ set title "A busy machine: N busy loops beside murmur-bench (".L_busy.")"
 unset logscale x
 set xlabel "busy loops (murmur-bench --background-load N) on the 2 cores"
 set xtics 1
+set key bottom right
 set ylabel "ms per tick (median)"
 set logscale y
 plot "busy_100k_t1.dat" u 1:2 w lp lw 2 pt 7 t "100k, 1 thread", \
