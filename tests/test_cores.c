@@ -108,6 +108,7 @@ static void fallback_decisions(void **s)
     assert_int_equal(t, 1); /* the probe ran on one thread */
     assert_true(ticks <= 4);
     assert_int_equal(mur_cores_threads(&c, 2), 1); /* and it stays */
+    assert_int_equal(mur_cores_current(&c, 2), 1); /* measuring ticks too */
     /* still contended: probes on 2 threads lose, one thread stays, 1 tick in 16 probes */
     int on_two = 0;
     for (int i = 0; i < 160; i++) {
@@ -124,6 +125,7 @@ static void fallback_decisions(void **s)
     }
     assert_int_equal(c.mode, 0);
     assert_int_equal(mur_cores_threads(&c, 2), 2);
+    assert_int_equal(mur_cores_current(&c, 2), 2);
     /* contended but 2 threads still faster (one busy loop): the probe on one loses, 2 stay */
     int on_one = 0;
     for (int i = 0; i < 160; i++) {

@@ -40,6 +40,11 @@ int mur_cores_threads(mur_cores *c, int threads)
     return mode == 0 ? threads : 1;
 }
 
+int mur_cores_current(const mur_cores *c, int threads)
+{
+    return threads <= 1 || c->fixed || c->mode == 0 ? threads : 1;
+}
+
 void mur_cores_update(mur_cores *c, int used, int threads, double ms, double own)
 {
     if (threads <= 1 || c->fixed || !(ms > 0.0))

@@ -19,8 +19,10 @@ typedef struct mur_cores {
 
 /// Forget what was measured (new thread count, new flock).
 void mur_cores_reset(mur_cores *c);
-/// Threads for the next tick of a flock set to `threads`.
+/// Threads for the next tick of a flock set to `threads` (a probe tick tries the other mode).
 int mur_cores_threads(mur_cores *c, int threads);
+/// Threads of the current mode, never a probe (for ticks that only measure).
+int mur_cores_current(const mur_cores *c, int threads);
 /// After a moving tick on `used` threads: its time without the metrics, and the smallest share of
 /// wall time that one of its threads spent running during the rules pass (1 = every thread had its
 /// core the whole pass).

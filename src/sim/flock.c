@@ -291,7 +291,7 @@ static void step_init(mur_step *s, mur_flock *f, bool move, bool metrics)
 {
     memset(s, 0, sizeof *s);
     s->def = &f->def;
-    s->threads = move ? mur_cores_threads(&f->cores, f->threads) : f->threads;
+    s->threads = move ? mur_cores_threads(&f->cores, f->threads) : mur_cores_current(&f->cores, f->threads);
     s->move = move;
     s->metrics = metrics;
     s->simd = f->simd;
