@@ -369,7 +369,10 @@ int main(int argc, char **argv)
             o.fixed = !strcmp(v, "off");
         } else if (!strcmp(a, "--background-load")) {
             o.load = parse_int(v, 0);
-            ok = o.load >= 0 && o.load <= 16;
+            if (o.load < 0 || o.load > 16) {
+                fprintf(stderr, "murmur-bench: bad value '%s' for --background-load: expected a whole number in [0, 16]\n", v);
+                return 2;
+            }
         } else {
             fprintf(stderr, "murmur-bench: unknown option '%s' (see --help)\n", a);
             return 2;
