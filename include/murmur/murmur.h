@@ -261,6 +261,11 @@ MUR_API bool mur_flock_set_predator(mur_flock *f, int32_t k, const float pos[3],
 /// library reads no environment variable: the murmur program maps MURMUR_THREADS and
 /// OMP_NUM_THREADS onto this (docs/environment.md).
 MUR_API void mur_flock_set_threads(mur_flock *f, int threads);
+/// On (the default): a step on several threads that finds a core taken by another process (its
+/// threads' CPU time short of the wall time) tries one thread and keeps whichever is faster, trying
+/// again every few ticks; `mur_stats.threads_used` says what ran. Off: always the set threads. The
+/// state is bit-identical either way (any thread count gives the same bits).
+MUR_API void mur_flock_set_thread_fallback(mur_flock *f, bool on);
 MUR_API int mur_flock_threads(const mur_flock *f);
 
 /// Code path of the neighbour kernel. Every path gives bit-identical results; only speed differs.
@@ -296,6 +301,7 @@ typedef struct mur_stats {
     double grid_ms;             ///< of which grid build and reorder, ms
     double metrics_ms;          ///< of which metrics, ms
     double candidates_per_boid; ///< pairs tested per flying boid in the last step
+    int32_t threads_used;       ///< threads the last step ran on (mur_flock_set_thread_fallback)
     /* metrics: valid when metrics_valid */
     bool metrics_valid;         ///< metrics computed for this tick
     double centre[3];           ///< mean position, wu

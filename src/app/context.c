@@ -169,15 +169,3 @@ void mur_context_destroy(mur_context *c)
     free(c);
 }
 
-/* The viewer and the recorder share two cores with the GL driver's own threads (llvmpipe renders on
- * the CPU). OpenMP's default of spinning while it waits then steals the driver's time and a 3 ms step
- * takes 30 ms. The wait policy is read when the OpenMP runtime loads, before main, so set it and
- * start again once. An explicit OMP_WAIT_POLICY from the user is kept. */
-void mur_graphics_threads_policy(char **argv)
-{
-    if (getenv("OMP_WAIT_POLICY"))
-        return;
-    setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
-    execv("/proc/self/exe", argv);
-    /* exec failed (no /proc): carry on with the default policy */
-}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *get(const char *name)
 {
@@ -59,6 +60,14 @@ int mur_env_threads(int threads)
         return parse_threads(v, false, &t) ? t : 0;
     v = get("OMP_NUM_THREADS");
     return v && parse_threads(v, true, &t) ? t : 0;
+}
+
+void mur_env_wait_policy(char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY"))
+        return;
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+    execv("/proc/self/exe", argv);
 }
 
 bool mur_env_apply(mur_flock *f, bool threads_given, mur_error *err)

@@ -16,4 +16,12 @@ bool mur_env_apply(mur_flock *f, bool threads_given, mur_error *err);
 /// a valid MURMUR_THREADS or OMP_NUM_THREADS, else 0 (all cores).
 int mur_env_threads(int threads);
 
+/// Unless OMP_WAIT_POLICY is set: set it to PASSIVE and start the program again (argv as given), once.
+/// OpenMP reads the policy when its runtime loads, before main. Its default spins while a thread
+/// waits; on a machine whose cores are shared (other programs, the GL driver's threads beside the
+/// viewer) the spinning takes the time the working thread needs, and a 2-thread step became several
+/// times slower than 1 thread (docs/performance.md). Returns only when the policy was already set or
+/// the exec failed (no /proc: the default policy stays).
+void mur_env_wait_policy(char **argv);
+
 #endif

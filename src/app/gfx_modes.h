@@ -15,6 +15,5 @@ int mur_headless_main(const mur_cli *cli, mur_flock *flock);
 void mur_bindings_print(bool markdown);
 /// Before any OpenMP thread starts: a wait policy that leaves the GL driver its CPU time (may
 /// re-execute the program once).
-void mur_graphics_threads_policy(char **argv);
 
 #endif

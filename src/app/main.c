@@ -87,10 +87,8 @@ int main(int argc, char **argv)
     mur_cli cli;
     if (!mur_cli_parse(&cli, argc, argv))
         return MUR_EXIT_USAGE;
-#ifdef MUR_HAVE_GFX
-    if (cli.steps < 0 && !mur_cli_info_only(&cli))
-        mur_graphics_threads_policy(argv);
-#endif
+    if (!mur_cli_info_only(&cli))
+        mur_env_wait_policy(argv);
     int rc = mur_cli_info_only(&cli) ? print_info(&cli) : run_mode(&cli);
     mur_cli_free(&cli);
     return rc;

@@ -88,6 +88,7 @@ static const buffer BUFFERS[] = {
     BUF(svz, PER_SORTED, sizeof(float)),
     BUF(sw, PER_SORTED, sizeof(float)),
     BUF(grid.start, PER_CELL, sizeof(int32_t)),
+    BUF(cwhole, PER_CELL, sizeof(uint8_t)),
     BUF(ppos, PER_PREDATOR, 3 * sizeof(float)),
     BUF(pvel, PER_PREDATOR, 3 * sizeof(float)),
     BUF(ptmp, PER_PREDATOR, 6 * sizeof(float)),
@@ -268,6 +269,7 @@ mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err)
     f->def = *def;
     f->pred_on = true;
     f->threads = mur_all_cores();
+    mur_cores_reset(&f->cores);
     f->simd = mur_kernel_best();
     f->grid.want_reach = 1;
     if (!alloc_gather(f, f->threads) || !mur_flock_set_boid_count(f, def->boids, err) ||
@@ -291,12 +293,12 @@ void mur_flock_destroy(mur_flock *f)
 }
 
 /* The context of one tick: built here once, read by every part of the tick. */
-static void step_init(mur_step *s, const mur_flock *f, bool move, bool metrics)
+static void step_init(mur_step *s, mur_flock *f, bool move, bool metrics)
 {
     memset(s, 0, sizeof *s);
     s->res = mur_def_resolved(&f->def);
     s->def = &s->res;
-    s->threads = f->threads;
+    s->threads = move ? mur_cores_threads(&f->cores, f->threads) : mur_cores_current(&f->cores, f->threads);
     s->move = move;
     s->metrics = metrics;
     s->simd = f->simd;
@@ -351,6 +353,9 @@ static void tick(mur_flock *f, bool move, bool metrics)
         st.nn_distance = ps.with_nn > 0 ? ps.nn_sum / (double)ps.with_nn : 0.0;
     }
     st.candidates_per_boid = f->n > 0 ? (double)ps.candidates / f->n : 0.0;
+    st.threads_used = s.threads;
+    if (move && f->n >= MUR_PAR_MIN_RULES)
+        mur_cores_update(&f->cores, s.threads, f->threads, (t3 - t0) - (t2 - t1), ps.own_core);
     st.grid_ms = t1 - t0;
     st.metrics_ms = t2 - t1;
     st.step_ms = t3 - t0;
@@ -492,8 +497,16 @@ void mur_flock_set_threads(mur_flock *f, int threads)
     int t = threads > 0 ? threads : mur_all_cores();
     if (t > MUR_MAX_THREADS)
         t = MUR_MAX_THREADS;
-    if (alloc_gather(f, t))
+    if (alloc_gather(f, t) && t != f->threads) {
         f->threads = t;
+        mur_cores_reset(&f->cores);
+    }
+}
+
+void mur_flock_set_thread_fallback(mur_flock *f, bool on)
+{
+    f->cores.fixed = !on;
+    mur_cores_reset(&f->cores);
 }
 
 int mur_flock_threads(const mur_flock *f) { return f->threads; }

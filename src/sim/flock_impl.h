@@ -4,6 +4,7 @@
 #define MUR_SIM_FLOCK_IMPL_H
 
 #include "core.h"
+#include "cores.h"
 #include "grid.h"
 
 /// Capacity (candidates) of each thread's gather buffer; a neighbourhood larger than this is
@@ -46,10 +47,12 @@ struct mur_flock {
     int32_t *order;            ///< sorted slot -> boid index
     int32_t *cellof;           ///< boid -> cell during the sort; union-find parents for groups
     mur_grid grid;
+    uint8_t *cwhole;           ///< per cell: its boids are one group (metrics)
     double *item_nn;           ///< per work item: sum of nearest-neighbour distances (metrics)
     int64_t *item_cnt;         ///< per work item: neighbours counted, boids with a neighbour
     void *msum;                ///< metrics block sums (MUR_METRIC_BLOCK boids a block)
     int threads;               ///< worker threads, 1..MUR_MAX_THREADS
+    mur_cores cores;           ///< all threads or one, by what the last ticks measured
     mur_gather gather[MUR_MAX_THREADS];
     bool metrics_every;
     mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)

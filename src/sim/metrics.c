@@ -7,7 +7,12 @@
 #include "metrics.h"
 
 #include "flock_impl.h"
+#include "kernel.h"
 #include "step.h"
+
+#ifdef MUR_X86_PATHS
+#include <immintrin.h>
+#endif
 
 #define BLOCK MUR_METRIC_BLOCK
 
@@ -50,83 +55,283 @@ static void uf_union(int32_t *parent, int32_t a, int32_t b)
     }
 }
 
-/* Union boid k with every boid of [j0, j1) closer than sqrt(r2): the distance test runs as a
- * vectorisable loop into a hit list, the unions (few) afterwards. */
-#define LINK_BLOCK 256
-static void link_boid(const mur_flock *f, int32_t *parent, int32_t k, int32_t j0, int32_t j1, float r2,
-                      const mur_world *w)
+/* Hits of boid k against the 16 slots from j0 (those at or past j0 + m masked off): bit j set when
+ * slot j0 + j is closer than sqrt(r2) (the minimum image on a wrapped world, mur_min_image). Two
+ * versions with the same arithmetic per pair: AVX-512 (16 lanes, the mask straight from the compare;
+ * reads up to 15 slots past the end, which the sorted arrays' MUR_PAD of slack allows) and scalar. */
+typedef uint32_t (*hits_fn)(const mur_flock *, int32_t, int32_t, int32_t, float, const mur_world *);
+
+static uint32_t hits16_base(const mur_flock *f, int32_t k, int32_t j0, int32_t m, float r2, const mur_world *w)
 {
-    const bool wrap = w->wrap;
-    const float *L = w->L, *hL = w->hL;
     const float px = f->sx[k], py = f->sy[k], pz = f->sz[k];
-    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz;
-    const float Lx = L[0], Ly = L[1], Lz = L[2], hx = hL[0], hy = hL[1], hz = hL[2];
-    int32_t hit[LINK_BLOCK];
-    for (int32_t b = j0; b < j1; b += LINK_BLOCK) {
-        const int32_t m = j1 - b < LINK_BLOCK ? j1 - b : LINK_BLOCK;
-        const float *restrict x = X + b, *restrict y = Y + b, *restrict z = Z + b;
-        if (wrap) {
-#pragma omp simd
-            for (int32_t j = 0; j < m; j++) {
-                const float ex = mur_min_image(x[j], px, Lx, hx, true);
-                const float ey = mur_min_image(y[j], py, Ly, hy, true);
-                const float ez = mur_min_image(z[j], pz, Lz, hz, true);
-                hit[j] = ex * ex + ey * ey + ez * ez < r2 ? 1 : 0;
-            }
-        } else {
-#pragma omp simd
-            for (int32_t j = 0; j < m; j++) {
-                float dx = x[j] - px, dy = y[j] - py, dz = z[j] - pz;
-                hit[j] = dx * dx + dy * dy + dz * dz < r2 ? 1 : 0;
+    const int32_t e = m < 16 ? m : 16;
+    uint32_t bits = 0;
+    for (int32_t j = 0; j < e; j++) {
+        const float ex = mur_min_image(f->sx[j0 + j], px, w->L[0], w->hL[0], w->wrap);
+        const float ey = mur_min_image(f->sy[j0 + j], py, w->L[1], w->hL[1], w->wrap);
+        const float ez = mur_min_image(f->sz[j0 + j], pz, w->L[2], w->hL[2], w->wrap);
+        bits |= (uint32_t)(ex * ex + ey * ey + ez * ez < r2) << j;
+    }
+    return bits;
+}
+
+#ifdef MUR_X86_PATHS
+typedef float hv __attribute__((vector_size(64)));
+typedef int32_t hi __attribute__((vector_size(64)));
+#define HSEL(m, a, b) ((hv)(((m) & (hi)(a)) | (~(m) & (hi)(b))))
+static const int32_t hiota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+__attribute__((target("avx512f"), always_inline)) static inline uint32_t hits16_avx512_in(const mur_flock *f,
+    int32_t k, int32_t j0, int32_t m, float r2, const mur_world *w)
+{
+    hv x, y, z;
+    memcpy(&x, f->sx + j0, sizeof x);
+    memcpy(&y, f->sy + j0, sizeof y);
+    memcpy(&z, f->sz + j0, sizeof z);
+    const hv zero = {0};
+    const float px = f->sx[k], py = f->sy[k], pz = f->sz[k];
+    hv ex = x - px, ey = y - py, ez = z - pz;
+    if (w->wrap) {
+        /* mur_min_image: t < -hL ? (b + L) - a : (t > hL ? (b - L) - a : t) */
+        const hv hx = zero + w->hL[0], hy = zero + w->hL[1], hz = zero + w->hL[2];
+        ex = HSEL(ex < -hx, (x + w->L[0]) - px, HSEL(ex > hx, (x - w->L[0]) - px, ex));
+        ey = HSEL(ey < -hy, (y + w->L[1]) - py, HSEL(ey > hy, (y - w->L[1]) - py, ey));
+        ez = HSEL(ez < -hz, (z + w->L[2]) - pz, HSEL(ez > hz, (z - w->L[2]) - pz, ez));
+    }
+    hi idx;
+    memcpy(&idx, hiota, sizeof idx);
+    const hi hit = (ex * ex + ey * ey + ez * ez < zero + r2) & (idx < m);
+    return _mm512_test_epi32_mask((__m512i)hit, (__m512i)hit);
+}
+__attribute__((target("avx512f"))) static uint32_t hits16_avx512(const mur_flock *f, int32_t k, int32_t j0,
+                                                                  int32_t m, float r2, const mur_world *w)
+{
+    return hits16_avx512_in(f, k, j0, m, r2, w);
+}
+#endif
+
+/* The link rows of the boids [lo, lo + m), m <= 16, among themselves. */
+typedef void (*rows_fn)(const mur_flock *, int32_t, int32_t, float, const mur_world *, uint32_t *);
+static void rows_base(const mur_flock *f, int32_t lo, int32_t m, float r2, const mur_world *w, uint32_t *adj)
+{
+    for (int32_t k = 0; k < m; k++)
+        adj[k] = hits16_base(f, lo + k, lo, m, r2, w);
+}
+#ifdef MUR_X86_PATHS
+__attribute__((target("avx512f"))) static void rows_avx512(const mur_flock *f, int32_t lo, int32_t m, float r2,
+                                                          const mur_world *w, uint32_t *adj)
+{
+    for (int32_t k = 0; k < m; k++)
+        adj[k] = hits16_avx512_in(f, lo + k, lo, m, r2, w);
+}
+#endif
+
+/* Union boid k with every boid of [j0, j1) closer than sqrt(r2) that is not already in its set:
+ * the distance test runs 16 candidates at a time, a find only follows a hit, a union only joins
+ * two different roots. */
+static void link_boid(const mur_flock *f, hits_fn hits16, int32_t *parent, int32_t k, int32_t j0, int32_t j1,
+                      float r2, const mur_world *w)
+{
+    int32_t rk = -1;
+    for (int32_t b = j0; b < j1; b += 16) {
+        uint32_t bits = hits16(f, k, b, j1 - b, r2, w);
+        if (bits && rk < 0)
+            rk = uf_find(parent, k);
+        while (bits) {
+            const int32_t j = b + __builtin_ctz(bits);
+            bits &= bits - 1;
+            const int32_t rj = uf_find(parent, j);
+            if (rj != rk) {
+                uf_union(parent, rk, rj);
+                rk = uf_find(parent, rk);
             }
         }
-        for (int32_t j = 0; j < m; j++)
-            if (hit[j])
-                uf_union(parent, k, b + j);
     }
 }
 
+/* Whether some boid of [k0, k1) is closer than sqrt(r2) to some boid of [j0, j1). */
+static bool any_link(const mur_flock *f, hits_fn hits16, int32_t k0, int32_t k1, int32_t j0, int32_t j1,
+                     float r2, const mur_world *w)
+{
+    for (int32_t k = k0; k < k1; k++)
+        for (int32_t b = j0; b < j1; b += 16)
+            if (hits16(f, k, b, j1 - b, r2, w))
+                return true;
+    return false;
+}
+
+/* Whether the boids [lo, hi) (at most 16) are connected among themselves: each boid's links as a
+ * bit row, then the set reached from the first boid grown until it stops. */
+static bool whole_cell(const mur_flock *f, rows_fn rows, int32_t lo, int32_t hi, float r2, const mur_world *w)
+{
+    const int32_t m = hi - lo;
+    if (m <= 1)
+        return true;
+    uint32_t adj[16];
+    rows(f, lo, m, r2, w, adj);
+    const uint32_t all = (1u << m) - 1;
+    uint32_t reach = 1, prev = 0;
+    while (reach != prev) {
+        prev = reach;
+        for (uint32_t b = reach; b; b &= b - 1)
+            reach |= adj[__builtin_ctz(b)];
+        if (reach == all)
+            return true;
+    }
+    return false;
+}
+
+/* What pass 2 of the groups needs. */
+typedef struct link_ctx {
+    int32_t *parent;
+    const uint8_t *whole;
+    float r2;
+    const mur_world *w;
+    hits_fn hits16;
+    int64_t off[2][62];   ///< cell id offsets of the later neighbours of an inner cell: [0] others, [1] faces
+    int noff[2];
+} link_ctx;
+
+/* Cell c against its neighbour nc (nc after c): whole cells are joined by their first link, once. */
+static inline void link_pair(const mur_flock *f, const link_ctx *L, int64_t c, int32_t lo, int32_t hi, int32_t *ra,
+                             int64_t nc)
+{
+    const int32_t lo2 = f->grid.start[nc], hi2 = f->grid.start[nc + 1];
+    if (lo2 == hi2)
+        return;
+    if (L->whole[c] && L->whole[nc]) {
+        if (*ra < 0)
+            *ra = uf_find(L->parent, lo);
+        const int32_t rb = uf_find(L->parent, lo2);
+        if (*ra != rb && any_link(f, L->hits16, lo, hi, lo2, hi2, L->r2, L->w)) {
+            uf_union(L->parent, *ra, rb);
+            *ra = -1; /* find again when next needed */
+        }
+    } else {
+        for (int32_t k = lo; k < hi; k++)
+            link_boid(f, L->hits16, L->parent, k, lo2, hi2, L->r2, L->w);
+        *ra = -1;
+    }
+}
+
+/* Cell c against each neighbour cell after it: with `faces` those that share a face with it, else the
+ * others (sharing an edge or a corner). */
+static void link_cells(const mur_flock *f, const link_ctx *L, int64_t c, int faces)
+{
+    const mur_grid *g = &f->grid;
+    const int32_t lo = g->start[c], hi = g->start[c + 1];
+    if (lo == hi)
+        return;
+    int32_t ra = -1;
+    int32_t cc[3];
+    mur_cell_xyz(g, c, &cc[0], &cc[1], &cc[2]);
+    const int R = g->reach;
+    bool inner = true;
+    for (int a = 0; a < 3; a++)
+        inner &= cc[a] >= R && cc[a] < g->dims[a] - R;
+    if (inner) {
+        /* no wrap, no clip: the neighbours are fixed offsets of the cell id */
+        for (int q = 0; q < L->noff[faces]; q++)
+            link_pair(f, L, c, lo, hi, &ra, c + L->off[faces][q]);
+        return;
+    }
+    /* the unique neighbour cells (wrapped or clipped); the pair distance uses the minimum image */
+    int32_t ks[3][5] = {{0}};
+    int nk[3];
+    for (int a = 0; a < 3; a++)
+        nk[a] = mur_axis_cells(g, a, cc[a], true, 0.0f, ks[a], NULL);
+    for (int iz = 0; iz < nk[2]; iz++)
+        for (int ix = 0; ix < nk[0]; ix++)
+            for (int iy = 0; iy < nk[1]; iy++) {
+                const int differ = (ks[0][ix] != cc[0]) + (ks[1][iy] != cc[1]) + (ks[2][iz] != cc[2]);
+                if ((differ == 1) != (faces != 0))
+                    continue;
+                const int64_t nc = mur_cell_id(g, ks[0][ix], ks[1][iy], ks[2][iz]);
+                if (nc > c) /* each cell pair once; the cell itself in pass 1 */
+                    link_pair(f, L, c, lo, hi, &ra, nc);
+            }
+}
+
 /* Groups: connected components of the graph linking boids closer than view_radius (no view cone,
- * perching boids included), over the grid already built for this tick. */
+ * perching boids included), over the grid already built for this tick, in two passes:
+ *   1. inside each cell (threads own whole cells, so no two touch the same slots): the cell's unions;
+ *      a cell whose boids then share one root is marked whole;
+ *   2. each pair of neighbouring cells once: two whole cells already in one set are skipped without a
+ *      distance test, two whole cells in different sets need one link (the first found joins both);
+ *      otherwise every boid against the other cell (link_boid).
+ * Only links between different sets are skipped or joined, so the partition, and the count, is the
+ * one of every link (any thread count, any order). */
 static int32_t count_groups(mur_flock *f, const mur_step *s)
 {
     const mur_grid *g = &f->grid;
     const int32_t n = f->n;
     int32_t *parent = f->cellof; /* free after the sort */
-    for (int32_t i = 0; i < n; i++)
-        parent[i] = i;
+    uint8_t *whole = f->cwhole;
     const float r2 = f->def.view_radius * f->def.view_radius;
+    const mur_world *w = &s->world;
     const int64_t ncells = g->ncells;
-    const int nt = s->threads;
-    (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 8)
+    const int nt = mur_step_threads(s, n, MUR_PAR_MIN_RULES);
+    int32_t groups = 0;
+    hits_fn hits16 = hits16_base;
+    rows_fn rows = rows_base;
+#ifdef MUR_X86_PATHS
+    if (s->simd == MUR_SIMD_AVX512) {
+        hits16 = hits16_avx512;
+        rows = rows_avx512;
+    }
 #endif
-    for (int64_t c = 0; c < ncells; c++) {
-        const int32_t lo = g->start[c], hi = g->start[c + 1];
-        if (lo == hi)
-            continue;
-        int32_t cc[3];
-        mur_cell_xyz(g, c, &cc[0], &cc[1], &cc[2]);
-        /* the unique neighbour cells (wrapped or clipped); the pair distance uses the minimum image */
-        int32_t ks[3][5] = {{0}};
-        int nk[3];
-        for (int a = 0; a < 3; a++)
-            nk[a] = mur_axis_cells(g, a, cc[a], true, 0.0f, ks[a], NULL);
-        for (int iz = 0; iz < nk[2]; iz++)
-            for (int iy = 0; iy < nk[1]; iy++)
-                for (int ix = 0; ix < nk[0]; ix++) {
-                    int64_t nc = mur_cell_id(g, ks[0][ix], ks[1][iy], ks[2][iz]);
-                    if (nc < c)
-                        continue; /* each cell pair once */
-                    const int32_t lo2 = g->start[nc], hi2 = g->start[nc + 1];
-                    for (int32_t k = lo; k < hi; k++)
-                        link_boid(f, parent, k, nc == c ? k + 1 : lo2, hi2, r2, &s->world);
+    link_ctx L = {parent, whole, r2, w, hits16, {{0}}, {0, 0}};
+    {
+        const int R = g->reach;
+        for (int oz = -R; oz <= R; oz++)
+            for (int ox = -R; ox <= R; ox++)
+                for (int oy = -R; oy <= R; oy++) {
+                    const int64_t o = oy + (int64_t)g->dims[1] * (ox + (int64_t)g->dims[0] * oz);
+                    const int face = (ox != 0) + (oy != 0) + (oz != 0) == 1;
+                    if (o > 0)
+                        L.off[face][L.noff[face]++] = o;
                 }
     }
-    int32_t groups = 0;
-    for (int32_t i = 0; i < n; i++)
-        groups += parent[i] == i;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+    {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 64)
+#endif
+        for (int64_t c = 0; c < ncells; c++) {
+            const int32_t lo = g->start[c], hi = g->start[c + 1];
+            if (hi - lo <= 16 && whole_cell(f, rows, lo, hi, r2, w)) {
+                /* connected: every boid straight under the smallest slot, no union-find */
+                for (int32_t k = lo; k < hi; k++)
+                    parent[k] = lo;
+                whole[c] = 1;
+                continue;
+            }
+            for (int32_t k = lo; k < hi; k++)
+                parent[k] = k;
+            for (int32_t k = lo; k + 1 < hi; k++)
+                link_boid(f, hits16, parent, k, k + 1, hi, r2, w);
+            bool one = true;
+            for (int32_t k = lo; k < hi; k++)
+                one &= uf_find(parent, k) == lo; /* the smallest slot is the root */
+            whole[c] = one;
+        }
+        /* the face neighbours first: they join most whole cells, so most of the other pairs then
+         * find their two cells already in one set and cost no distance test */
+        for (int faces = 1; faces >= 0; faces--) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 16)
+#endif
+            for (int64_t c = 0; c < ncells; c++)
+                link_cells(f, &L, c, faces);
+        }
+#ifdef _OPENMP
+#pragma omp for schedule(static) reduction(+ : groups)
+#endif
+        for (int32_t i = 0; i < n; i++)
+            groups += parent[i] == i;
+    }
     return groups;
 }
 

@@ -12,6 +12,7 @@
 
 #include "rules.h"
 
+#include "cores.h"
 #include "flock_impl.h"
 #include "kernel.h"
 #include "space.h"
@@ -550,18 +551,25 @@ void mur_rules_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const bool metrics = s->metrics;
     const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);
     int64_t cand_total = 0;
+    /* each thread's CPU time against the pass's wall time: did every thread have its core? */
+    double own[MUR_MAX_THREADS];
+    for (int k = 0; k < nt; k++)
+        own[k] = 1.0; /* a thread the runtime did not start counts as having had its core */
+    const double t0 = nt > 1 ? mur_now_ms() : 0.0;
     (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
     {
 #ifdef _OPENMP
-        mur_gather *gb = &f->gather[omp_get_thread_num()];
+        const int tid = omp_get_thread_num();
 #else
-        mur_gather *gb = &f->gather[0];
+        const int tid = 0;
 #endif
+        mur_gather *gb = &f->gather[tid];
+        const double c0 = nt > 1 ? mur_thread_cpu_ms() : 0.0;
 #ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1) reduction(+ : cand_total)
+#pragma omp for schedule(dynamic, 1) reduction(+ : cand_total) nowait
 #endif
         for (int64_t it = 0; it < I.count; it++) {
             sums S = {0, 0, 0, 0.0};
@@ -573,9 +581,16 @@ void mur_rules_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
                 f->item_nn[it] = S.nn;
             }
         }
+        if (nt > 1) {
+            const double wall = mur_now_ms() - t0;
+            own[tid] = wall > 0.0 ? (mur_thread_cpu_ms() - c0) / wall : 1.0;
+        }
     }
     memset(out, 0, sizeof *out);
     out->candidates = cand_total;
+    out->own_core = 1.0;
+    for (int k = 0; k < nt && nt > 1; k++)
+        out->own_core = own[k] < out->own_core ? own[k] : out->own_core;
     if (metrics) {
         /* fixed order over items: the same sums for any thread count */
         for (int64_t it = 0; it < I.count; it++) {

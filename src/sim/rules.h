@@ -47,6 +47,7 @@ typedef struct mur_pass_sums {
     int64_t with_nn;      ///< flying boids with a neighbour (metrics)
     double nn_sum;        ///< sum of their nearest-neighbour distances (metrics)
     int64_t candidates;   ///< candidates tested
+    double own_core;      ///< least share of the pass's wall time one of its threads ran (cores.h)
 } mur_pass_sums;
 
 /// Most work items of the rules pass for cap boids (sizes the per-item metric sums).

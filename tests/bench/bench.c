@@ -3,7 +3,7 @@
  *   murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
  *                [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]
  *                [--brute-max N] [--neighbours metric|topological|metric,topological] [--bounds wrap|none]
- *                [--json]
+ *                [--background-load N] [--fallback on|off] [--json]
  *
  * uniform: wrap world, view_radius 1, separation_radius 0.3, all-round view, speed 1, random start,
  *          30/(4/3 pi) boids per unit volume (cube side cbrt(N / 7.162)); 1 warm-up tick, 20 timed.
@@ -13,12 +13,24 @@
  * mode, so those rows run the uniform scenario with bounds none (--bounds none gives metric rows the
  * same world, for a like-for-like comparison).
  * Each repeat is a fresh flock; ms_per_tick is the median of all timed ticks (each timed alone).
+ * --metrics on: every tick also computes every metric; metrics_ms is the median of the metrics' own
+ * time per tick, step_ms the median of the rest of the tick.
+ * --background-load N: N child processes spin (a busy loop each, the bench's priority) for the whole
+ * run, the stand-in for a build or a browser beside the simulation; the bench stops them itself on
+ * exit, on an error and on SIGINT/SIGTERM/SIGHUP, and the kernel kills them if the bench dies.
+ * --fallback off: the step always runs on the threads asked for (mur_flock_set_thread_fallback).
  */
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "env.h"
 #include "murmur/murmur.h"
@@ -39,6 +51,8 @@ typedef struct opts {
     int nb[MAX_LIST];  /* neighbour modes */
     int nnb;
     bool unwrapped;    /* --bounds none */
+    int load;          /* background busy loops */
+    bool fixed;        /* --fallback off: always the threads asked for */
 } opts;
 
 static double now_ms(void)
@@ -48,16 +62,91 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* ---------------------------------------------------------------- background load */
+
+static pid_t load_pid[16];
+static volatile sig_atomic_t load_count;
+
+/* Stop every busy loop (async-signal-safe: kill and waitpid only). */
+static void load_stop(void)
+{
+    int n = load_count;
+    load_count = 0;
+    for (int k = 0; k < n; k++)
+        if (load_pid[k] > 0)
+            kill(load_pid[k], SIGKILL);
+    for (int k = 0; k < n; k++)
+        if (load_pid[k] > 0)
+            while (waitpid(load_pid[k], NULL, 0) < 0 && errno == EINTR) {
+            }
+}
+
+static void load_on_signal(int sig)
+{
+    load_stop();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Start n busy loops; false (all stopped again) when a fork fails. */
+static bool load_start(int n)
+{
+    const pid_t parent = getpid();
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+        signal(sigs[k], load_on_signal);
+    atexit(load_stop);
+    for (int k = 0; k < n; k++) {
+        fflush(NULL);
+        pid_t p = fork();
+        if (p < 0) {
+            fprintf(stderr, "murmur-bench: cannot start background load: %s\n", strerror(errno));
+            load_stop();
+            return false;
+        }
+        if (p == 0) {
+            /* the child: die with the bench, spin until killed */
+            for (size_t q = 0; q < sizeof sigs / sizeof sigs[0]; q++)
+                signal(sigs[q], SIG_DFL);
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent)
+                _exit(0);
+            volatile uint64_t x = 0;
+            for (;;)
+                x = x + 1;
+        }
+        load_pid[k] = p;
+        load_count = k + 1;
+    }
+    return true;
+}
+
+/* The 1-minute load average (NAN when /proc is missing). */
+static double loadavg(void)
+{
+    double v = NAN;
+    FILE *fp = fopen("/proc/loadavg", "r");
+    if (fp) {
+        if (fscanf(fp, "%lf", &v) != 1)
+            v = NAN;
+        fclose(fp);
+    }
+    return v;
+}
+
 static void usage(FILE *fp)
 {
     fputs("usage: murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]\n"
           "                    [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]\n"
           "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
-          "                    [--bounds wrap|none] [--json]\n"
+          "                    [--bounds wrap|none] [--background-load N] [--fallback on|off] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
           "  brute runs only up to --brute-max boids (default 20000); --ticks applies to both methods\n"
-          "  topological rows run the uniform scenario with bounds none (--bounds none: metric rows too)\n",
+          "  topological rows run the uniform scenario with bounds none (--bounds none: metric rows too)\n"
+          "  --metrics on: every metric every tick, timed apart (metrics_ms) from the rest (step_ms)\n"
+          "  --background-load N: N busy loops (child processes) run beside the benchmark (0..16)\n"
+          "  --fallback off: always the threads asked for (on, the default: one thread while that is faster)\n",
           fp);
 }
 
@@ -183,10 +272,18 @@ static mur_flock_def scenario_def(const opts *o, bool uniform, int32_t n, mur_se
 }
 
 typedef struct result {
-    double ms_per_tick, mean_neighbours, candidates, bytes_per_boid, grid_ms, metrics_ms;
+    double ms_per_tick, mean_neighbours, candidates, bytes_per_boid, grid_ms, metrics_ms, step_ms;
+    double threads_used;  /* mean threads the steps ran on (the library drops to 1 on a busy machine) */
+    double load;          /* 1-minute load average after the measurement */
     int ticks, threads;
     uint64_t hash;
 } result;
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 /* One measurement: `repeats` fresh flocks, each warmed up and then timed tick by tick. */
 static bool run_one(const opts *o, bool uniform, int32_t n, int method, int nb, int threads, result *r)
@@ -196,10 +293,11 @@ static bool run_one(const opts *o, bool uniform, int32_t n, int method, int nb, 
     int ticks = o->ticks > 0 ? o->ticks : (uniform ? 20 : 500);
     int reps = o->repeats > 0 ? o->repeats : (uniform ? 3 : 1);
     size_t nt = (size_t)ticks * (size_t)reps, k = 0;
-    double *t = malloc(nt * sizeof *t);
+    double *t = malloc(3 * nt * sizeof *t);
     if (!t)
         return false;
-    double gsum = 0.0, msum = 0.0, csum = 0.0;
+    double *tm = t + nt, *ts = t + 2 * nt; /* metrics part, the rest */
+    double gsum = 0.0, csum = 0.0, usum = 0.0;
     mur_flock *f = NULL;
     for (int rep = 0; rep < reps; rep++) {
         mur_flock_destroy(f);
@@ -217,6 +315,7 @@ static bool run_one(const opts *o, bool uniform, int32_t n, int method, int nb, 
         if (threads > 0)
             mur_flock_set_threads(f, threads);
         r->threads = mur_flock_threads(f);
+        mur_flock_set_thread_fallback(f, !o->fixed);
         mur_flock_set_metrics(f, o->metrics);
         mur_flock_steps(f, warm);
         for (int i = 0; i < ticks; i++, k++) {
@@ -225,15 +324,19 @@ static bool run_one(const opts *o, bool uniform, int32_t n, int method, int nb, 
             t[k] = now_ms() - t0;
             mur_stats s = mur_flock_stats(f);
             gsum += s.grid_ms;
-            msum += s.metrics_ms;
+            tm[k] = s.metrics_ms;
+            ts[k] = t[k] - s.metrics_ms;
             csum += s.candidates_per_boid;
+            usum += s.threads_used;
         }
     }
-    qsort(t, nt, sizeof *t, cmp_double);
-    r->ms_per_tick = nt % 2 ? t[nt / 2] : 0.5 * (t[nt / 2 - 1] + t[nt / 2]);
+    r->ms_per_tick = median(t, nt);
+    r->metrics_ms = median(tm, nt);
+    r->step_ms = median(ts, nt);
+    r->threads_used = usum / (double)nt;
+    r->load = loadavg();
     r->ticks = (int)nt;
     r->grid_ms = gsum / (double)nt;
-    r->metrics_ms = msum / (double)nt;
     r->candidates = csum / (double)nt;
     r->hash = mur_flock_hash(f);
     mur_stats m = mur_flock_measure(f);
@@ -251,6 +354,7 @@ int main(int argc, char **argv)
     o.ticks = o.warmup = o.repeats = -1;
     o.brute_max = 20000;
     const char *scenario = "all";
+    mur_env_wait_policy(argv); /* OMP_WAIT_POLICY=PASSIVE unless set, as the murmur program (env.h) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -289,6 +393,15 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--metrics")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
             o.metrics = !strcmp(v, "on");
+        } else if (!strcmp(a, "--fallback")) {
+            ok = !strcmp(v, "on") || !strcmp(v, "off");
+            o.fixed = !strcmp(v, "off");
+        } else if (!strcmp(a, "--background-load")) {
+            o.load = parse_int(v, 0);
+            if (o.load < 0 || o.load > 16) {
+                fprintf(stderr, "murmur-bench: bad value '%s' for --background-load: expected a whole number in [0, 16]\n", v);
+                return 2;
+            }
         } else {
             fprintf(stderr, "murmur-bench: unknown option '%s' (see --help)\n", a);
             return 2;
@@ -313,9 +426,12 @@ int main(int argc, char **argv)
     if (o.nt == 0)
         o.threads[o.nt++] = 0; /* 0: MURMUR_THREADS, OMP_NUM_THREADS or all cores (env.c) */
 
+    if (o.load > 0 && !load_start(o.load))
+        return 1;
     if (!o.json)
-        printf("%-8s %9s %-6s %-11s %3s %-4s %6s %11s %13s %10s %10s %9s %9s\n", "scenario", "n", "method", "neighbours", "thr", "met",
-               "ticks", "ms/tick", "ns/boid-tick", "neighbours", "cand/boid", "B/boid", "grid ms");
+        printf("%-8s %9s %-6s %-11s %3s %-4s %6s %11s %13s %10s %10s %9s %9s %10s %9s %5s %5s\n", "scenario", "n",
+               "method", "neighbours", "thr", "met", "ticks", "ms/tick", "ns/boid-tick", "neighbours", "cand/boid",
+               "B/boid", "grid ms", "metrics ms", "step ms", "used", "load");
     int status = 0;
     for (int sc = 0; sc < 2; sc++) {
         bool uniform = sc == 0;
@@ -342,14 +458,16 @@ int main(int argc, char **argv)
                         printf("{\"scenario\":\"%s\",\"n\":%d,\"method\":\"%s\",\"neighbours\":\"%s\",\"threads\":%d,\"metrics\":%s,"
                                "\"ticks\":%d,\"ms_per_tick\":%.6g,\"ns_per_boid_tick\":%.6g,\"mean_neighbours\":%.6g,"
                                "\"candidates_per_boid\":%.6g,\"bytes_per_boid\":%.6g,\"grid_ms\":%.6g,"
-                               "\"metrics_ms\":%.6g,\"hash\":\"%016llx\"}\n",
+                               "\"metrics_ms\":%.6g,\"step_ms\":%.6g,\"threads_used\":%.4g,\"background_load\":%d,"
+                               "\"loadavg\":%.3g,\"hash\":\"%016llx\"}\n",
                                sname, (int)n, mname, bname, r.threads, o.metrics ? "true" : "false", r.ticks, r.ms_per_tick, ns,
-                               r.mean_neighbours, r.candidates, r.bytes_per_boid, r.grid_ms, r.metrics_ms,
-                               (unsigned long long)r.hash);
+                               r.mean_neighbours, r.candidates, r.bytes_per_boid, r.grid_ms, r.metrics_ms, r.step_ms,
+                               r.threads_used, o.load, r.load, (unsigned long long)r.hash);
                     else
-                        printf("%-8s %9d %-6s %-11s %3d %-4s %6d %11.4f %13.2f %10.2f %10.1f %9.1f %9.3f\n", sname,
-                               (int)n, mname, bname, r.threads, o.metrics ? "on" : "off", r.ticks, r.ms_per_tick, ns, r.mean_neighbours,
-                               r.candidates, r.bytes_per_boid, r.grid_ms);
+                        printf("%-8s %9d %-6s %-11s %3d %-4s %6d %11.4f %13.2f %10.2f %10.1f %9.1f %9.3f %10.3f %9.3f %5.2f %5.2f\n",
+                               sname, (int)n, mname, bname, r.threads, o.metrics ? "on" : "off", r.ticks, r.ms_per_tick, ns,
+                               r.mean_neighbours, r.candidates, r.bytes_per_boid, r.grid_ms, r.metrics_ms, r.step_ms,
+                               r.threads_used, r.load);
                     fflush(stdout);
                 }
     }

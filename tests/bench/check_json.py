@@ -41,3 +41,53 @@ assert len(topo) == 2 and all(r['neighbours'] == 'topological' for r in topo), t
 assert topo[0]['hash'] == topo[1]['hash'], topo
 assert all(r['candidates_per_boid'] >= 7 and r['ms_per_tick'] > 0 for r in topo), topo
 print(f'{len(rows) + len(topo)} rows ok')
+
+# --background-load: the busy loops (forked copies of the bench, same command line) run beside the
+# benchmark and are gone when it ends, normally or by SIGINT
+import os
+import signal
+import time
+
+
+def copies(cmdline):
+    """pids of live processes with exactly this command line."""
+    want = '\0'.join(cmdline) + '\0'
+    found = []
+    for p in os.listdir('/proc'):
+        if not p.isdigit():
+            continue
+        try:
+            with open(f'/proc/{p}/cmdline') as f:
+                if f.read() != want:
+                    continue
+            with open(f'/proc/{p}/stat') as f:
+                if f.read().rsplit(')', 1)[1].split()[0] == 'Z':
+                    continue
+        except OSError:
+            continue
+        found.append(int(p))
+    return found
+
+
+if os.path.isdir('/proc/self'):
+    cmd = [bench, '--scenario', 'uniform', '--n', '600', '--threads', '2', '--ticks', '2', '--warmup', '1',
+           '--repeats', '1', '--background-load', '2', '--json']
+    rows = [json.loads(l) for l in subprocess.run(cmd, check=True, capture_output=True, text=True,
+                                                   timeout=100).stdout.splitlines() if l.strip()]
+    assert len(rows) == 1 and rows[0]['background_load'] == 2 and 'loadavg' in rows[0], rows
+    assert 1 <= rows[0]['threads_used'] <= 2, rows
+    time.sleep(0.2)
+    assert not copies(cmd), f'busy loops left behind: {copies(cmd)}'
+    # interrupted while the loops run: the bench stops them before it dies
+    cmd = [bench, '--scenario', 'uniform', '--n', '200k', '--threads', '1', '--ticks', '1000', '--repeats', '5',
+           '--background-load', '2', '--json']
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    deadline = time.time() + 20
+    while len(copies(cmd)) < 3 and time.time() < deadline:  # the bench and its 2 loops
+        time.sleep(0.05)
+    assert len(copies(cmd)) == 3, f'expected the bench and 2 loops, found {copies(cmd)}'
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=30) != 0
+    time.sleep(0.2)
+    assert not copies(cmd), f'busy loops left behind after SIGINT: {copies(cmd)}'
+    print('background load ok')
