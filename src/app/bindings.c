@@ -21,7 +21,7 @@ void viewer_message(viewer *v, const char *fmt, ...)
     va_end(ap);
     v->message_until = v->time + 3.0;
     if (v->scripted)
-        printf("viewer: frame %lld: %s\n", (long long)v->frame, v->message);
+        printf("viewer: frame %lld: %s\n", (long long)v->input_frame, v->message);
 }
 
 /* A setter's outcome in the HUD: what was done, or the library's reason. */
@@ -243,7 +243,15 @@ static void act_camera(viewer *v, int key, int mods)
     (void)mods;
     if (key == GLFW_KEY_F) {
         mur_camera_set_follow(&v->cam, !v->cam.follow);
-        viewer_message(v, "follow flock %s", onoff(v->cam.follow));
+        viewer_message(v, "follow the biggest group %s", onoff(v->cam.follow));
+    } else if (key == GLFW_KEY_I) {
+        char flags[200];
+        mur_cam_flags(&v->cam, flags, sizeof flags);
+        printf("murmur: camera %s\n", flags);
+        fflush(stdout);
+        if (v->win)
+            glfwSetClipboardString(v->win, flags);
+        viewer_message(v, "camera (copied): %s", flags);
     } else {
         mur_camera_reset(&v->cam);
         viewer_message(v, "view reset");
@@ -349,21 +357,29 @@ static const viewer_binding BINDINGS[] = {
     {K(GLFW_KEY_C), 0, false, "C", "colour by state / by speed",
      "state: flying amber, perching green, predators red; speed: blue slow .. red fast", act_show},
     {K(GLFW_KEY_O), 0, false, "O", "world box outline on / off", NULL, act_show},
-    {K(GLFW_KEY_F), 0, false, "F", "camera follows the flock centre", "panning stops following", act_camera},
+    {K(GLFW_KEY_F), 0, false, "F", "camera follows the biggest group, framed by its size",
+     "the wheel zooms relative to that framing; panning stops following", act_camera},
+    {K(GLFW_KEY_I), 0, false, "I", "print and copy the camera as flags",
+     "`--camera-pos X,Y,Z --look-at X,Y,Z --fov DEG` on stdout and in the clipboard: the same view again "
+     "with `murmur ... FLAGS`",
+     act_camera},
     {K(GLFW_KEY_HOME), 0, false, "Home", "reset the view", "also stops following", act_camera},
     {K(0), 0, false, "left drag", "orbit", "the latitude stops short of the poles", NULL},
     {K(0), 0, false, "right drag", "pan (or Shift + left drag)", "the middle button pans too", NULL},
     {K(0), 0, false, "wheel", "zoom", "each notch moves 12% of the distance, so it feels the same near and far",
      NULL},
     {K(GLFW_KEY_TAB), 0, false, "Tab", "hide / show the HUD", NULL, act_show},
-    {K(GLFW_KEY_M), 0, false, "M", "live plots of the last minute: diameter, polarisation, neighbours, groups, perching",
-     "sampled four times a second, each graph scaled to its own maximum", act_show},
+    {K(GLFW_KEY_M), 0, false, "M", "live plots of the last simulated minute: diameter, polarisation, neighbours, groups, perching",
+     "of simulated time, sampled every 0.25 simulated seconds (scripted runs reproduce), each graph scaled "
+     "to its own maximum", act_show},
     {K(GLFW_KEY_H, GLFW_KEY_F1), 0, false, "H  F1", "this help", NULL, act_show},
     {K(GLFW_KEY_F12), 0, false, "F12", "save a screenshot (PNG, timestamped name)",
      "`murmur-YYYYMMDD-HHMMSS-NNN.png` in the current folder; the path is printed", act_request},
     {K(GLFW_KEY_V), 0, false, "V", "start / stop recording a video (timestamped name, no HUD)",
-     "`murmur-YYYYMMDD-HHMMSS.mp4`, or PNG frames in a folder of that name without ffmpeg; one tick of "
-     "1/`--fps` per frame while recording; the HUD only with `--hud on` (see [recording.md](recording.md))",
+     "`murmur-YYYYMMDD-HHMMSS.mp4`, or PNG frames in a folder of that name without ffmpeg; each frame "
+     "advances `--ticks-per-frame` ticks (1 by default, dt unchanged) or follows `--speed`; a red REC mark "
+     "with the video time and frame count shows in the window, never in the video; the HUD only with "
+     "`--hud on` (see [recording.md](recording.md))",
      act_request},
     {K(GLFW_KEY_ESCAPE, GLFW_KEY_Q), 0, false, "Esc  Q", "quit", NULL, act_request},
 };

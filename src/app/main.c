@@ -42,8 +42,6 @@ static int run_mode(mur_cli *cli)
     if (!batch)
         return no_graphics();
 #endif
-    if (!batch && !cli->boids_given && !cli->init_path)
-        cli->def.boids = 4000; /* the viewer's first impression: a few thousand boids */
     mur_error err;
     mur_flock *f = cli->init_path ? mur_flock_load_csv(&cli->def, cli->init_path, &err)
                                   : mur_flock_create(&cli->def, &err);

@@ -10,12 +10,14 @@
 #include "cli.h"
 #include "recording.h"
 #include "camera_mode.h"
+#include "pace.h"
 #include "murmur/murmur.h"
 #include "viewer_plots.h"
 
 struct GLFWwindow;
 struct mur_renderer;
 struct mur_hud;
+struct mur_scene;
 
 typedef struct viewer {
     const mur_cli *cli;
@@ -34,6 +36,7 @@ typedef struct viewer {
     double speed;       ///< simulated seconds per real second
     double acc;         ///< unsimulated real time, s
     int64_t frame;      ///< frames drawn so far
+    int64_t input_frame; ///< the frame (1-based, as in --keys) whose inputs are being applied
     double time;        ///< animation clock, s
     int ticks_last;     ///< ticks done in the last frame
     double dropped;     ///< simulated seconds skipped by the catch-up cap
@@ -60,14 +63,19 @@ typedef struct viewer {
     int32_t nboids, npredators;
     bool predators_on;
     uint64_t tick;
-    double centre[3];          ///< mean boid position of the drawn state
+    double centre[3];          ///< the followed group's centre (or the mean boid position)
+    double radius;             ///< the followed group's rms radius, wu (0: unknown)
+    double sim_time;           ///< simulated seconds since the start (the plots' clock)
+    double next_measure_sim;   ///< scripted runs: simulated time of the next measurement
     double next_measure;       ///< when the metrics are next computed (s, glfwGetTime)
     double measure_s;          ///< how long the last measurement took, s
 
     /* recording from the window (--record, or V) */
     struct mur_recording *rec;
     bool rec_from_key;         ///< started by V (stopped by V, auto-named)
-    float saved_dt;            ///< the tick length before V set it to 1/fps
+    bool drawing_video;        ///< the HUD is being drawn into the video (no recording marker)
+    double rec_start_time;     ///< v->time when the recording started
+    mur_pace pace;             ///< ticks per frame of recorded and scripted frames
     int rec_status;            ///< exit status of a recording that failed mid-run
     mur_cam_mode cam_mode;     ///< --camera orbit:SECONDS / follow / fixed
 
@@ -116,6 +124,16 @@ int viewer_param_count(void);
 const mur_param *viewer_param(int i);
 /// The parameter's current value as short text (floats to 4 significant digits).
 void viewer_param_value(const mur_flock_def *def, const mur_param *p, char *buf, size_t len);
+
+/* viewer_record.c */
+/// Start recording to path (from_key: V, auto-named, until V again). False after saying why.
+bool viewer_start_recording(viewer *v, const char *path, bool from_key);
+/// Finish the recording (sig: the stop signal, or 0). Returns its exit status.
+int viewer_stop_recording(viewer *v, int sig);
+/// V: start an auto-named recording, or stop the one running.
+void viewer_toggle_recording(viewer *v);
+/// Draw the frame into the recording target, hand it over and show it in the window.
+void viewer_draw_recorded(viewer *v, const struct mur_scene *scene);
 
 /* viewer_hud.c */
 void viewer_draw_hud(viewer *v);

@@ -43,3 +43,11 @@ int mur_msaa_samples(const char *gl_renderer)
         return atoi(e);
     return mur_gl_is_software(gl_renderer) ? 0 : 4;
 }
+
+int mur_msaa_samples_offline(void)
+{
+    const char *e = getenv("MURMUR_MSAA");
+    if (e && *e)
+        return atoi(e);
+    return 4;
+}

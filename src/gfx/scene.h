@@ -35,5 +35,8 @@ bool mur_gl_is_software(const char *gl_renderer);
 /// MSAA samples for frames on this GL: MURMUR_MSAA if set, else none on software GL (about 2x the
 /// frame time there) and 4 on a GPU or when the renderer is not known yet (NULL).
 int mur_msaa_samples(const char *gl_renderer);
+/// MSAA samples for offline frames (recordings), where quality matters more than the frame time:
+/// MURMUR_MSAA if set, else 4 on any GL.
+int mur_msaa_samples_offline(void);
 
 #endif
