@@ -140,7 +140,7 @@ void mur_camera_frame(mur_camera *c, const float p[3], float radius)
         return;
     float fov_x = 2.0f * atanf(tanf(0.5f * c->fov_y) * c->aspect);
     float fov = fminf(c->fov_y, fov_x);
-    c->goal.distance = c->follow_zoom * 2.0f * radius / sinf(0.5f * fov);
+    c->goal.distance = c->follow_zoom * 2.5f * radius / sinf(0.5f * fov);
     clamp_pose(c, &c->goal);
 }
 

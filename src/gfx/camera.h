@@ -51,7 +51,7 @@ void mur_camera_set_follow(mur_camera *c, bool on);
 /// While following, move the target goal to p (the flock centre).
 void mur_camera_follow(mur_camera *c, const float p[3]);
 /// While following, frame a group: target p, distance so that a sphere of twice radius fits the
-/// view (times follow_zoom, which the wheel changes while following). radius <= 0: pan only.
+/// view with some air (2.5 radii, times follow_zoom, which the wheel changes while following). radius <= 0: pan only.
 void mur_camera_frame(mur_camera *c, const float p[3], float radius);
 /// Look from eye at target: both the current and the goal pose, and the home view (Home returns
 /// here). The latitude is clamped short of the poles; the zoom limits widen to hold the distance.
