@@ -227,6 +227,15 @@ static void act_show(viewer *v, int key, int mods)
     case GLFW_KEY_TAB:
         v->show_hud = !v->show_hud;
         break;
+    case GLFW_KEY_E:
+        if (!viewer_panel_available()) {
+            viewer_message(v, "this build has no parameter panel (built without Dear ImGui, libimgui-dev)");
+            break;
+        }
+        v->show_panel = !v->show_panel;
+        v->show_hud = v->show_hud || v->show_panel;
+        viewer_message(v, "parameter panel %s", onoff(v->show_panel));
+        break;
     case GLFW_KEY_M:
         v->show_plots = !v->show_plots;
         v->show_hud = v->show_hud || v->show_plots;
@@ -338,8 +347,11 @@ static const viewer_binding BINDINGS[] = {
      "off hides them and on restores them", act_predators},
     {K(GLFW_KEY_G), 0, false, "G", "goal on / off", "the goal is a yellow cross with a ring on the ground below it",
      act_switch},
-    {K(0), 0, false, "click", "on the ground: move the goal there (and turn it on)",
-     "a left click without a drag; the goal keeps its height", NULL},
+    {K(0), 0, false, "click", "on a bird: select it; on the ground: move the goal there (and turn it on)",
+     "a left click without a drag, within 12 pixels of a bird: its neighbours (within `view_radius`, inside "
+     "the view cone) get cyan marks, its view radius a dotted ring, its heading a dotted line, and its speed "
+     "and neighbour count show next to it (scripted: `--keys \"5:Click@XxY\"`); elsewhere on the ground the "
+     "goal moves there, keeping its height, and the selection ends", NULL},
     {K(GLFW_KEY_W), 0, false, "W", "wind on / off", "blows with `wind_vel`", act_switch},
     {K(GLFW_KEY_S), 0, false, "S", "scatter on / off", "negated cohesion", act_switch},
     {K(GLFW_KEY_B), 0, false, "B", "bounds mode: soft > wrap > bounce > none", "and back to soft", act_bounds},
@@ -368,7 +380,12 @@ static const viewer_binding BINDINGS[] = {
     {K(0), 0, false, "right drag", "pan (or Shift + left drag)", "the middle button pans too", NULL},
     {K(0), 0, false, "wheel", "zoom", "each notch moves 12% of the distance, so it feels the same near and far",
      NULL},
-    {K(GLFW_KEY_TAB), 0, false, "Tab", "hide / show the HUD", NULL, act_show},
+    {K(GLFW_KEY_TAB), 0, false, "Tab", "hide / show the HUD and the parameter panel", NULL, act_show},
+    {K(GLFW_KEY_E), 0, false, "E", "parameter panel on / off (mouse: sliders, toggles, counts, pause, speed)",
+     "every live parameter from the library's table with its unit, range and meaning as a tooltip; shown at "
+     "start in interactive runs, not in scripted ones (`--frames`); never drawn into a recording; needs "
+     "Dear ImGui (libimgui-dev) at build time",
+     act_show},
     {K(GLFW_KEY_M), 0, false, "M", "live plots of the last simulated minute: diameter, polarisation, neighbours, groups, perching",
      "of simulated time, sampled every 0.25 simulated seconds (scripted runs reproduce), each graph scaled "
      "to its own maximum", act_show},

@@ -45,12 +45,16 @@ static viewer *from(GLFWwindow *w)
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
     (void)scancode;
+    if (viewer_panel_wants_keyboard(from(w)))
+        return; /* typing into the panel */
     if (action == GLFW_PRESS || action == GLFW_REPEAT)
         viewer_key(from(w), key, mods, action == GLFW_REPEAT);
 }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)
 {
+    if (action == GLFW_PRESS && viewer_panel_wants_mouse(from(w)))
+        return; /* a press on the panel is the panel's */
     viewer_mouse_button(from(w), button, action == GLFW_PRESS, mods);
 }
 
@@ -62,6 +66,8 @@ static void on_cursor(GLFWwindow *w, double x, double y)
 static void on_scroll(GLFWwindow *w, double dx, double dy)
 {
     (void)dx;
+    if (viewer_panel_wants_mouse(from(w)))
+        return;
     viewer_scroll(from(w), dy);
 }
 
@@ -144,6 +150,8 @@ static int ticks_for_frame(viewer *v, double real_dt, float dt)
 /* The worker is idle here: take a snapshot of what the HUD and the scene need. */
 static void snapshot(viewer *v)
 {
+    if (v->selected >= 0)
+        viewer_pick_update(v);
     v->def = mur_flock_get_def(v->flock);
     mur_view view = mur_flock_view(v->flock);
     v->nboids = view.boids;
@@ -241,10 +249,20 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
 {
     v->input_frame = frame;
     while (*next_key < nkeys && keys[*next_key].frame <= frame) {
-        viewer_key(v, keys[*next_key].key, keys[*next_key].mods, false);
+        const mur_key_event *e = &keys[*next_key];
+        if (e->key == MUR_KEY_CLICK) {
+            /* a scripted left click at a window point (--keys "F:Click@XxY") */
+            v->mouse_x = e->x;
+            v->mouse_y = e->y;
+            viewer_mouse_button(v, GLFW_MOUSE_BUTTON_LEFT, true, e->mods);
+            viewer_mouse_button(v, GLFW_MOUSE_BUTTON_LEFT, false, e->mods);
+        } else {
+            viewer_key(v, e->key, e->mods, false);
+        }
         (*next_key)++;
     }
     glfwPollEvents();
+    viewer_panel_apply(v);
     if (v->want_record_toggle) {
         v->want_record_toggle = false;
         viewer_toggle_recording(v);
@@ -331,6 +349,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
         } else {
             mur_renderer_draw(v->renderer, &v->cam, &scene, v->fb_w, v->fb_h);
             viewer_draw_hud(v);
+            viewer_panel_draw(v);
         }
 
         if (v->want_screenshot) {
@@ -467,6 +486,9 @@ static bool setup(viewer *v)
     glfwSetScrollCallback(win, on_scroll);
     glfwSetFramebufferSizeCallback(win, on_fb_size);
     glfwSetWindowSizeCallback(win, on_win_size);
+    /* after our callbacks: ImGui's GLFW backend chains to them */
+    if (!viewer_panel_setup(v))
+        return false;
 
     /* Ctrl-C / SIGTERM end the loop at a frame boundary, so a recording (--record, or V) is
      * always finished into a playable file */
@@ -525,6 +547,7 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     v->cli = cli;
     v->flock = flock;
     v->win = win;
+    v->selected = -1;
     if (!setup(v))
         goto done;
     v->sim = mur_sim_start(flock);
@@ -546,6 +569,7 @@ done:
             mur_afile_abort(&v->metrics);
         free(v->rec);
         mur_cam_mode_free(&v->cam_mode);
+        viewer_panel_destroy(v);
         mur_hud_destroy(v->hud);
         mur_renderer_destroy(v->renderer);
     }

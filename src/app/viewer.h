@@ -11,6 +11,7 @@
 #include "recording.h"
 #include "camera_mode.h"
 #include "pace.h"
+#include "panel.h"
 #include "murmur/murmur.h"
 #include "viewer_plots.h"
 
@@ -18,6 +19,8 @@ struct GLFWwindow;
 struct mur_renderer;
 struct mur_hud;
 struct mur_scene;
+
+#define VIEWER_SEL_MAX 512
 
 typedef struct viewer {
     const mur_cli *cli;
@@ -48,10 +51,21 @@ typedef struct viewer {
     char message[200];  ///< last action, shown in the HUD for a while
     double message_until;
     bool want_screenshot;
+    bool show_panel;           ///< the parameter panel (E; Tab hides it with the HUD)
+    struct mur_panel *panel;   ///< NULL without Dear ImGui
+    mur_panel_io panel_io;
+    bool panel_pending;        ///< the panel asked for changes, applied at the next sync
     bool want_record_toggle;   ///< V pressed: start or stop a recording
     bool flock_dirty;          ///< a setter ran: upload the state even without a tick
     bool quit;
     float saved_view_angle; ///< view angle to restore when the cone is toggled back on
+
+    /* the selected bird (a click on it), as of the last sync */
+    int32_t selected;          ///< boid index, -1 = none
+    float sel_pos[3], sel_vel[3], sel_speed, sel_radius;
+    int32_t sel_count;         ///< its neighbours (within view_radius, inside the view cone)
+    int sel_shown;             ///< of which the first VIEWER_SEL_MAX are in sel_nb
+    float sel_nb[VIEWER_SEL_MAX][3];
 
     /* mouse */
     bool left_down, right_down, dragged;
@@ -134,6 +148,24 @@ int viewer_stop_recording(viewer *v, int sig);
 void viewer_toggle_recording(viewer *v);
 /// Draw the frame into the recording target, hand it over and show it in the window.
 void viewer_draw_recorded(viewer *v, const struct mur_scene *scene);
+
+/* viewer_panel.c */
+bool viewer_panel_setup(viewer *v);
+void viewer_panel_destroy(viewer *v);
+bool viewer_panel_available(void);
+bool viewer_panel_wants_mouse(const viewer *v);
+bool viewer_panel_wants_keyboard(const viewer *v);
+void viewer_panel_draw(viewer *v);
+void viewer_panel_apply(viewer *v);
+
+/* viewer_pick.c */
+/// Select the bird nearest (within 12 px) the window point; none: deselect. True if one was hit.
+/// Only while the worker is idle.
+bool viewer_pick(viewer *v, double win_x, double win_y);
+/// Refresh the selected bird and its neighbours from the flock (worker idle).
+void viewer_pick_update(viewer *v);
+/// The markers of the selected bird, inside a HUD frame.
+void viewer_pick_draw(viewer *v, struct mur_hud *h, float scale);
 
 /* viewer_hud.c */
 void viewer_draw_hud(viewer *v);

@@ -37,7 +37,9 @@ void viewer_mouse_button(viewer *v, int button, bool down, int mods)
             v->press_y = v->mouse_y;
             v->right_down = v->right_down || (mods & GLFW_MOD_SHIFT);
         } else {
-            if (v->left_down && !v->dragged && !(mods & GLFW_MOD_SHIFT))
+            /* a click: on a bird selects it, elsewhere moves the goal (and deselects) */
+            if (v->left_down && !v->dragged && !(mods & GLFW_MOD_SHIFT)
+                && !viewer_pick(v, v->mouse_x, v->mouse_y))
                 move_goal_to_cursor(v, v->mouse_x, v->mouse_y);
             v->left_down = false;
             v->right_down = false;

@@ -116,6 +116,7 @@ void viewer_draw_recorded(viewer *v, const mur_scene *scene)
     mur_target_present(t, v->fb_w, v->fb_h);
     if (!hud_in_video) {
         viewer_draw_hud(v);
+        viewer_panel_draw(v);
     } else {
         /* the HUD is in the presented frame already: add only the recording marker */
         bool hud = v->show_hud, help = v->show_help;
@@ -123,6 +124,7 @@ void viewer_draw_recorded(viewer *v, const mur_scene *scene)
         viewer_draw_hud(v);
         v->show_hud = hud;
         v->show_help = help;
+        viewer_panel_draw(v);
     }
     if (!ok) {
         /* the sink failed (ffmpeg died, disk full): say so and stop */
