@@ -158,6 +158,7 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
         mur_cam_mode_apply(&hl->mode, &hl->cam, centre, radius, (double)i / cli->fps, i == 0 ? 0.0f : hl->dt);
         mur_scene scene;
         mur_scene_from_def(&hl->def, hl->size, (float)i * hl->dt, &scene);
+        scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), hl->job.dst.boids, !hl->plain);
         if (i == 1)
             *t_start = mur_clock_s(); /* frame 0 compiles shaders and fills caches */
         mur_target_bind(hl->target);
@@ -191,6 +192,7 @@ static int finish_plain(headless *hl, double t_start, int sig)
         if (cli->shot_w > 0) {
             mur_scene scene;
             mur_scene_from_def(&hl->def, hl->size, (float)(cli->frames - 1) * hl->dt, &scene);
+            scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), hl->job.dst.boids, true);
             ok = mur_screenshot_scene(cli->screenshot, hl->r, &hl->cam, &scene, cli->shot_w, cli->shot_h);
         } else {
             mur_target_bind_read(hl->plain);

@@ -91,6 +91,7 @@ static void on_win_size(GLFWwindow *w, int width, int height)
 static void fill_scene(viewer *v, mur_scene *s)
 {
     mur_scene_from_def(&v->def, v->boid_size, (float)v->time, s);
+    s->shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, v->rec != NULL);
     s->show_box = s->show_box && v->show_box;
     s->color_by_speed = v->color_by_speed;
 }
@@ -102,6 +103,7 @@ static bool save_screenshot(viewer *v, const char *path)
         /* --screenshot-size: the scene drawn again at that size, from the same camera */
         mur_scene scene;
         fill_scene(v, &scene);
+        scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, true);
         return mur_screenshot_scene(path, v->renderer, &v->cam, &scene, v->cli->shot_w, v->cli->shot_h);
     }
     glReadBuffer(GL_BACK);

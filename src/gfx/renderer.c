@@ -695,8 +695,8 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     draw_ground(r, &f, s);
-    if (r->boids.count < r->points_from) /* points: shadows would cost as much as the birds */
-        mur_shadows_draw(r->shadows, (const float *)f.vp, s->ground, s->boid_size, 0.12f * f.ext, r->boids.count);
+    if (s->shadows && r->boids.count < r->points_from) /* points: shadows would cost as much as the birds */
+        mur_shadows_draw(r->shadows, (const float *)f.vp, s->ground, s->boid_size, 0.08f * f.ext, r->boids.count);
     draw_flock(r, &f, cam, s, height);
     draw_sky_and_marks(r, &f, s);
     glBindVertexArray(0);

@@ -51,3 +51,11 @@ int mur_msaa_samples_offline(void)
         return atoi(e);
     return 4;
 }
+
+bool mur_shadows_wanted(const char *gl_renderer, int boids, bool offline)
+{
+    const char *e = getenv("MURMUR_SHADOWS");
+    if (e && *e)
+        return strcmp(e, "0") != 0;
+    return offline || !mur_gl_is_software(gl_renderer) || boids <= 4000;
+}

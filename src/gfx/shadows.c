@@ -1,16 +1,13 @@
 /* Ground shadows (see shadows.h). */
 #include "shadows.h"
 
-#include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "shader.h"
 
 struct mur_shadows {
     GLuint prog, vao;
     GLint u_vp, u_ground, u_size, u_fade;
-    bool on;
 };
 
 mur_shadows *mur_shadows_create(void)
@@ -27,8 +24,6 @@ mur_shadows *mur_shadows_create(void)
     s->u_ground = glGetUniformLocation(s->prog, "u_ground");
     s->u_size = glGetUniformLocation(s->prog, "u_size");
     s->u_fade = glGetUniformLocation(s->prog, "u_fade");
-    const char *e = getenv("MURMUR_SHADOWS");
-    s->on = !(e && !strcmp(e, "0"));
     glGenVertexArrays(1, &s->vao);
     glBindVertexArray(s->vao);
     glEnableVertexAttribArray(3);
@@ -56,7 +51,7 @@ void mur_shadows_source(mur_shadows *s, GLuint pos_buffer)
 
 void mur_shadows_draw(mur_shadows *s, const float *vp, float ground, float size, float fade, int count)
 {
-    if (!s->on || count <= 0)
+    if (count <= 0)
         return;
     glUseProgram(s->prog);
     glUniformMatrix4fv(s->u_vp, 1, GL_FALSE, vp);

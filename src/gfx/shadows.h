@@ -1,6 +1,7 @@
 /* Ground shadows: a soft dark disc on the ground under every boid, wider and fainter the higher
  * the bird, so height above the ground and perched birds read at a glance. One instanced draw of
- * four vertices per boid, reading the boids' position buffer. MURMUR_SHADOWS=0 turns them off. */
+ * four vertices per boid, reading the boids' position buffer. Whether to draw them is the
+ * scene's (mur_shadows_wanted, scene.h). */
 #ifndef MUR_GFX_SHADOWS_H
 #define MUR_GFX_SHADOWS_H
 
