@@ -295,6 +295,13 @@ static void act_predators(viewer *v, int key, int mods)
     viewer_message(v, "predators %s (%d)", onoff(on), (int)mur_flock_view(f).predators);
 }
 
+static void act_mouse_predator(viewer *v, int key, int mods)
+{
+    (void)key;
+    (void)mods;
+    viewer_mouse_predator_toggle(v, v->mouse_pred < 0);
+}
+
 static void act_bounds(viewer *v, int key, int mods)
 {
     (void)key;
@@ -345,6 +352,10 @@ static const viewer_binding BINDINGS[] = {
     {K(GLFW_KEY_P), 0, false, "P", "perching on / off", "off releases every perched boid", act_switch},
     {K(GLFW_KEY_K), 0, false, "K", "predators on / off (adds 3 if there are none)",
      "off hides them and on restores them", act_predators},
+    {K(GLFW_KEY_X), 0, false, "X", "hold: the cursor is a predator",
+     "one more predator, placed every frame where the cursor's ray meets the plane of the camera's target; "
+     "boids flee it; released, it is removed (in a `--keys` script X toggles it)",
+     act_mouse_predator},
     {K(GLFW_KEY_G), 0, false, "G", "goal on / off", "the goal is a yellow cross with a ring on the ground below it",
      act_switch},
     {K(0), 0, false, "click", "on a bird: select it; on the ground: move the goal there (and turn it on)",

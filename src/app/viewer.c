@@ -47,6 +47,8 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     (void)scancode;
     if (viewer_panel_wants_keyboard(from(w)))
         return; /* typing into the panel */
+    if (key == GLFW_KEY_X && action == GLFW_RELEASE)
+        viewer_mouse_predator_toggle(from(w), false); /* X held: the cursor hunts; released: stops */
     if (action == GLFW_PRESS || action == GLFW_REPEAT)
         viewer_key(from(w), key, mods, action == GLFW_REPEAT);
 }
@@ -265,6 +267,7 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
     }
     glfwPollEvents();
     viewer_panel_apply(v);
+    viewer_mouse_predator(v);
     if (v->want_record_toggle) {
         v->want_record_toggle = false;
         viewer_toggle_recording(v);
@@ -550,6 +553,7 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     v->flock = flock;
     v->win = win;
     v->selected = -1;
+    v->mouse_pred = -1;
     if (!setup(v))
         goto done;
     v->sim = mur_sim_start(flock);

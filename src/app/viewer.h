@@ -68,6 +68,8 @@ typedef struct viewer {
     float sel_nb[VIEWER_SEL_MAX][3];
 
     /* mouse */
+    int32_t mouse_pred;        ///< index of the cursor's predator (X), -1 = none
+    bool mouse_pred_had;       ///< predators were on before
     bool left_down, right_down, dragged;
     double mouse_x, mouse_y, press_x, press_y;
 
@@ -127,6 +129,10 @@ void viewer_key(viewer *v, int key, int mods, bool repeat);
 void viewer_mouse_button(viewer *v, int button, bool down, int mods);
 void viewer_cursor(viewer *v, double x, double y);
 void viewer_scroll(viewer *v, double dy);
+/// X: the cursor's ray becomes a predator (one more predator, placed every frame), or stops.
+void viewer_mouse_predator_toggle(viewer *v, bool on);
+/// Place the cursor's predator (worker idle).
+void viewer_mouse_predator(viewer *v);
 /// Show msg in the HUD for a few seconds (and on stdout when scripted).
 void viewer_message(viewer *v, const char *fmt, ...)
 #if defined(__GNUC__)

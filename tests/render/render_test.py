@@ -441,7 +441,23 @@ def case_shadow(c):
     check(on != off, 'MURMUR_SHADOWS=0 changed nothing')
 
 
-CASES = {'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
+def case_mouse_predator(c):
+    """X makes the cursor a predator: one more predator, drawn red where the cursor points; X
+    again removes it and restores the predator switch."""
+    at = (80, 50)  # sky in the default view: the click there only places the cursor
+    keys = '1:Space,2:Click@%dx%d,3:X' % at
+    shot = c.path('mp.png')
+    r = c.run(['--set', 'boids=200', '--seed', '3', '--hud', 'off', '--screenshot', shot, '--keys', keys],
+              frames=5)
+    st = c.state(r.stdout)
+    check(st['predators'] == '1' and st['predators_on'] == 'on', 'state: %s' % st)
+    find_near(read_png(shot), at[0], at[1], 'predator', radius=4)
+    r = c.run(['--set', 'boids=200', '--seed', '3', '--keys', keys + ',4:X'], frames=5)
+    st = c.state(r.stdout)
+    check(st['predators'] == '0' and st['predators_on'] == 'on', 'after X again: %s' % st)
+
+
+CASES = {'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
          'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
          'errors': case_errors, 'plots': case_plots}
 
