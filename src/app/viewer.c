@@ -156,6 +156,7 @@ static void snapshot(viewer *v)
 {
     if (v->selected >= 0)
         viewer_pick_update(v);
+    viewer_trails_update(v);
     v->def = mur_flock_get_def(v->flock);
     mur_view view = mur_flock_view(v->flock);
     v->nboids = view.boids;
@@ -276,6 +277,14 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
 
 static void move_camera(viewer *v, double real_dt)
 {
+    v->watch = v->watch && v->selected >= 0;
+    if (v->watch) {
+        /* J: the selected bird is the camera's target (orbit and zoom still work around it) */
+        bool f = v->cam.follow;
+        v->cam.follow = true;
+        mur_camera_follow(&v->cam, v->sel_pos);
+        v->cam.follow = f;
+    }
     if (v->cam.follow) {
         float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};
         mur_camera_frame(&v->cam, c, (float)v->radius);

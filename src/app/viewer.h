@@ -21,6 +21,8 @@ struct mur_hud;
 struct mur_scene;
 
 #define VIEWER_SEL_MAX 512
+#define VIEWER_TRAIL_LEN 90     /* frames a trail keeps (3 s at 30 fps) */
+#define VIEWER_TRAIL_BIRDS 24   /* birds with a trail in the sample mode */
 
 typedef struct viewer {
     const mur_cli *cli;
@@ -66,6 +68,14 @@ typedef struct viewer {
     int32_t sel_count;         ///< its neighbours (within view_radius, inside the view cone)
     int sel_shown;             ///< of which the first VIEWER_SEL_MAX are in sel_nb
     float sel_nb[VIEWER_SEL_MAX][3];
+
+    bool watch;                ///< the camera follows the selected bird (J)
+
+    /* trails (T) */
+    int trail_mode;            ///< 0 off, 1 the selected bird, 2 a sample of birds
+    int trail_birds, trail_head, trail_count;
+    uint64_t trail_tick;       ///< tick of the newest point
+    float trail[VIEWER_TRAIL_BIRDS][VIEWER_TRAIL_LEN][3];
 
     /* mouse */
     int32_t mouse_pred;        ///< index of the cursor's predator (X), -1 = none
@@ -172,6 +182,14 @@ bool viewer_pick(viewer *v, double win_x, double win_y);
 void viewer_pick_update(viewer *v);
 /// The markers of the selected bird, inside a HUD frame.
 void viewer_pick_draw(viewer *v, struct mur_hud *h, float scale);
+
+/* viewer_trails.c */
+/// T: off > the selected bird > a sample of birds > off.
+void viewer_trails_cycle(viewer *v);
+/// Add the drawn state's positions (worker idle).
+void viewer_trails_update(viewer *v);
+/// The trails as fading dots, inside a HUD frame.
+void viewer_trails_draw(viewer *v, struct mur_hud *h, float scale);
 
 /* viewer_hud.c */
 void viewer_draw_hud(viewer *v);

@@ -85,7 +85,7 @@ static void draw_rec_marker(viewer *v, float scale)
 void viewer_draw_hud(viewer *v)
 {
     bool marker = v->rec && !v->drawing_video;
-    if (!v->show_hud && !v->show_help && !marker && v->selected < 0)
+    if (!v->show_hud && !v->show_help && !marker && v->selected < 0 && v->trail_mode == 0)
         return;
     mur_hud *h = v->hud;
     /* whole multiples of the font's pixels only: a fractional scale blurs stb_easy_font's strokes
@@ -96,8 +96,10 @@ void viewer_draw_hud(viewer *v)
     float lh = mur_hud_line_height(h);
     float x0 = 10.0f * scale, y = 8.0f * scale;
 
-    if (!v->drawing_video || v->show_hud)
+    if (!v->drawing_video || v->show_hud) {
+        viewer_trails_draw(v, h, scale);
         viewer_pick_draw(v, h, scale);
+    }
     if (v->show_hud && !v->show_help) {
         /* the snapshot from the last sync: the worker may be stepping the flock right now */
         const mur_flock_def def = v->def;

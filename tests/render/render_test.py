@@ -457,7 +457,31 @@ def case_mouse_predator(c):
     check(st['predators'] == '0' and st['predators_on'] == 'on', 'after X again: %s' % st)
 
 
-CASES = {'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
+def case_trails(c):
+    """T twice: trails for a sample of birds, pale dots behind them; J keeps the selected bird at
+    the centre of the view while it flies off."""
+    rows = [('boid', x, y, 0.0, 6, 0, 0, 0) for x, y in ((0, 0), (0, 8), (-8, -6), (5, -10))]
+    init = c.state_csv('trails.csv', rows)
+    base = ['--init', init, '--set', 'ground=-20', '--set', 'cohesion=0', '--set', 'separation=0',
+            '--set', 'alignment=0'] + WORLD
+
+    def pale(img):
+        w, h = img[0], img[1]
+        return sum(1 for y in range(h) for x in range(w)
+                   if all(abs(int(p) - q) < 40 for p, q in zip(pixel(img, x, y), (255, 245, 200))))
+    c.run(base + ['--hud', 'off', '--screenshot', c.path('t0.png')], frames=30)
+    c.run(base + ['--hud', 'off', '--screenshot', c.path('t1.png'), '--keys', '1:T,1:T'], frames=30)
+    n0, n1 = pale(read_png(c.path('t0.png'))), pale(read_png(c.path('t1.png')))
+    check(n0 == 0 and n1 > 60, 'trail pixels: %d without T, %d with' % (n0, n1))
+    # J: boid 0 (clicked at the centre while paused) stays at the centre after 25 frames of flight
+    pa = c.projected(SIZE, '-20,-20,-20', '20,20,20', [(0.0, 0.0, 0.0)])[0]
+    r = c.run(base + ['--hud', 'off', '--screenshot', c.path('j.png'), '--keys',
+                      '1:Space,2:Click@%dx%d,3:J,4:Space' % (round(pa[0]), round(pa[1]))], frames=30)
+    check('watching boid 0' in r.stdout, 'J did not watch boid 0:\n' + r.stdout)
+    find_near(read_png(c.path('j.png')), SIZE[0] / 2, SIZE[1] / 2, 'flying', radius=6)
+
+
+CASES = {'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
          'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
          'errors': case_errors, 'plots': case_plots}
 
