@@ -202,6 +202,7 @@ class BadInput(unittest.TestCase):
         self.bad(["--steps", "10", "--fov", "171"], "[1, 170]")
         self.bad(["--steps", "10", "--screenshot-size", "8x8"], "--screenshot-size")
         self.bad(["--steps", "10", "--camera-path", "p.txt", "--camera", "follow"], "--camera-path")
+        self.bad(["--headless", "--frames", "3", "--screenshot-size", "64x64"], "--screenshot")
 
     def test_values(self):
         cases = [

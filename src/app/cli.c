@@ -506,6 +506,8 @@ static bool check_combinations(const mur_cli *cli)
         return fail("--ticks-per-frame and --speed both set the pace of the video: give one%s%s", "", "");
     if (cli->camera_path && (cli->camera || cli->cam_pos_given || cli->look_at_given))
         return fail("--camera-path sets the camera: it excludes --camera, --camera-pos and --look-at%s%s", "", "");
+    if (cli->headless && cli->shot_w > 0 && !cli->screenshot)
+        return fail("--screenshot-size needs --screenshot PATH with --headless%s%s", "", "");
     if (cli->steps >= 0 && cli->warmup > 0)
         return fail("--warmup is for the viewer and recordings; in batch mode add the ticks to --steps%s%s", "",
                     "");
