@@ -368,7 +368,8 @@ static const viewer_binding BINDINGS[] = {
      act_switch},
     {K(0), 0, false, "click", "on a bird: select it; on the ground: move the goal there (and turn it on)",
      "a left click without a drag, within 12 pixels of a bird: its neighbours (within `view_radius`, inside "
-     "the view cone) get cyan marks, its view radius a dotted ring, its heading a dotted line, and its speed "
+     "the view cone) get cyan marks, its view radius a dotted ring, its heading a dotted line, its view cone four "
+     "dotted edges, and its speed "
      "and neighbour count show next to it (scripted: `--keys \"5:Click@XxY\"`); elsewhere on the ground the "
      "goal moves there, keeping its height, and the selection ends", NULL},
     {K(GLFW_KEY_W), 0, false, "W", "wind on / off", "blows with `wind_vel`", act_switch},

@@ -64,7 +64,7 @@ typedef struct viewer {
 
     /* the selected bird (a click on it), as of the last sync */
     int32_t selected;          ///< boid index, -1 = none
-    float sel_pos[3], sel_vel[3], sel_speed, sel_radius;
+    float sel_pos[3], sel_vel[3], sel_speed, sel_radius, sel_angle;
     int32_t sel_count;         ///< its neighbours (within view_radius, inside the view cone)
     int sel_shown;             ///< of which the first VIEWER_SEL_MAX are in sel_nb
     float sel_nb[VIEWER_SEL_MAX][3];

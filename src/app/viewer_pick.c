@@ -1,6 +1,6 @@
 /* Picking and watching a bird: a click near a bird selects it; while selected its neighbours (the
- * boids it sees: within view_radius and inside its view cone) are marked, its view radius is drawn
- * around it, and its speed and neighbour count are shown next to it. Positions are read while the
+ * boids it sees: within view_radius and inside its view cone) are marked, its view radius and view
+ * cone are drawn around it, and its speed and neighbour count are shown next to it. Positions are read while the
  * simulation worker is idle (at the sync point), so they are the state on screen. */
 #include <math.h>
 #include <stdio.h>
@@ -88,6 +88,7 @@ void viewer_pick_update(viewer *v)
         v->sel_count++;
     }
     v->sel_radius = def.view_radius;
+    v->sel_angle = def.view_angle;
 }
 
 static void mark(mur_hud *h, float x, float y, float r, float t, const uint8_t c[4])
@@ -130,15 +131,35 @@ void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
         if (project(vp, q, v->fb_w, v->fb_h, c2))
             mur_hud_rect(h, c2[0] - scale, c2[1] - scale, 2.0f * scale, 2.0f * scale, RING);
     }
-    /* the heading: a short line of dots along the velocity */
-    if (v->sel_speed > 0.0f)
-        for (int k = 1; k <= 12; k++) {
-            float q[3], c2[2];
+    /* the heading: a short line of dots along the velocity; the view cone: four edges at half the
+     * view angle from it (left, right, above, below), as long as the view radius */
+    if (v->sel_speed > 0.0f) {
+        vec3 f = {v->sel_vel[0] / v->sel_speed, v->sel_vel[1] / v->sel_speed, v->sel_vel[2] / v->sel_speed};
+        vec3 a, b, up0 = {0.0f, 1.0f, 0.0f};
+        if (fabsf(f[1]) > 0.99f)
+            glm_vec3_copy((vec3){1.0f, 0.0f, 0.0f}, up0);
+        glm_vec3_cross(f, up0, a);
+        glm_vec3_normalize(a);
+        glm_vec3_cross(a, f, b);
+        float half = 0.5f * v->sel_angle * 3.14159265f / 180.0f;
+        vec3 dirs[5];
+        glm_vec3_copy(f, dirs[0]);
+        for (int e = 0; e < 4; e++) {
+            const float *side = e < 2 ? a : b;
+            float sgn = (e & 1) ? -1.0f : 1.0f;
             for (int i = 0; i < 3; i++)
-                q[i] = v->sel_pos[i] + v->sel_vel[i] / v->sel_speed * v->sel_radius * (float)k / 12.0f;
-            if (project(vp, q, v->fb_w, v->fb_h, c2))
-                mur_hud_rect(h, c2[0] - scale, c2[1] - scale, 2.0f * scale, 2.0f * scale, YELLOW);
+                dirs[e + 1][i] = cosf(half) * f[i] + sgn * sinf(half) * side[i];
         }
+        bool cone = v->sel_angle < 360.0f;
+        for (int e = 0; e < (cone ? 5 : 1); e++)
+            for (int k = 1; k <= 12; k++) {
+                float q[3], c2[2];
+                for (int i = 0; i < 3; i++)
+                    q[i] = v->sel_pos[i] + dirs[e][i] * v->sel_radius * (float)k / 12.0f;
+                if (project(vp, q, v->fb_w, v->fb_h, c2))
+                    mur_hud_rect(h, c2[0] - scale, c2[1] - scale, 2.0f * scale, 2.0f * scale, e ? RING : YELLOW);
+            }
+    }
     char text[96];
     snprintf(text, sizeof text, "boid %d  %.2f wu/s  %d neighbours", (int)v->selected, (double)v->sel_speed,
              (int)v->sel_count);
