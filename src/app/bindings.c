@@ -254,9 +254,9 @@ static void act_camera(viewer *v, int key, int mods)
         mur_camera_set_follow(&v->cam, !v->cam.follow);
         viewer_message(v, "follow the biggest group %s", onoff(v->cam.follow));
     } else if (key == GLFW_KEY_J) {
-        v->watch = !v->watch && v->selected >= 0;
+        v->watch = v->selected >= 0 ? (v->watch + 1) % 3 : 0;
         if (v->watch)
-            viewer_message(v, "watching boid %d", (int)v->selected);
+            viewer_message(v, "%s boid %d", v->watch == 1 ? "watching" : "riding with", (int)v->selected);
         else
             viewer_message(v, "%s", v->selected < 0 ? "click a bird first, then J watches it" : "watching off");
     } else if (key == GLFW_KEY_T) {
@@ -395,8 +395,9 @@ static const viewer_binding BINDINGS[] = {
      "`--camera-pos X,Y,Z --look-at X,Y,Z --fov DEG` on stdout and in the clipboard: the same view again "
      "with `murmur ... FLAGS`",
      act_camera},
-    {K(GLFW_KEY_J), 0, false, "J", "watch the selected bird: the camera follows it",
-     "orbit and zoom work around it; J again, or a click away from birds, stops", act_camera},
+    {K(GLFW_KEY_J), 0, false, "J", "watch the selected bird > ride behind it > off",
+     "watching: the camera's target follows it, orbit and zoom work around it; riding: the camera flies a "
+     "few body lengths behind and above it, looking ahead; a click away from birds also stops", act_camera},
     {K(GLFW_KEY_T), 0, false, "T", "trails: off > the selected bird > a sample of 24 birds",
      "fading paths of the last 90 frames", act_camera},
     {K(GLFW_KEY_HOME), 0, false, "Home", "reset the view", "also stops following", act_camera},

@@ -277,13 +277,27 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
 
 static void move_camera(viewer *v, double real_dt)
 {
-    v->watch = v->watch && v->selected >= 0;
-    if (v->watch) {
+    if (v->selected < 0)
+        v->watch = 0;
+    if (v->watch == 1) {
         /* J: the selected bird is the camera's target (orbit and zoom still work around it) */
         bool f = v->cam.follow;
         v->cam.follow = true;
         mur_camera_follow(&v->cam, v->sel_pos);
         v->cam.follow = f;
+    } else if (v->watch == 2 && v->sel_speed > 0.0f) {
+        /* J twice: ride along, a few body lengths behind and a little above, looking ahead */
+        float f[3] = {v->sel_vel[0] / v->sel_speed, v->sel_vel[1] / v->sel_speed, v->sel_vel[2] / v->sel_speed};
+        for (int i = 0; i < 3; i++)
+            v->cam.goal.target[i] = v->sel_pos[i] + f[i] * 4.0f * v->boid_size;
+        v->cam.goal.yaw = atan2f(-f[0], -f[2]);
+        v->cam.goal.pitch = asinf(fmaxf(-1.0f, fminf(1.0f, -f[1]))) + 0.25f;
+        v->cam.goal.distance = 10.0f * v->boid_size;
+        /* the shortest way round, as an orbit would take it */
+        while (v->cam.goal.yaw - v->cam.cur.yaw > 3.14159265f)
+            v->cam.goal.yaw -= 6.2831853f;
+        while (v->cam.goal.yaw - v->cam.cur.yaw < -3.14159265f)
+            v->cam.goal.yaw += 6.2831853f;
     }
     if (v->cam.follow) {
         float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};

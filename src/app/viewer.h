@@ -69,7 +69,7 @@ typedef struct viewer {
     int sel_shown;             ///< of which the first VIEWER_SEL_MAX are in sel_nb
     float sel_nb[VIEWER_SEL_MAX][3];
 
-    bool watch;                ///< the camera follows the selected bird (J)
+    int watch;                 ///< J: 0 off, 1 the camera follows the selected bird, 2 rides behind it
 
     /* trails (T) */
     int trail_mode;            ///< 0 off, 1 the selected bird, 2 a sample of birds

@@ -479,6 +479,13 @@ def case_trails(c):
                       '1:Space,2:Click@%dx%d,3:J,4:Space' % (round(pa[0]), round(pa[1]))], frames=30)
     check('watching boid 0' in r.stdout, 'J did not watch boid 0:\n' + r.stdout)
     find_near(read_png(c.path('j.png')), SIZE[0] / 2, SIZE[1] / 2, 'flying', radius=6)
+    # J twice rides behind it: close up, the bird fills many pixels below the image centre
+    r = c.run(base + ['--hud', 'off', '--screenshot', c.path('ride.png'), '--keys',
+                      '1:Space,2:Click@%dx%d,3:J,3:J,4:Space' % (round(pa[0]), round(pa[1]))], frames=30)
+    check('riding with boid 0' in r.stdout, 'J twice did not ride with boid 0:\n' + r.stdout)
+    img = read_png(c.path('ride.png'))
+    big = sum(1 for y in range(SIZE[1]) for x in range(SIZE[0]) if classify(pixel(img, x, y)) == 'flying')
+    check(big > 150, 'riding: the bird should be close and large, %d bird pixels' % big)
 
 
 CASES = {'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
