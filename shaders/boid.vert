@@ -56,11 +56,15 @@ void main()
     float speed = length(i_vel);
 
     vec3 fwd;
-    if (speed > 1e-5) {
+    if (speed > 1e-5 && !perching) {
         fwd = i_vel / speed;
     } else {
-        float a = h * 6.2831853;          // resting birds face a random way
-        fwd = vec3(cos(a), 0.0, sin(a));
+        // perched birds stand on the ground: facing their last heading (or a random way), the body
+        // raised 50 degrees from the horizontal, tail down
+        vec2 hz = speed > 1e-5 ? i_vel.xz : vec2(0.0);
+        float a = h * 6.2831853;
+        vec2 d = dot(hz, hz) > 1e-10 ? normalize(hz) : vec2(cos(a), sin(a));
+        fwd = perching ? vec3(0.643 * d.x, 0.766, 0.643 * d.y) : vec3(d.x, 0.0, d.y);
     }
     vec3 up0 = abs(fwd.y) > 0.99 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
     vec3 right = normalize(cross(up0, fwd));
@@ -88,6 +92,8 @@ void main()
     }
     p *= u_size;
     vec3 world = i_pos + r2 * p.x + u2 * p.y + fwd * p.z;
+    if (perching)
+        world.y += 0.4 * u_size;           // standing: the tail end rests on the ground
     gl_Position = u_vp * vec4(world, 1.0);
 
     vec3 base;

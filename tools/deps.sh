@@ -8,6 +8,7 @@ PKGS=(
   gcc meson ninja-build pkg-config python3          # build
   libglfw3-dev libcglm-dev python3-glad libstb-dev  # viewer: window, math, GL loader, HUD text
   libpng-dev libegl-dev libgl-dev                   # screenshots, headless EGL
+  g++ libimgui-dev                                  # the viewer's parameter panel (Dear ImGui)
   libgl1-mesa-dri libegl-mesa0 libglx-mesa0         # Mesa (llvmpipe on machines without a GPU)
   libcmocka-dev xvfb xauth                          # tests
   ffmpeg gnuplot-nox                                # recording, plots

@@ -232,3 +232,40 @@ void mur_print_params(bool markdown)
     if (markdown)
         fputs(WORLD_NOTE, stdout);
 }
+
+bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile *metrics)
+{
+    memset(metrics, 0, sizeof *metrics);
+    if (cli->metrics_path) {
+        mur_error me;
+        if (!mur_afile_open(metrics, cli->metrics_path, &me)) {
+            fprintf(stderr, "murmur: %s\n", me.msg);
+            return false;
+        }
+        mur_stats_write_header(metrics->fp);
+    }
+    mur_flock_set_metrics(f, cli->metrics_path != NULL);
+    return true;
+}
+
+int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile *metrics, int status)
+{
+    if (metrics->fp) {
+        /* the last row: the state the run ends on */
+        mur_stats last = mur_flock_measure(f);
+        mur_stats_write_row(metrics->fp, &last);
+        mur_error e = {{0}};
+        if (!mur_afile_commit(metrics, &e)) {
+            fprintf(stderr, "murmur: %s\n", e.msg);
+            status = MUR_EXIT_USAGE;
+        }
+    }
+    if (cli->export_path) {
+        mur_error e = {{0}};
+        if (!mur_flock_save_csv(f, cli->export_path, &e)) {
+            fprintf(stderr, "murmur: %s\n", e.msg);
+            status = MUR_EXIT_USAGE;
+        }
+    }
+    return status;
+}

@@ -8,6 +8,12 @@
 int mur_batch_main(const mur_cli *cli, mur_flock *f);
 /// Before any work: --export and --metrics can be created (one line on stderr and false if not).
 bool mur_batch_outputs_ok(const mur_cli *cli);
+/// --metrics for a run with frames (viewer, headless): open the file, write the header and turn on
+/// per-tick metrics. False after printing why (exit MUR_EXIT_USAGE).
+bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile *metrics);
+/// At the end of a run with frames: the last metrics row and commit, then --export. Returns
+/// status, or MUR_EXIT_USAGE after printing a failure.
+int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile *metrics, int status);
 /// Print the parameter table (text or markdown) to stdout.
 void mur_print_params(bool markdown);
 /// --list-presets: every preset, its summary and the parameters it sets on top of the classic defaults.

@@ -22,7 +22,7 @@ void viewer_message(viewer *v, const char *fmt, ...)
     va_end(ap);
     v->message_until = v->time + 3.0;
     if (v->scripted)
-        printf("viewer: frame %lld: %s\n", (long long)v->frame, v->message);
+        printf("viewer: frame %lld: %s\n", (long long)v->input_frame, v->message);
 }
 
 /* A setter's outcome in the HUD: what was done, or the library's reason. */
@@ -237,6 +237,15 @@ static void act_show(viewer *v, int key, int mods)
     case GLFW_KEY_TAB:
         v->show_hud = !v->show_hud;
         break;
+    case GLFW_KEY_E:
+        if (!viewer_panel_available()) {
+            viewer_message(v, "this build has no parameter panel (built without Dear ImGui, libimgui-dev)");
+            break;
+        }
+        v->show_panel = !v->show_panel;
+        v->show_hud = v->show_hud || v->show_panel;
+        viewer_message(v, "parameter panel %s", onoff(v->show_panel));
+        break;
     case GLFW_KEY_M:
         v->show_plots = !v->show_plots;
         v->show_hud = v->show_hud || v->show_plots;
@@ -253,7 +262,23 @@ static void act_camera(viewer *v, int key, int mods)
     (void)mods;
     if (key == GLFW_KEY_F) {
         mur_camera_set_follow(&v->cam, !v->cam.follow);
-        viewer_message(v, "follow flock %s", onoff(v->cam.follow));
+        viewer_message(v, "follow the biggest group %s", onoff(v->cam.follow));
+    } else if (key == GLFW_KEY_J) {
+        v->watch = v->selected >= 0 ? (v->watch + 1) % 3 : 0;
+        if (v->watch)
+            viewer_message(v, "%s boid %d", v->watch == 1 ? "watching" : "riding with", (int)v->selected);
+        else
+            viewer_message(v, "%s", v->selected < 0 ? "click a bird first, then J watches it" : "watching off");
+    } else if (key == GLFW_KEY_T) {
+        viewer_trails_cycle(v);
+    } else if (key == GLFW_KEY_I) {
+        char flags[200];
+        mur_cam_flags(&v->cam, flags, sizeof flags);
+        printf("murmur: camera %s\n", flags);
+        fflush(stdout);
+        if (v->win)
+            glfwSetClipboardString(v->win, flags);
+        viewer_message(v, "camera (copied): %s", flags);
     } else {
         mur_camera_reset(&v->cam);
         viewer_message(v, "view reset");
@@ -286,6 +311,13 @@ static void act_predators(viewer *v, int key, int mods)
     }
     mur_flock_set_predators_on(f, on);
     viewer_message(v, "predators %s (%d)", onoff(on), (int)mur_flock_view(f).predators);
+}
+
+static void act_mouse_predator(viewer *v, int key, int mods)
+{
+    (void)key;
+    (void)mods;
+    viewer_mouse_predator_toggle(v, v->mouse_pred < 0);
 }
 
 static void act_bounds(viewer *v, int key, int mods)
@@ -357,10 +389,18 @@ static const viewer_binding BINDINGS[] = {
     {K(GLFW_KEY_P), 0, false, "P", "perching on / off", "off releases every perched boid", act_switch},
     {K(GLFW_KEY_K), 0, false, "K", "predators on / off (adds 3 if there are none)",
      "off hides them and on restores them", act_predators},
+    {K(GLFW_KEY_X), 0, false, "X", "hold: the cursor is a predator",
+     "one more predator, placed every frame where the cursor's ray meets the plane of the camera's target; "
+     "boids flee it; released, it is removed (in a `--keys` script X toggles it)",
+     act_mouse_predator},
     {K(GLFW_KEY_G), 0, false, "G", "goal on / off", "the goal is a yellow cross with a ring on the ground below it",
      act_switch},
-    {K(0), 0, false, "click", "on the ground: move the goal there (and turn it on)",
-     "a left click without a drag; the goal keeps its height", NULL},
+    {K(0), 0, false, "click", "on a bird: select it; on the ground: move the goal there (and turn it on)",
+     "a left click without a drag, within 12 pixels of a bird: its neighbours (within `view_radius`, inside "
+     "the view cone) get cyan marks, its view radius a dotted ring, its heading a dotted line, its view cone four "
+     "dotted edges, and its speed "
+     "and neighbour count show next to it (scripted: `--keys \"5:Click@XxY\"`); elsewhere on the ground the "
+     "goal moves there, keeping its height, and the selection ends", NULL},
     {K(GLFW_KEY_W), 0, false, "W", "wind on / off", "blows with `wind_vel`", act_switch},
     {K(GLFW_KEY_S), 0, false, "S", "scatter on / off", "negated cohesion", act_switch},
     {K(GLFW_KEY_N), 0, false, "N", "next preset: classic > starling > vision-report",
@@ -380,21 +420,39 @@ static const viewer_binding BINDINGS[] = {
     {K(GLFW_KEY_C), 0, false, "C", "colour by state / by speed",
      "state: flying amber, perching green, predators red; speed: blue slow .. red fast", act_show},
     {K(GLFW_KEY_O), 0, false, "O", "world box outline on / off", NULL, act_show},
-    {K(GLFW_KEY_F), 0, false, "F", "camera follows the flock centre", "panning stops following", act_camera},
+    {K(GLFW_KEY_F), 0, false, "F", "camera follows the biggest group, framed by its size",
+     "the wheel zooms relative to that framing; panning stops following", act_camera},
+    {K(GLFW_KEY_I), 0, false, "I", "print and copy the camera as flags",
+     "`--camera-pos X,Y,Z --look-at X,Y,Z --fov DEG` on stdout and in the clipboard: the same view again "
+     "with `murmur ... FLAGS`",
+     act_camera},
+    {K(GLFW_KEY_J), 0, false, "J", "watch the selected bird > ride behind it > off",
+     "watching: the camera's target follows it, orbit and zoom work around it; riding: the camera flies a "
+     "few body lengths behind and above it, looking ahead; a click away from birds also stops", act_camera},
+    {K(GLFW_KEY_T), 0, false, "T", "trails: off > the selected bird > a sample of 24 birds",
+     "fading paths of the last 90 frames", act_camera},
     {K(GLFW_KEY_HOME), 0, false, "Home", "reset the view", "also stops following", act_camera},
     {K(0), 0, false, "left drag", "orbit", "the latitude stops short of the poles", NULL},
     {K(0), 0, false, "right drag", "pan (or Shift + left drag)", "the middle button pans too", NULL},
     {K(0), 0, false, "wheel", "zoom", "each notch moves 12% of the distance, so it feels the same near and far",
      NULL},
-    {K(GLFW_KEY_TAB), 0, false, "Tab", "hide / show the HUD", NULL, act_show},
-    {K(GLFW_KEY_M), 0, false, "M", "live plots of the last minute: diameter, polarisation, neighbours, groups, perching",
-     "sampled four times a second, each graph scaled to its own maximum", act_show},
+    {K(GLFW_KEY_TAB), 0, false, "Tab", "hide / show the HUD and the parameter panel", NULL, act_show},
+    {K(GLFW_KEY_E), 0, false, "E", "parameter panel on / off (mouse: sliders, toggles, counts, pause, speed)",
+     "every live parameter from the library's table with its unit, range and meaning as a tooltip; shown at "
+     "start in interactive runs, not in scripted ones (`--frames`); never drawn into a recording; needs "
+     "Dear ImGui (libimgui-dev) at build time",
+     act_show},
+    {K(GLFW_KEY_M), 0, false, "M", "live plots of the last simulated minute: diameter, polarisation, neighbours, groups, perching",
+     "of simulated time, sampled every 0.25 simulated seconds (scripted runs reproduce), each graph scaled "
+     "to its own maximum", act_show},
     {K(GLFW_KEY_H, GLFW_KEY_F1), 0, false, "H  F1", "this help", NULL, act_show},
     {K(GLFW_KEY_F12), 0, false, "F12", "save a screenshot (PNG, timestamped name)",
      "`murmur-YYYYMMDD-HHMMSS-NNN.png` in the current folder; the path is printed", act_request},
     {K(GLFW_KEY_V), 0, false, "V", "start / stop recording a video (timestamped name, no HUD)",
-     "`murmur-YYYYMMDD-HHMMSS.mp4`, or PNG frames in a folder of that name without ffmpeg; one tick of "
-     "1/`--fps` per frame while recording; the HUD only with `--hud on` (see [recording.md](recording.md))",
+     "`murmur-YYYYMMDD-HHMMSS.mp4`, or PNG frames in a folder of that name without ffmpeg; each frame "
+     "advances `--ticks-per-frame` ticks (1 by default, dt unchanged) or follows `--speed`; a red REC mark "
+     "with the video time and frame count shows in the window, never in the video; the HUD only with "
+     "`--hud on` (see [recording.md](recording.md))",
      act_request},
     {K(GLFW_KEY_ESCAPE, GLFW_KEY_Q), 0, false, "Esc  Q", "quit", NULL, act_request},
 };

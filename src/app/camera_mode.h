@@ -1,19 +1,33 @@
-/* Camera modes (--camera orbit:SECONDS | follow | fixed), driven by the video's clock. */
+/* Camera modes (--camera orbit:SECONDS | follow | fixed, --camera-path FILE) and the starting
+ * camera (--camera-pos, --look-at, --fov), driven by the video's clock. */
 #ifndef MUR_APP_CAMERA_MODE_H
 #define MUR_APP_CAMERA_MODE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "camera.h"
+#include "camera_path.h"
+#include "cli.h"
 
 typedef struct mur_cam_mode {
     double orbit_s;       ///< > 0: seconds per turn
     bool follow;
+    mur_cam_path path;    ///< --camera-path keyframes (n = 0: none)
 } mur_cam_mode;
 
 /// The mode of a --camera value (checked by the parser); NULL is fixed.
 mur_cam_mode mur_cam_mode_parse(const char *spec);
-/// Advance the camera by dt seconds of video time in this mode (centre: the flock centre).
-void mur_cam_mode_apply(const mur_cam_mode *m, mur_camera *cam, const double centre[3], float dt);
+/// The camera and mode of the command line for a width x height frame: home view of the world,
+/// then --fov, --camera-pos / --look-at, --camera, --camera-path (read here). False + err.
+bool mur_cam_setup(mur_camera *cam, mur_cam_mode *mode, const mur_cli *cli, const mur_flock_def *def, int width,
+                   int height, char *err, size_t len);
+/// Advance the camera by dt seconds of video time in this mode; t is the video time of the frame
+/// (for a path). centre and radius: the biggest group (radius <= 0: centre only).
+void mur_cam_mode_apply(const mur_cam_mode *m, mur_camera *cam, const double centre[3], double radius, double t,
+                        float dt);
+void mur_cam_mode_free(mur_cam_mode *m);
+/// The camera as command-line flags: "--camera-pos X,Y,Z --look-at X,Y,Z --fov DEG".
+void mur_cam_flags(const mur_camera *cam, char *buf, size_t len);
 
 #endif

@@ -53,17 +53,17 @@ static bool parse_onoff(const char *flag, const char *s, bool *out)
     return true;
 }
 
-static bool parse_size(const char *s, int *w, int *h)
+static bool parse_size(const char *flag, const char *s, int *w, int *h)
 {
     char *end;
     long a = s ? strtol(s, &end, 10) : 0;
     if (!s || end == s || *end != 'x')
-        return fail("bad value '%s' for --size: expected WxH with each in [16, 16384], e.g. 1280x720", s ? s : "",
-                    "");
+        return fail("bad value '%s' for %s: expected WxH with each in [16, 16384], e.g. 1280x720", s ? s : "",
+                    flag);
     const char *t = end + 1;
     long b = strtol(t, &end, 10);
     if (end == t || *end || a < 16 || a > 16384 || b < 16 || b > 16384)
-        return fail("bad value '%s' for --size: expected WxH with each in [16, 16384], e.g. 1280x720", s, "");
+        return fail("bad value '%s' for %s: expected WxH with each in [16, 16384], e.g. 1280x720", s, flag);
     *w = (int)a;
     *h = (int)b;
     return true;
@@ -245,8 +245,9 @@ static bool set_listing(mur_cli *cli, parse_state *st, const flag_spec *f, const
 static bool set_size(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
 {
     (void)st;
-    (void)f;
-    return parse_size(val, &cli->width, &cli->height);
+    if (f->field == offsetof(mur_cli, shot_w))
+        return parse_size(f->name, val, &cli->shot_w, &cli->shot_h);
+    return parse_size(f->name, val, &cli->width, &cli->height);
 }
 
 static bool set_fps(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
@@ -256,6 +257,79 @@ static bool set_fps(mur_cli *cli, parse_state *st, const flag_spec *f, const cha
     bool ok = parse_real(f->name, val, 0.0, 1000.0, &d);
     cli->fps = d;
     return ok;
+}
+
+/* --ticks-per-frame N, --warmup N, --crf Q: whole numbers in their ranges */
+static bool set_filming_int(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    long long ll = 0;
+    if (f->field == offsetof(mur_cli, warmup)) {
+        bool ok = parse_i64(f->name, val, 0, 1000000000LL, &ll);
+        cli->warmup = ll;
+        return ok;
+    }
+    bool tpf = f->field == offsetof(mur_cli, ticks_per_frame);
+    bool ok = parse_i64(f->name, val, tpf ? 1 : 0, tpf ? 10000 : 63, &ll);
+    *(int *)(void *)((char *)cli + f->field) = (int)ll;
+    return ok;
+}
+
+/* --speed S (simulated seconds per video second), --fov DEG */
+static bool set_real(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    double d = 0.0;
+    if (f->field == offsetof(mur_cli, fov)) {
+        char *end;
+        d = strtod(val, &end);
+        if (!*val || *end || !isfinite(d) || d < 1.0 || d > 170.0)
+            return fail("bad value '%s' for --fov: expected degrees in [1, 170]%s", val, "");
+        cli->fov = d;
+        return true;
+    }
+    bool ok = parse_real(f->name, val, 0.0, 10000.0, &d);
+    cli->speed = d;
+    return ok;
+}
+
+static const char *const X264_PRESETS[] = {"ultrafast", "superfast", "veryfast", "faster", "fast",
+                                           "medium", "slow", "slower", "veryslow", "placebo"};
+
+/* --x264-preset NAME: one of x264's presets */
+static bool set_preset(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    (void)f;
+    for (size_t k = 0; k < sizeof X264_PRESETS / sizeof X264_PRESETS[0]; k++)
+        if (strcmp(val, X264_PRESETS[k]) == 0) {
+            cli->x264_preset = X264_PRESETS[k];
+            return true;
+        }
+    return fail("bad value '%s' for --x264-preset: expected one of ultrafast, superfast, veryfast, faster, fast, "
+                "medium, slow, slower, veryslow, placebo%s",
+                val, "");
+}
+
+/* --camera-pos X,Y,Z and --look-at X,Y,Z: three finite numbers within 1e6 */
+static bool set_point(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
+{
+    (void)st;
+    float *out = (float *)(void *)((char *)cli + f->field);
+    const char *p = val;
+    for (int k = 0; k < 3; k++) {
+        char *end;
+        double d = strtod(p, &end);
+        if (end == p || !isfinite(d) || fabs(d) > 1e6 || (k < 2 ? *end != ',' : *end != '\0'))
+            return fail("bad value '%s' for %s: expected X,Y,Z (three numbers, each within +-1e6)", val, f->name);
+        out[k] = (float)d;
+        p = end + 1;
+    }
+    if (out == cli->cam_pos)
+        cli->cam_pos_given = true;
+    else
+        cli->look_at_given = true;
+    return true;
 }
 
 static bool set_camera(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
@@ -324,6 +398,30 @@ static const flag_spec FLAGS[] = {
     {"--camera", NULL, ARG_VALUE, "MODE", SEC_VIEW, "orbit:SECONDS, follow or fixed (default)", set_camera, 0},
     {"--hud", NULL, ARG_VALUE, "on|off", SEC_VIEW, "draw the HUD (recordings default off)", set_onoff, FIELD(hud)},
     {"--vsync", NULL, ARG_VALUE, "on|off", SEC_VIEW, "wait for the display (default on)", set_onoff, FIELD(vsync)},
+    {"--ticks-per-frame", NULL, ARG_VALUE, "N", SEC_VIEW,
+     "ticks per recorded or scripted frame (default 1): time-lapse without changing dt", set_filming_int,
+     FIELD(ticks_per_frame)},
+    {"--speed", NULL, ARG_VALUE, "S", SEC_VIEW,
+     "simulated seconds per video second (instead of --ticks-per-frame;\nbelow dt x fps some frames repeat)",
+     set_real, FIELD(speed)},
+    {"--warmup", NULL, ARG_VALUE, "N", SEC_VIEW, "run N ticks before the first frame", set_filming_int,
+     FIELD(warmup)},
+    {"--crf", NULL, ARG_VALUE, "Q", SEC_VIEW,
+     "video quality, lower is better: H.264 0..51 (default 18), VP9 0..63 (default 31)", set_filming_int,
+     FIELD(crf)},
+    {"--x264-preset", NULL, ARG_VALUE, "NAME", SEC_VIEW,
+     "x264 preset, ultrafast (default) .. veryslow: slower gives smaller files", set_preset, 0},
+    {"--camera-pos", NULL, ARG_VALUE, "X,Y,Z", SEC_VIEW, "start the camera at this point (world units)",
+     set_point, FIELD(cam_pos)},
+    {"--look-at", NULL, ARG_VALUE, "X,Y,Z", SEC_VIEW, "point the camera at this point (default: the world centre)",
+     set_point, FIELD(look_at)},
+    {"--fov", NULL, ARG_VALUE, "DEG", SEC_VIEW, "vertical field of view in degrees, 1..170 (default 45)", set_real,
+     FIELD(fov)},
+    {"--camera-path", NULL, ARG_VALUE, "FILE", SEC_VIEW,
+     "keyframed camera: lines 'time x y z lx ly lz [fov]' (seconds of video),\nsmoothly interpolated",
+     set_string, FIELD(camera_path)},
+    {"--screenshot-size", NULL, ARG_VALUE, "WxH", SEC_VIEW,
+     "size of --screenshot and F12 images (default: the window or frame size)", set_size, FIELD(shot_w)},
     {"--list-params", NULL, ARG_OPTIONAL, "[=markdown]", SEC_INFO,
      "print every parameter with default, range, unit and meaning", set_listing, FIELD(list_params)},
     {"--list-keys", NULL, ARG_OPTIONAL, "[=markdown]", SEC_INFO, "print the viewer's keys and mouse bindings",
@@ -434,6 +532,21 @@ static bool check_schedule(mur_cli *cli)
     return true;
 }
 
+/* Flags that exclude or need each other. */
+static bool check_combinations(const mur_cli *cli)
+{
+    if (cli->ticks_per_frame > 0 && cli->speed > 0.0)
+        return fail("--ticks-per-frame and --speed both set the pace of the video: give one%s%s", "", "");
+    if (cli->camera_path && (cli->camera || cli->cam_pos_given || cli->look_at_given))
+        return fail("--camera-path sets the camera: it excludes --camera, --camera-pos and --look-at%s%s", "", "");
+    if (cli->headless && cli->shot_w > 0 && !cli->screenshot)
+        return fail("--screenshot-size needs --screenshot PATH with --headless%s%s", "", "");
+    if (cli->steps >= 0 && cli->warmup > 0)
+        return fail("--warmup is for the viewer and recordings; in batch mode add the ticks to --steps%s%s", "",
+                    "");
+    return true;
+}
+
 static void defaults(mur_cli *cli)
 {
     memset(cli, 0, sizeof *cli);
@@ -446,6 +559,7 @@ static void defaults(mur_cli *cli)
     cli->fps = 30.0;
     cli->vsync = true;
     cli->hud = true;
+    cli->crf = -1;
 }
 
 bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
@@ -465,7 +579,7 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
     for (int k = 0; k < st.nsets; k++)
         free(st.sets[k]);
     free(st.sets);
-    ok = ok && check_schedule(cli);
+    ok = ok && check_schedule(cli) && check_combinations(cli);
     if (!ok)
         mur_cli_free(cli);
     return ok;
@@ -510,13 +624,24 @@ static void print_flag(const flag_spec *f, bool markdown)
     puts(markdown ? " |" : "");
 }
 
+#ifdef MUR_HAVE_GFX
+#define GFX_BUILD 1
+#else
+#define GFX_BUILD 0
+#endif
+
 static const char *const TEXT_HEAD =
     "murmur " MUR_VERSION_STRING " - a 3D flock of boids\n"
     "\n"
     "Usage:\n"
+#ifdef MUR_HAVE_GFX
     "  murmur [options]                      open the viewer (needs a display)\n"
     "  murmur --steps N [options]            batch: run N ticks, no window\n"
-    "  murmur --record PATH --frames N ...   record a video or PNG frames";
+    "  murmur --record PATH --frames N ...   record a video or PNG frames\n"
+    "  murmur --headless --record PATH --frames N ...   the same without a display (EGL)";
+#else
+    "  murmur --steps N [options]            batch: run N ticks (this build has no viewer)";
+#endif
 static const char *const TEXT_TAIL =
     "\nBad input exits with status 2 and one line naming the problem. See docs/ for the rules,\n"
     "parameters, controls and recording.";
@@ -538,8 +663,15 @@ void mur_cli_print_help(bool markdown)
             printf("\n## %s\n\n| flag | meaning |\n| --- | --- |\n", SECTION_TITLE[sec]);
         else
             printf("\n%s:\n", SECTION_TITLE[sec]);
+#ifndef MUR_HAVE_GFX
+        if (sec == SEC_VIEW) {
+            puts(markdown ? "| | this build has no graphics (built without GLFW/GL) |"
+                          : "  (none: this build has no graphics; it was built without GLFW/GL)");
+            continue;
+        }
+#endif
         for (size_t k = 0; k < NFLAGS; k++)
-            if ((int)FLAGS[k].sec == sec)
+            if ((int)FLAGS[k].sec == sec && (GFX_BUILD || strcmp(FLAGS[k].name, "--list-keys") != 0))
                 print_flag(&FLAGS[k], markdown);
     }
     if (!markdown)

@@ -54,6 +54,19 @@ typedef struct mur_cli {
     bool hud;                   ///< --hud on|off (recordings default off, window default on)
     bool hud_given;             ///< --hud was given
     bool vsync;                 ///< --vsync on|off (default on)
+    /* filming */
+    int ticks_per_frame;        ///< --ticks-per-frame N (0 = not given: 1, or from --speed)
+    double speed;               ///< --speed S: simulated seconds per video second (0 = not given)
+    int64_t warmup;             ///< --warmup N: ticks before the first frame
+    int crf;                    ///< --crf Q (-1 = the codec's default)
+    const char *x264_preset;    ///< --x264-preset NAME, NULL = MURMUR_X264_PRESET or ultrafast
+    /* camera */
+    bool cam_pos_given, look_at_given;
+    float cam_pos[3];           ///< --camera-pos X,Y,Z
+    float look_at[3];           ///< --look-at X,Y,Z
+    double fov;                 ///< --fov DEG (0 = default 45)
+    const char *camera_path;    ///< --camera-path FILE: keyframes (time pos look_at fov)
+    int shot_w, shot_h;         ///< --screenshot-size WxH (0 = the frame size)
 } mur_cli;
 
 /// Parse argv into cli. On error prints one line to stderr and returns false (exit MUR_EXIT_USAGE).

@@ -120,7 +120,7 @@ mur_sink_kind mur_sink_kind_of(const char *path, char *err, size_t err_len)
                  path);
         return MUR_SINK_NONE;
     }
-    const char *video[] = {"mp4", "mkv", "webm", "mov"};
+    const char *video[] = {"mp4", "mkv", "webm", "mov", "gif"};
     for (size_t i = 0; i < sizeof video / sizeof video[0]; i++)
         if (!strcasecmp(ext, video[i])) {
             if (conv == 0 && !bad)
@@ -129,10 +129,30 @@ mur_sink_kind mur_sink_kind_of(const char *path, char *err, size_t err_len)
             return MUR_SINK_NONE;
         }
     snprintf(err, err_len,
-             "--record %s: expected a video (.mp4, .mkv, .webm, .mov) or a PNG pattern like "
+             "--record %s: expected a video (.mp4, .mkv, .webm, .mov), a .gif or a PNG pattern like "
              "frames/f%%05d.png",
              path);
     return MUR_SINK_NONE;
+}
+
+bool mur_sink_check_options(const char *path, int crf, const char *preset, char *err, size_t err_len)
+{
+    const char *ext = extension(path);
+    bool webm = !strcasecmp(ext, "webm"), gif = !strcasecmp(ext, "gif"), png = !strcasecmp(ext, "png");
+    if ((gif || png) && (crf >= 0 || preset)) {
+        snprintf(err, err_len, "--%s applies to videos (.mp4 .mkv .mov .webm), not to %s output",
+                 crf >= 0 ? "crf" : "preset", gif ? "GIF" : "PNG");
+        return false;
+    }
+    if (webm && preset) {
+        snprintf(err, err_len, "--x264-preset %s: presets are x264's (.mp4 .mkv .mov); .webm is VP9", preset);
+        return false;
+    }
+    if (!webm && !gif && !png && crf > 51) {
+        snprintf(err, err_len, "bad value '%d' for --crf: H.264 takes 0..51 (VP9, .webm, takes 0..63)", crf);
+        return false;
+    }
+    return true;
 }
 
 static void dir_of(const char *path, char *out, size_t len)
@@ -184,16 +204,18 @@ static void png_name(const mur_sink *r, int64_t i, char *out, size_t len)
 
 /* ffmpeg's command line for r: raw RGBA frames on stdin, encoded by the output's extension.
  * size and rate are buffers for the texts argv points to. Returns argc. */
-static int ffmpeg_args(const mur_sink *r, double fps, const char *argv[48], char size[32], char rate[32])
+static int ffmpeg_args(const mur_sink *r, double fps, const mur_encode *enc, const char *argv[48], char size[32],
+                       char rate[32], char crf[16])
 {
     const char *ext = extension(r->path);
     snprintf(size, 32, "%dx%d", r->w, r->h);
     snprintf(rate, 32, "%.6g", fps);
-    const char *preset = getenv("MURMUR_X264_PRESET");
+    const char *preset = enc && enc->preset ? enc->preset : getenv("MURMUR_X264_PRESET");
     if (!preset || !*preset)
         preset = "ultrafast"; /* the encoder shares the CPU with software GL: see docs/recording.md */
-    bool webm = !strcasecmp(ext, "webm");
-    const char *fmt = webm ? "webm"
+    bool webm = !strcasecmp(ext, "webm"), gif = !strcasecmp(ext, "gif");
+    snprintf(crf, 16, "%d", enc && enc->crf >= 0 ? enc->crf : webm ? 31 : 18);
+    const char *fmt = gif ? "gif" : webm ? "webm"
                       : !strcasecmp(ext, "mkv") ? "matroska"
                       : !strcasecmp(ext, "mov") ? "mov" : "mp4";
     int n = 0;
@@ -215,6 +237,19 @@ static int ffmpeg_args(const mur_sink *r, double fps, const char *argv[48], char
     argv[n++] = "pipe:0";
     /* yuv420p needs even sizes: pad by one pixel where needed (the writer already flips rows,
      * and an even frame goes through no filter at all: every filter copies the frame) */
+    if (gif) {
+        /* one palette for the whole clip (ffmpeg buffers the frames until the end), ordered
+         * dithering: small files without the crawling noise of error diffusion */
+        argv[n++] = "-vf";
+        argv[n++] = "split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=bayer:bayer_scale=3";
+        argv[n++] = "-loop";
+        argv[n++] = "0";
+        argv[n++] = "-f";
+        argv[n++] = fmt;
+        argv[n++] = r->out;
+        argv[n] = NULL;
+        return n;
+    }
     if ((r->w | r->h) & 1) {
         argv[n++] = "-vf";
         argv[n++] = "pad=ceil(iw/2)*2:ceil(ih/2)*2";
@@ -223,7 +258,7 @@ static int ffmpeg_args(const mur_sink *r, double fps, const char *argv[48], char
         argv[n++] = "-c:v";
         argv[n++] = "libvpx-vp9";
         argv[n++] = "-crf";
-        argv[n++] = "31";
+        argv[n++] = crf;
         argv[n++] = "-b:v";
         argv[n++] = "0";
         argv[n++] = "-deadline";
@@ -238,7 +273,7 @@ static int ffmpeg_args(const mur_sink *r, double fps, const char *argv[48], char
         argv[n++] = "-preset";
         argv[n++] = preset;
         argv[n++] = "-crf";
-        argv[n++] = "18";
+        argv[n++] = crf;
     }
     argv[n++] = "-pix_fmt";
     argv[n++] = "yuv420p";
@@ -253,11 +288,11 @@ static int ffmpeg_args(const mur_sink *r, double fps, const char *argv[48], char
     return n;
 }
 
-static bool spawn_ffmpeg(mur_sink *r, const char *ffmpeg, double fps, char *err, size_t len)
+static bool spawn_ffmpeg(mur_sink *r, const char *ffmpeg, double fps, const mur_encode *enc, char *err, size_t len)
 {
     const char *argv[48];
-    char size[32], rate[32];
-    ffmpeg_args(r, fps, argv, size, rate);
+    char size[32], rate[32], crf[16];
+    ffmpeg_args(r, fps, enc, argv, size, rate, crf);
     char log[] = "/tmp/murmur-ffmpeg-XXXXXX";
     r->log_fd = mkstemp(log);
     if (r->log_fd >= 0)
@@ -467,7 +502,7 @@ static void free_recorder(mur_sink *r)
     free(r);
 }
 
-mur_sink *mur_sink_open(const char *path, int width, int height, double fps, char *err,
+mur_sink *mur_sink_open(const char *path, int width, int height, double fps, const mur_encode *enc, char *err,
                                 size_t err_len)
 {
     mur_sink_kind kind = mur_sink_kind_of(path, err, err_len);
@@ -542,7 +577,7 @@ mur_sink *mur_sink_open(const char *path, int width, int height, double fps, cha
             (void)fchmod(fd, 0644);
             close(fd);
         }
-        if (!spawn_ffmpeg(r, ffmpeg, fps, err, err_len)) {
+        if (!spawn_ffmpeg(r, ffmpeg, fps, enc, err, err_len)) {
             if (!r->direct)
                 unlink(r->out);
             free_recorder(r);

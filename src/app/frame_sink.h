@@ -16,17 +16,27 @@ typedef struct mur_sink mur_sink;
 
 typedef enum mur_sink_kind {
     MUR_SINK_NONE = 0, ///< not a recordable path
-    MUR_SINK_VIDEO,    ///< .mp4 .mkv .webm .mov through ffmpeg
+    MUR_SINK_VIDEO,    ///< .mp4 .mkv .webm .mov .gif through ffmpeg
     MUR_SINK_PNG,      ///< printf pattern with one integer conversion, .png
 } mur_sink_kind;
 
 /// What PATH asks for, or MUR_SINK_NONE with a one-line reason in err.
 mur_sink_kind mur_sink_kind_of(const char *path, char *err, size_t err_len);
 
+/// Encoder options: --crf and --preset.
+typedef struct mur_encode {
+    int crf;              ///< -1: the codec's default (H.264 18, VP9 31)
+    const char *preset;   ///< x264 preset, NULL: MURMUR_X264_PRESET or ultrafast
+} mur_encode;
+
+/// Whether crf and preset fit PATH's codec (H.264: crf 0..51; VP9: 0..63, no preset; GIF and PNG:
+/// neither). False + one line in err.
+bool mur_sink_check_options(const char *path, int crf, const char *preset, char *err, size_t err_len);
+
 /// Check everything and start the sink (spawns ffmpeg for videos). width x height RGBA frames at
 /// fps frames per second. NULL + one line in err on failure (nothing is left behind).
-mur_sink *mur_sink_open(const char *path, int width, int height, double fps, char *err,
-                                size_t err_len);
+mur_sink *mur_sink_open(const char *path, int width, int height, double fps, const mur_encode *enc,
+                        char *err, size_t err_len);
 
 /// Queue one frame: RGBA8, rows bottom-up (as GL reads them), width*height*4 bytes, copied.
 /// Blocks while the queue is full. False once the sink has failed (mur_sink_close says why).

@@ -1,17 +1,19 @@
 /* murmur --headless: frames without a display (EGL, or a hidden window), recorded through a frame
- * sink (--record) or only rendered (a benchmark, or --screenshot of the last frame). One tick of
- * 1/fps per frame: the video plays at the simulation's own speed. */
+ * sink (--record) or only rendered (a benchmark, or --screenshot of the last frame). Each frame
+ * advances the ticks the pace asks for (pace.h: 1 by default); dt is the flock's own. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
 #include "camera_mode.h"
 #include "clock.h"
 #include "context.h"
 #include "gfx_modes.h"
 #include "gl.h"
 #include "hud.h"
+#include "pace.h"
 #include "recording.h"
 #include "renderer.h"
 #include "screenshot.h"
@@ -30,7 +32,9 @@ typedef struct headless {
     mur_camera cam;
     mur_cam_mode mode;
     mur_flock_def def;
-    float size, dt;
+    float size, dt;        /* dt: seconds of video per frame */
+    mur_pace pace;
+    mur_afile metrics;     /* --metrics */
     mur_sim_job job;
 } headless;
 
@@ -56,10 +60,11 @@ static int check_args(const mur_cli *cli, mur_flock *flock)
                 cli->record);
         return MUR_EXIT_USAGE;
     }
-    if (!mur_recording_set_dt(flock, cli->fps, err, sizeof err)) {
+    if (cli->record && !mur_sink_check_options(cli->record, cli->crf, cli->x264_preset, err, sizeof err)) {
         fprintf(stderr, "murmur: %s\n", err);
         return MUR_EXIT_USAGE;
     }
+    (void)flock;
     return 0;
 }
 
@@ -77,7 +82,8 @@ static bool setup(headless *hl, mur_flock *flock)
     }
     mur_signals_install();
     int samples = mur_msaa_samples((const char *)glGetString(GL_RENDERER));
-    if (cli->record ? !mur_recording_begin(&hl->rs, cli->record, hl->w, hl->h, cli->fps, cli->frames, err,
+    mur_encode enc = {cli->crf, cli->x264_preset};
+    if (cli->record ? !mur_recording_begin(&hl->rs, cli->record, hl->w, hl->h, cli->fps, &enc, cli->frames, err,
                                            sizeof err)
                     : !(hl->plain = mur_target_create(hl->w, hl->h, samples, err, sizeof err))) {
         fprintf(stderr, "murmur: %s\n", err);
@@ -87,17 +93,13 @@ static bool setup(headless *hl, mur_flock *flock)
     hl->sim = mur_sim_start(flock);
     if (!hl->sim) {
         fprintf(stderr, "murmur: cannot start the simulation thread\n");
-        mur_recording_end(&hl->rs, false, 0);
+        mur_recording_end(&hl->rs, false, 0, NULL);
         return false;
     }
     hl->def = mur_flock_get_def(flock);
-    const mur_flock_def world = mur_def_resolved(&hl->def); /* world=scale: the box of this count */
-    mur_camera_init(&hl->cam, world.world_min, world.world_max, (float)hl->w / (float)hl->h);
-    mur_camera_snap(&hl->cam);
-    hl->mode = mur_cam_mode_parse(cli->camera);
     hl->size = mur_boid_size(&hl->def);
     hl->dt = (float)(1.0 / cli->fps);
-    mur_flock_set_metrics(flock, false);
+    hl->pace = mur_pace_of(cli);
     return true;
 }
 
@@ -107,7 +109,7 @@ static void draw_hud(headless *hl, uint64_t tick, int64_t i)
     snprintf(text, sizeof text, "murmur  tick %llu  boids %d  frame %lld/%lld", (unsigned long long)tick,
              (int)hl->job.dst.boids, (long long)i + 1, (long long)hl->cli->frames);
     const uint8_t white[4] = {235, 240, 250, 255};
-    float scale = fmaxf(1.0f, fminf(3.0f, (float)hl->h / 480.0f));
+    float scale = fmaxf(1.0f, fminf(3.0f, floorf((float)hl->h / 480.0f))); /* whole pixels: crisp */
     mur_hud_begin(hl->hud, hl->w, hl->h, scale);
     mur_hud_text(hl->hud, 10.0f * scale, 8.0f * scale, text, white);
     mur_hud_end(hl->hud);
@@ -122,10 +124,11 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
     mur_view v0 = mur_flock_view(flock);
     hl->job.copy = true;
     hl->job.centre = hl->mode.follow;
+    hl->job.metrics = hl->metrics.fp;
     mur_renderer_map(hl->r, v0.boids, v0.predators, &hl->job.dst);
     hl->job.ticks = 0;
     mur_sim_kick(hl->sim, &hl->job);
-    double centre[3] = {0, 0, 0};
+    double centre[3] = {0, 0, 0}, radius = 0.0;
     bool snapped = false;
     int sig = 0;
     for (int64_t i = 0; i < cli->frames; i++) {
@@ -137,21 +140,25 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
         sig = mur_signals_stop();
         if (sig)
             break;
+        if (res.has_centre)
+            radius = res.radius;
+        float sim_dt = hl->def.dt;
         if (i + 1 < cli->frames) {
             mur_renderer_map(hl->r, hl->job.dst.boids, hl->job.dst.predators, &hl->job.dst);
-            hl->job.ticks = 1;
+            hl->job.ticks = mur_pace_ticks(&hl->pace, cli->fps, sim_dt);
             mur_sim_kick(hl->sim, &hl->job);
         }
         if (hl->mode.follow && !snapped) {
             hl->cam.follow = true;
             float c[3] = {(float)centre[0], (float)centre[1], (float)centre[2]};
-            mur_camera_follow(&hl->cam, c);
+            mur_camera_frame(&hl->cam, c, (float)radius);
             mur_camera_snap(&hl->cam);
             snapped = true;
         }
-        mur_cam_mode_apply(&hl->mode, &hl->cam, centre, i == 0 ? 0.0f : hl->dt);
+        mur_cam_mode_apply(&hl->mode, &hl->cam, centre, radius, (double)i / cli->fps, i == 0 ? 0.0f : hl->dt);
         mur_scene scene;
         mur_scene_from_def(&hl->def, hl->size, (float)i * hl->dt, &scene);
+        scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), hl->job.dst.boids, !hl->plain);
         if (i == 1)
             *t_start = mur_clock_s(); /* frame 0 compiles shaders and fills caches */
         mur_target_bind(hl->target);
@@ -181,8 +188,17 @@ static int finish_plain(headless *hl, double t_start, int sig)
            timed > 0 ? 1000.0 * el / (double)timed : 0.0, el > 0.0 ? (double)timed / el : 0.0);
     int status = sig ? 128 + sig : 0;
     if (cli->screenshot && !sig) {
-        mur_target_bind_read(hl->plain);
-        if (!mur_screenshot(cli->screenshot, hl->w, hl->h))
+        bool ok;
+        if (cli->shot_w > 0) {
+            mur_scene scene;
+            mur_scene_from_def(&hl->def, hl->size, (float)(cli->frames - 1) * hl->dt, &scene);
+            scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), hl->job.dst.boids, true);
+            ok = mur_screenshot_scene(cli->screenshot, hl->r, &hl->cam, &scene, cli->shot_w, cli->shot_h);
+        } else {
+            mur_target_bind_read(hl->plain);
+            ok = mur_screenshot(cli->screenshot, hl->w, hl->h);
+        }
+        if (!ok)
             status = MUR_EXIT_USAGE;
     }
     fflush(stdout);
@@ -206,11 +222,26 @@ int mur_headless_main(const mur_cli *cli, mur_flock *flock)
     hl.w = cli->width > 0 ? cli->width : 1280;
     hl.h = cli->height > 0 ? cli->height : 720;
     status = MUR_EXIT_USAGE;
-    if (setup(&hl, flock)) {
-        double t_start = 0.0;
-        int sig = run_frames(&hl, flock, &t_start);
-        status = hl.plain ? finish_plain(&hl, t_start, sig) : mur_recording_end(&hl.rs, true, sig);
+    mur_flock_def given = mur_flock_get_def(flock);
+    const mur_flock_def def = mur_def_resolved(&given); /* world=scale: the box of this count */
+    if (!mur_cam_setup(&hl.cam, &hl.mode, cli, &def, hl.w, hl.h, err, sizeof err)) {
+        fprintf(stderr, "murmur: %s\n", err);
+    } else if (mur_outputs_open(cli, flock, &hl.metrics)) {
+        mur_warmup(cli, flock);
+        if (setup(&hl, flock)) {
+            double t_start = 0.0;
+            int sig = run_frames(&hl, flock, &t_start);
+            char pace[160];
+            mur_pace_describe(&hl.pace, cli->fps, hl.def.dt, pace, sizeof pace);
+            status = hl.plain ? finish_plain(&hl, t_start, sig) : mur_recording_end(&hl.rs, true, sig, pace);
+            mur_sim_stop(hl.sim);
+            hl.sim = NULL;
+            status = mur_outputs_close(cli, flock, &hl.metrics, status);
+        } else if (hl.metrics.fp) {
+            mur_afile_abort(&hl.metrics);
+        }
     }
+    mur_cam_mode_free(&hl.mode);
     mur_target_destroy(hl.plain);
     mur_sim_stop(hl.sim);
     mur_hud_destroy(hl.hud);

@@ -123,6 +123,19 @@ bool mur_keyscript_parse(const char *spec, mur_key_event **out, int *count, char
                 break;
             }
         }
+        if (strncasecmp(item, "Click@", 6) == 0) {
+            char *end = NULL;
+            double x = strtod(item + 6, &end), y = -1.0;
+            if (end && *end == 'x')
+                y = strtod(end + 1, &end);
+            if (!end || *end || !(x >= 0.0 && x <= 100000.0) || !(y >= 0.0 && y <= 100000.0)) {
+                snprintf(err, err_len, "--keys: bad click '%s' (expected Click@XxY, window pixels, e.g. Click@320x200)",
+                         item);
+                goto fail;
+            }
+            ev[n++] = (mur_key_event){.frame = frame, .key = MUR_KEY_CLICK, .mods = mods, .x = x, .y = y};
+            continue;
+        }
         int key = mur_key_from_name(item);
         if (key < 0) {
             snprintf(err, err_len,

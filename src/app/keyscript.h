@@ -12,9 +12,13 @@
 /// A scripted key press: GLFW key code + GLFW modifier bits, at a frame.
 typedef struct mur_key_event {
     int64_t frame; ///< frame (1-based) at whose start the key is applied
-    int key;       ///< GLFW_KEY_*
+    int key;       ///< GLFW_KEY_*, or MUR_KEY_CLICK
     int mods;      ///< GLFW_MOD_* bits
+    double x, y;   ///< MUR_KEY_CLICK: the window point clicked
 } mur_key_event;
+
+/// A left click at a window point: the item "Click@XxY" (X, Y in window pixels from the top left).
+#define MUR_KEY_CLICK 0x10000
 
 /// Parse a --keys script. Events come out sorted by frame (stable). False + a one-line err on a
 /// bad key name or frame.

@@ -47,8 +47,6 @@ static int run_mode(mur_cli *cli)
     if (!batch)
         return no_graphics();
 #endif
-    if (!batch && !cli->boids_given && !cli->init_path && strcmp(cli->preset, "classic") == 0)
-        cli->def.boids = 4000; /* the viewer's first impression: a few thousand boids */
     /* before any work: two outputs on one file, or a flock larger than the free memory */
     if (!mur_outputs_distinct(cli) || (batch && !mur_batch_outputs_ok(cli)) || !mur_cost_memory_ok(cli))
         return MUR_EXIT_USAGE;

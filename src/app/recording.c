@@ -13,16 +13,18 @@
 #include "gl.h"
 #include "scene.h"
 
-bool mur_recording_begin(mur_recording *s, const char *path, int w, int h, double fps, int64_t total,
-                         char *err, size_t err_len)
+bool mur_recording_begin(mur_recording *s, const char *path, int w, int h, double fps, const mur_encode *enc,
+                         int64_t total, char *err, size_t err_len)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
     s->total = total;
-    s->sink = mur_sink_open(path, w, h, fps, err, err_len);
+    if (!mur_sink_check_options(path, enc ? enc->crf : -1, enc ? enc->preset : NULL, err, err_len))
+        return false;
+    s->sink = mur_sink_open(path, w, h, fps, enc, err, err_len);
     if (!s->sink)
         return false;
-    s->target = mur_target_create(w, h, mur_msaa_samples((const char *)glGetString(GL_RENDERER)), err, err_len);
+    s->target = mur_target_create(w, h, mur_msaa_samples_offline(), err, err_len);
     if (!s->target) {
         char e2[8];
         mur_sink_close(s->sink, false, NULL, e2, sizeof e2);
@@ -86,12 +88,12 @@ bool mur_recording_frame(mur_recording *s)
 static void human_size(uint64_t b, char *out, size_t len)
 {
     if (b >= 1024ull * 1024ull)
-        snprintf(out, len, "%.1f MB", (double)b / (1024.0 * 1024.0));
+        snprintf(out, len, "%.1f MiB", (double)b / (1024.0 * 1024.0));
     else
-        snprintf(out, len, "%.1f kB", (double)b / 1024.0);
+        snprintf(out, len, "%.1f KiB", (double)b / 1024.0);
 }
 
-int mur_recording_end(mur_recording *s, bool keep, int sig)
+int mur_recording_end(mur_recording *s, bool keep, int sig, const char *pace)
 {
     if (!s->sink)
         return 0;
@@ -123,20 +125,8 @@ int mur_recording_end(mur_recording *s, bool keep, int sig)
     }
     printf("murmur: recorded %lld frames in %.1f s (%.1f fps) to %s (%s)\n",
            (long long)sum.frames, el, el > 0.0 ? (double)sum.frames / el : 0.0, sum.path, size);
+    if (pace)
+        printf("murmur: video pace: %s\n", pace);
     fflush(stdout);
     return 0;
 }
-
-/* One tick of 1/fps per frame: the video plays at the simulation's own speed. */
-bool mur_recording_set_dt(mur_flock *f, double fps, char *err, size_t len)
-{
-    mur_flock_def def = mur_flock_get_def(f);
-    def.dt = (float)(1.0 / fps);
-    mur_error e;
-    if (!mur_flock_apply_def(f, &def, &e)) {
-        snprintf(err, len, "--fps %g: %s", fps, e.msg);
-        return false;
-    }
-    return true;
-}
-

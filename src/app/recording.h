@@ -25,16 +25,14 @@ typedef struct mur_recording {
 } mur_recording;
 
 /// Open the sink (checks before rendering) and the target. False + err.
-bool mur_recording_begin(mur_recording *s, const char *path, int w, int h, double fps, int64_t total,
-                         char *err, size_t err_len);
+bool mur_recording_begin(mur_recording *s, const char *path, int w, int h, double fps, const mur_encode *enc,
+                         int64_t total, char *err, size_t err_len);
 /// The scene (and the HUD if wanted) is drawn in s->target: resolve, start its readback and hand
 /// finished frames to the sink. False once the sink failed.
 bool mur_recording_frame(mur_recording *s);
 /// Drain and finish; prints the summary line (or the error, or the interrupted line for signal
-/// sig != 0). Returns the exit status: 0, MUR_EXIT_USAGE on failure, 128 + sig when interrupted.
-int mur_recording_end(mur_recording *s, bool keep, int sig);
-
-/// Set the flock's tick to 1/fps (recordings advance one tick per frame). False + err.
-bool mur_recording_set_dt(mur_flock *f, double fps, char *err, size_t len);
+/// sig != 0). pace (or NULL) describes the video's pace on a second summary line. Returns the exit
+/// status: 0, MUR_EXIT_USAGE on failure, 128 + sig when interrupted.
+int mur_recording_end(mur_recording *s, bool keep, int sig, const char *pace);
 
 #endif

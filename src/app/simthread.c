@@ -1,6 +1,8 @@
 /* The simulation worker (see simthread.h). */
 #include "simthread.h"
 
+#include "group.h"
+
 #include "clock.h"
 
 #include <pthread.h>
@@ -17,26 +19,27 @@ struct mur_sim {
     mur_sim_result res;
 };
 
-/* The flock centre: the metrics' when this job measured them, free (the metrics of a step describe
- * the state it started from, one tick earlier, and older ones may predate a setter); else, when
- * the job wants it, the mean boid position of the view. */
-static void flock_centre(const mur_sim_job *job, mur_sim_result *r, const mur_view *v)
+/* The flock centre: when a camera follows the flock, the centre and radius of the biggest group
+ * (the centre of mass is empty air when the flock splits); else the metrics' centre when this job
+ * measured them (free: the metrics of a step describe the state it started from, one tick
+ * earlier, and older ones may predate a setter). */
+static void flock_centre(const mur_sim *s, const mur_sim_job *job, mur_sim_result *r, const mur_view *v)
 {
-    double *c = r->centre;
-    if (job->measure && r->stats.metrics_valid && r->stats.tick == v->tick) {
-        memcpy(c, r->stats.centre, sizeof r->centre);
-        r->has_centre = true;
+    if (job->centre) {
+        mur_flock_def def = mur_flock_get_def(s->flock);
+        mur_group g = mur_biggest_group(v, &def);
+        if (g.boids > 0) {
+            memcpy(r->centre, g.centre, sizeof r->centre);
+            r->radius = g.radius;
+            r->has_centre = true;
+        }
         return;
     }
-    if (!job->centre)
-        return;
-    r->has_centre = true;
-    double s[3] = {0.0, 0.0, 0.0};
-    for (int32_t i = 0; i < v->boids; i++)
-        for (int k = 0; k < 3; k++)
-            s[k] += (double)v->pos[(size_t)i * 3 + (size_t)k];
-    for (int k = 0; k < 3; k++)
-        c[k] = v->boids > 0 ? s[k] / (double)v->boids : 0.0;
+    if (job->measure && r->stats.metrics_valid && r->stats.tick == v->tick) {
+        memcpy(r->centre, r->stats.centre, sizeof r->centre);
+        r->radius = r->stats.diameter;
+        r->has_centre = true;
+    }
 }
 
 static void run_job(mur_sim *s, const mur_sim_job *job, mur_sim_result *r)
@@ -64,7 +67,7 @@ static void run_job(mur_sim *s, const mur_sim_job *job, mur_sim_result *r)
         mur_upload_copy(&job->dst, &v);
         r->copied = true;
     }
-    flock_centre(job, r, &v);
+    flock_centre(s, job, r, &v);
 }
 
 static void *worker(void *arg)

@@ -23,7 +23,7 @@ typedef struct mur_sim_job {
     mur_upload_dst dst;   ///< where to copy the state afterwards (boids = predators = 0 and no
     bool copy;            ///<   pointers: nothing); copy = false skips the copy
     bool measure;         ///< compute the flock metrics afterwards (mur_flock_measure)
-    bool centre;          ///< the flock centre is wanted (a camera follows the flock)
+    bool centre;          ///< the biggest group is wanted (a camera follows the flock)
     FILE *metrics;        ///< --metrics: one row per tick (the flock computes metrics every tick)
 } mur_sim_job;
 
@@ -33,8 +33,10 @@ typedef struct mur_sim_result {
     double measure_s;     ///< wall time of the metrics, s (0 when not measured)
     bool copied;          ///< the state went into dst
     bool has_centre;      ///< centre is set: job.centre asked for it, or the metrics gave it
-    double centre[3];     ///< mean boid position of the state: from the metrics when they describe
-                          ///<   this state, else computed (only when job.centre)
+    double centre[3];     ///< job.centre: the biggest group's centre (group.h); else the mean boid
+                          ///<   position from the metrics when they describe this state
+    double radius;        ///< job.centre: the biggest group's rms radius; else the mean distance to
+                          ///<   the centre, wu
     mur_stats stats;      ///< mur_flock_stats after the ticks (metrics when measured)
     uint64_t tick;        ///< tick of the copied state
     bool predators_on;

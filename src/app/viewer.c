@@ -45,12 +45,18 @@ static viewer *from(GLFWwindow *w)
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
     (void)scancode;
+    if (viewer_panel_wants_keyboard(from(w)))
+        return; /* typing into the panel */
+    if (key == GLFW_KEY_X && action == GLFW_RELEASE)
+        viewer_mouse_predator_toggle(from(w), false); /* X held: the cursor hunts; released: stops */
     if (action == GLFW_PRESS || action == GLFW_REPEAT)
         viewer_key(from(w), key, mods, action == GLFW_REPEAT);
 }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)
 {
+    if (action == GLFW_PRESS && viewer_panel_wants_mouse(from(w)))
+        return; /* a press on the panel is the panel's */
     viewer_mouse_button(from(w), button, action == GLFW_PRESS, mods);
 }
 
@@ -62,6 +68,8 @@ static void on_cursor(GLFWwindow *w, double x, double y)
 static void on_scroll(GLFWwindow *w, double dx, double dy)
 {
     (void)dx;
+    if (viewer_panel_wants_mouse(from(w)))
+        return;
     viewer_scroll(from(w), dy);
 }
 
@@ -82,9 +90,24 @@ static void on_win_size(GLFWwindow *w, int width, int height)
 
 /* ------------------------------------------------------------------ screenshots */
 
+static void fill_scene(viewer *v, mur_scene *s)
+{
+    mur_scene_from_def(&v->def, v->boid_size, (float)v->time, s);
+    s->shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, v->rec != NULL);
+    s->show_box = s->show_box && v->show_box;
+    s->color_by_speed = v->color_by_speed;
+}
+
 /* The window's back buffer: the frame just drawn, HUD included. */
 static bool save_screenshot(viewer *v, const char *path)
 {
+    if (v->cli->shot_w > 0) {
+        /* --screenshot-size: the scene drawn again at that size, from the same camera */
+        mur_scene scene;
+        fill_scene(v, &scene);
+        scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, true);
+        return mur_screenshot_scene(path, v->renderer, &v->cam, &scene, v->cli->shot_w, v->cli->shot_h);
+    }
     glReadBuffer(GL_BACK);
     return mur_screenshot(path, v->fb_w, v->fb_h);
 }
@@ -104,13 +127,14 @@ static void timestamped_screenshot(viewer *v)
 
 /* ------------------------------------------------------------------ the loop */
 
-/* Ticks for the next frame: one per frame when scripted or recording (reproducible, the video's own
- * clock), else as many as real time asks for (accumulator, capped). */
+/* Ticks for the next frame: the pace's (1 by default, pace.h) when scripted or recording
+ * (reproducible, the video's own clock), else as many as real time asks for (accumulator, capped). */
 static int ticks_for_frame(viewer *v, double real_dt, float dt)
 {
     int ticks = 0;
     if (v->scripted || v->rec) {
-        ticks = v->paused ? 0 : 1;
+        int n = mur_pace_ticks(&v->pace, v->rec ? v->cli->fps : 1.0 / SCRIPTED_FRAME_S, dt);
+        ticks = v->paused ? 0 : n;
     } else if (!v->paused) {
         v->acc += real_dt * v->speed;
         ticks = (int)floor(v->acc / (double)dt);
@@ -130,6 +154,9 @@ static int ticks_for_frame(viewer *v, double real_dt, float dt)
 /* The worker is idle here: take a snapshot of what the HUD and the scene need. */
 static void snapshot(viewer *v)
 {
+    if (v->selected >= 0)
+        viewer_pick_update(v);
+    viewer_trails_update(v);
     v->def = mur_flock_get_def(v->flock);
     mur_view view = mur_flock_view(v->flock);
     v->nboids = view.boids;
@@ -154,7 +181,13 @@ static void kick(viewer *v, int ticks)
      * than a tenth of the worker's time (at 100k boids one measurement costs several ticks) */
     double now = mur_clock_s();
     job.metrics = v->metrics.fp;
-    if ((v->show_hud || v->scripted) && now >= v->next_measure) {
+    if (v->scripted || v->rec) {
+        /* on the simulation's clock: every 0.25 simulated seconds, so scripted runs reproduce */
+        if (v->sim_time >= v->next_measure_sim && ticks > 0) {
+            job.measure = true;
+            v->next_measure_sim = v->sim_time + 0.25;
+        }
+    } else if (v->show_hud && now >= v->next_measure) {
         job.measure = true;
         v->next_measure = now + fmax(0.25, 10.0 * v->measure_s);
     }
@@ -170,9 +203,12 @@ static double sync_worker(viewer *v, float dt)
     double waited = mur_clock_s() - t0;
     if (res.copied)
         mur_renderer_commit(v->renderer, res.tick, dt, res.predators_on);
-    if (res.has_centre)
+    if (res.has_centre) {
         memcpy(v->centre, res.centre, sizeof v->centre);
+        v->radius = res.radius;
+    }
     v->ticks_last = res.ticks_done;
+    v->sim_time += (double)res.ticks_done * (double)dt;
     if (res.measure_s > 0.0)
         v->measure_s = res.measure_s;
     if (res.ticks_done > 0) {
@@ -194,15 +230,8 @@ static double sync_worker(viewer *v, float dt)
         v->stats = res.stats;
     }
     if (res.stats.metrics_valid)
-        viewer_plots_add(&v->plots, mur_clock_s(), &res.stats);
+        viewer_plots_add(&v->plots, v->sim_time, &res.stats);
     return waited;
-}
-
-static void fill_scene(viewer *v, mur_scene *s)
-{
-    mur_scene_from_def(&v->def, v->boid_size, (float)v->time, s);
-    s->show_box = s->show_box && v->show_box;
-    s->color_by_speed = v->color_by_speed;
 }
 
 static void print_state(viewer *v)
@@ -222,135 +251,62 @@ static void print_state(viewer *v)
            d.world == MUR_WORLD_SCALE ? "scale" : "fixed", (double)w.world_max[0], (double)v->cam.goal.distance);
 }
 
-/* Start or stop a recording from the window (V, or --record at startup). */
-static void auto_name(char *out, size_t len, bool video)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    size_t n = strftime(out, len, "murmur-%Y%m%d-%H%M%S", &tm);
-    snprintf(out + n, len - n, video ? ".mp4" : "/f%%05d.png");
-}
-
-static int stop_recording(viewer *v, int sig)
-{
-    if (!v->rec)
-        return 0;
-    int st = mur_recording_end(v->rec, true, sig);
-    free(v->rec);
-    v->rec = NULL;
-    if (v->rec_from_key) {
-        mur_flock_def d = mur_flock_get_def(v->flock);
-        d.dt = v->saved_dt;
-        mur_error e;
-        mur_flock_apply_def(v->flock, &d, &e);
-        v->rec_from_key = false;
-        viewer_message(v, st == 0 ? "recording saved" : "recording failed (see the terminal)");
-    }
-    return st;
-}
-
-static bool start_recording(viewer *v, const char *path, bool from_key)
-{
-    char err[1024];
-    mur_recording *rs = calloc(1, sizeof *rs);
-    if (!rs)
-        return false;
-    float old_dt = mur_flock_get_def(v->flock).dt;
-    if (!mur_recording_set_dt(v->flock, v->cli->fps, err, sizeof err)
-        || !mur_recording_begin(rs, path, v->fb_w, v->fb_h, v->cli->fps, from_key ? -1 : v->cli->frames,
-                          err, sizeof err)) {
-        fprintf(stderr, "murmur: %s\n", err);
-        viewer_message(v, "cannot record: %.150s", err);
-        free(rs);
-        return false;
-    }
-    v->rec = rs;
-    v->rec_from_key = from_key;
-    v->saved_dt = old_dt;
-    if (from_key) {
-        printf("murmur: recording %s (V stops)\n", path);
-        fflush(stdout);
-        viewer_message(v, "recording %s (V stops)", path);
-    }
-    return true;
-}
-
-static void toggle_recording(viewer *v)
-{
-    if (v->rec) {
-        stop_recording(v, 0);
-        return;
-    }
-    char path[128], ff[4096];
-    bool video = mur_find_in_path("ffmpeg", ff, sizeof ff);
-    auto_name(path, sizeof path, video);
-    if (!video) {
-        /* no ffmpeg: a PNG sequence in its own folder */
-        char dir[128];
-        snprintf(dir, sizeof dir, "%s", path);
-        *strrchr(dir, '/') = '\0';
-        if (mkdir(dir, 0755) != 0) {
-            viewer_message(v, "cannot create %s", dir);
-            return;
-        }
-    }
-    start_recording(v, path, true);
-}
-
-/* Draw the frame into the recording target (the HUD only with --hud on), hand it to the recorder
- * and show it in the window. */
-static void draw_recorded(viewer *v, const mur_scene *scene)
-{
-    mur_target *t = v->rec->target;
-    int tw = mur_target_width(t), th = mur_target_height(t);
-    mur_camera cam = v->cam;
-    mur_camera_set_aspect(&cam, tw, th);
-    mur_target_bind(t);
-    mur_renderer_draw(v->renderer, &cam, scene, tw, th);
-    bool hud_in_video = v->cli->hud_given && v->cli->hud;
-    if (hud_in_video) {
-        int fw = v->fb_w, fh = v->fb_h;
-        v->fb_w = tw;
-        v->fb_h = th;
-        viewer_draw_hud(v);
-        v->fb_w = fw;
-        v->fb_h = fh;
-    }
-    bool ok = mur_recording_frame(v->rec);
-    mur_target_present(t, v->fb_w, v->fb_h);
-    if (!hud_in_video)
-        viewer_draw_hud(v);
-    if (!ok) {
-        /* the sink failed (ffmpeg died, disk full): say so and stop */
-        v->rec_status = stop_recording(v, 0);
-        if (v->cli->record)
-            v->quit = true;
-    }
-}
-
 static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *next_key,
                          int64_t frame)
 {
+    v->input_frame = frame;
     while (*next_key < nkeys && keys[*next_key].frame <= frame) {
-        viewer_key(v, keys[*next_key].key, keys[*next_key].mods, false);
+        const mur_key_event *e = &keys[*next_key];
+        if (e->key == MUR_KEY_CLICK) {
+            /* a scripted left click at a window point (--keys "F:Click@XxY") */
+            v->mouse_x = e->x;
+            v->mouse_y = e->y;
+            viewer_mouse_button(v, GLFW_MOUSE_BUTTON_LEFT, true, e->mods);
+            viewer_mouse_button(v, GLFW_MOUSE_BUTTON_LEFT, false, e->mods);
+        } else {
+            viewer_key(v, e->key, e->mods, false);
+        }
         (*next_key)++;
     }
     glfwPollEvents();
+    viewer_panel_apply(v);
+    viewer_mouse_predator(v);
     if (v->want_record_toggle) {
         v->want_record_toggle = false;
-        toggle_recording(v);
+        viewer_toggle_recording(v);
     }
 }
 
 static void move_camera(viewer *v, double real_dt)
 {
+    if (v->selected < 0)
+        v->watch = 0;
+    if (v->watch == 1) {
+        /* J: the selected bird is the camera's target (orbit and zoom still work around it) */
+        bool f = v->cam.follow;
+        v->cam.follow = true;
+        mur_camera_follow(&v->cam, v->sel_pos);
+        v->cam.follow = f;
+    } else if (v->watch == 2 && v->sel_speed > 0.0f) {
+        /* J twice: ride along, a few body lengths behind and a little above, looking ahead */
+        float f[3] = {v->sel_vel[0] / v->sel_speed, v->sel_vel[1] / v->sel_speed, v->sel_vel[2] / v->sel_speed};
+        for (int i = 0; i < 3; i++)
+            v->cam.goal.target[i] = v->sel_pos[i] + f[i] * 4.0f * v->boid_size;
+        v->cam.goal.yaw = atan2f(-f[0], -f[2]);
+        v->cam.goal.pitch = asinf(fmaxf(-1.0f, fminf(1.0f, -f[1]))) + 0.25f;
+        v->cam.goal.distance = 10.0f * v->boid_size;
+        /* the shortest way round, as an orbit would take it */
+        while (v->cam.goal.yaw - v->cam.cur.yaw > 3.14159265f)
+            v->cam.goal.yaw -= 6.2831853f;
+        while (v->cam.goal.yaw - v->cam.cur.yaw < -3.14159265f)
+            v->cam.goal.yaw += 6.2831853f;
+    }
     if (v->cam.follow) {
         float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};
-        mur_camera_follow(&v->cam, c);
+        mur_camera_frame(&v->cam, c, (float)v->radius);
     }
-    if (v->cam_mode.orbit_s > 0.0 || v->cam_mode.follow)
-        mur_cam_mode_apply(&v->cam_mode, &v->cam, v->centre, (float)real_dt);
+    if (v->cam_mode.orbit_s > 0.0 || v->cam_mode.follow || v->cam_mode.path.n > 0)
+        mur_cam_mode_apply(&v->cam_mode, &v->cam, v->centre, v->radius, v->time - real_dt, (float)real_dt);
     else
         mur_camera_update(&v->cam, (float)real_dt);
 }
@@ -419,10 +375,11 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
         mur_scene scene;
         fill_scene(v, &scene);
         if (v->rec) {
-            draw_recorded(v, &scene);
+            viewer_draw_recorded(v, &scene);
         } else {
             mur_renderer_draw(v->renderer, &v->cam, &scene, v->fb_w, v->fb_h);
             viewer_draw_hud(v);
+            viewer_panel_draw(v);
         }
 
         if (v->want_screenshot) {
@@ -440,7 +397,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
             break;
     }
     if (v->rec) {
-        int st = stop_recording(v, sig);
+        int st = viewer_stop_recording(v, sig);
         if (st != 0)
             status = st;
     } else if (v->rec_status != 0) {
@@ -530,29 +487,23 @@ static bool setup(viewer *v)
     glfwGetCursorPos(win, &v->mouse_x, &v->mouse_y);
 
     mur_flock_def def = mur_flock_get_def(flock);
+    char err[1024];
     const mur_flock_def world = mur_def_resolved(&def); /* world=scale: the box of this count */
-    mur_camera_init(&v->cam, world.world_min, world.world_max,
-                    (float)v->fb_w / (float)(v->fb_h > 0 ? v->fb_h : 1));
-    mur_camera_snap(&v->cam);
+    if (!mur_cam_setup(&v->cam, &v->cam_mode, cli, &world, v->fb_w, v->fb_h, err, sizeof err)) {
+        fprintf(stderr, "murmur: %s\n", err);
+        return false;
+    }
     v->boid_size = mur_boid_size(&def);
+    v->pace = mur_pace_of(cli);
     /* metrics are measured a few times a second by the worker, not every tick, unless --metrics
      * asks for a row per tick */
     viewer_plots_init(&v->plots);
-    if (cli->metrics_path) {
-        mur_error me;
-        if (!mur_afile_open(&v->metrics, cli->metrics_path, &me)) {
-            fprintf(stderr, "murmur: %s\n", me.msg);
-            return false;
-        }
-        mur_stats_write_header(v->metrics.fp);
-    }
-    mur_flock_set_metrics(flock, cli->metrics_path != NULL);
+    if (!mur_outputs_open(cli, flock, &v->metrics))
+        return false;
+    mur_warmup(cli, flock);
     v->stats = mur_flock_measure(flock);
     memcpy(v->centre, v->stats.centre, sizeof v->centre);
     v->next_measure = mur_clock_s() + 0.25;
-    v->cam_mode = mur_cam_mode_parse(cli->camera);
-    if (v->cam_mode.follow)
-        mur_camera_set_follow(&v->cam, true);
     snapshot(v);
 
     v->renderer = mur_renderer_create();
@@ -567,6 +518,9 @@ static bool setup(viewer *v)
     glfwSetScrollCallback(win, on_scroll);
     glfwSetFramebufferSizeCallback(win, on_fb_size);
     glfwSetWindowSizeCallback(win, on_win_size);
+    /* after our callbacks: ImGui's GLFW backend chains to them */
+    if (!viewer_panel_setup(v))
+        return false;
 
     /* Ctrl-C / SIGTERM end the loop at a frame boundary, so a recording (--record, or V) is
      * always finished into a playable file */
@@ -575,7 +529,7 @@ static bool setup(viewer *v)
         /* recordings show a clean frame: the HUD only with --hud on */
         if (!cli->hud_given)
             v->show_hud = false;
-        if (!start_recording(v, cli->record, false))
+        if (!viewer_start_recording(v, cli->record, false))
             return false;
     }
     return true;
@@ -594,31 +548,6 @@ static void print_summary(viewer *v)
            (long long)v->frame, v->fb_w, v->fb_h, samples, (int)mur_flock_view(v->flock).boids,
            fm, sm, fm - wm, wm);
     print_state(v);
-}
-
-/* --metrics and --export at the end of the run. Returns status, or MUR_EXIT_USAGE on a failure. */
-static int write_outputs(viewer *v, int status)
-{
-    const mur_cli *cli = v->cli;
-    mur_flock *flock = v->flock;
-    if (v->metrics.fp) {
-        /* the last row: the state the run ends on */
-        mur_stats last = mur_flock_measure(flock);
-        mur_stats_write_row(v->metrics.fp, &last);
-        mur_error e = {{0}};
-        if (!mur_afile_commit(&v->metrics, &e)) {
-            fprintf(stderr, "murmur: %s\n", e.msg);
-            status = MUR_EXIT_USAGE;
-        }
-    }
-    if (cli->export_path) {
-        mur_error e = {{0}};
-        if (!mur_flock_save_csv(flock, cli->export_path, &e)) {
-            fprintf(stderr, "murmur: %s\n", e.msg);
-            status = MUR_EXIT_USAGE;
-        }
-    }
-    return status;
 }
 
 int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
@@ -650,12 +579,14 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     v->cli = cli;
     v->flock = flock;
     v->win = win;
+    v->selected = -1;
+    v->mouse_pred = -1;
     if (!setup(v))
         goto done;
     v->sim = mur_sim_start(flock);
     if (!v->sim) {
         fprintf(stderr, "murmur: cannot start the simulation thread\n");
-        stop_recording(v, 0);
+        viewer_stop_recording(v, 0);
         goto done;
     }
     status = run(v, keys, nkeys);
@@ -663,13 +594,15 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     v->sim = NULL;
     if (v->scripted)
         print_summary(v);
-    status = write_outputs(v, status);
+    status = mur_outputs_close(cli, flock, &v->metrics, status);
 done:
     if (v) {
         mur_sim_stop(v->sim);
         if (v->metrics.fp)
             mur_afile_abort(&v->metrics);
         free(v->rec);
+        mur_cam_mode_free(&v->cam_mode);
+        viewer_panel_destroy(v);
         mur_hud_destroy(v->hud);
         mur_renderer_destroy(v->renderer);
     }

@@ -1,5 +1,6 @@
 /* The HUD: numbers and toggle states at the top left, the selected parameter, the last action,
  * and the help overlay (H). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,17 +63,43 @@ static void draw_help(viewer *v, float scale)
     }
 }
 
+/* While recording, in the window only (never in the video): a red mark, the video time and the
+ * frames recorded, at the top right; shown even with the HUD hidden. */
+static void draw_rec_marker(viewer *v, float scale)
+{
+    mur_hud *h = v->hud;
+    const uint8_t red[4] = {235, 40, 40, 255};
+    char text[96];
+    int64_t frames = v->rec->rendered;
+    double secs = (double)frames / v->cli->fps;
+    snprintf(text, sizeof text, "REC %d:%04.1f  frame %lld", (int)(secs / 60.0), secs - 60.0 * (int)(secs / 60.0),
+             (long long)frames);
+    float lh = mur_hud_line_height(h), pad = 6.0f * scale;
+    float w = mur_hud_text_width(h, text) + lh + pad;
+    float x = (float)v->fb_w - w - 10.0f * scale, y = (float)v->fb_h - 2.0f * lh - 14.0f * scale;
+    mur_hud_rect(h, x - pad, y - pad, w + 2 * pad, lh + 2 * pad - 2.0f, PANEL);
+    mur_hud_rect(h, x, y, lh * 0.8f, lh * 0.8f, red);
+    mur_hud_text(h, x + lh + pad * 0.5f, y, text, WHITE);
+}
+
 void viewer_draw_hud(viewer *v)
 {
-    if (!v->show_hud && !v->show_help)
+    bool marker = v->rec && !v->drawing_video;
+    if (!v->show_hud && !v->show_help && !marker && v->selected < 0 && v->trail_mode == 0)
         return;
     mur_hud *h = v->hud;
-    float scale = (float)v->fb_h / 480.0f;
+    /* whole multiples of the font's pixels only: a fractional scale blurs stb_easy_font's strokes
+     * (0 read as 8 at 1.5x) */
+    float scale = floorf((float)v->fb_h / 480.0f);
     scale = scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale);
     mur_hud_begin(h, v->fb_w, v->fb_h, scale);
     float lh = mur_hud_line_height(h);
     float x0 = 10.0f * scale, y = 8.0f * scale;
 
+    if (!v->drawing_video || v->show_hud) {
+        viewer_trails_draw(v, h, scale);
+        viewer_pick_draw(v, h, scale);
+    }
     if (v->show_hud && !v->show_help) {
         /* the snapshot from the last sync: the worker may be stepping the flock right now */
         const mur_flock_def def = v->def;
@@ -131,7 +158,7 @@ void viewer_draw_hud(viewer *v)
         if (v->show_plots) {
             /* the graphs in a column at the right edge */
             float w = 220.0f * scale, gh = 34.0f * scale;
-            viewer_plots_draw(&v->plots, h, (float)v->fb_w - w - x0, 8.0f * scale, w, gh, mur_clock_s());
+            viewer_plots_draw(&v->plots, h, (float)v->fb_w - w - x0, 8.0f * scale, w, gh, v->sim_time);
         }
 
         const char *hint = "H help   M plots   Tab hide";
@@ -140,5 +167,7 @@ void viewer_draw_hud(viewer *v)
     }
     if (v->show_help)
         draw_help(v, scale);
+    if (marker)
+        draw_rec_marker(v, scale);
     mur_hud_end(h);
 }

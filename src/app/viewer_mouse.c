@@ -41,7 +41,9 @@ void viewer_mouse_button(viewer *v, int button, bool down, int mods)
             v->press_y = v->mouse_y;
             v->right_down = v->right_down || (mods & GLFW_MOD_SHIFT);
         } else {
-            if (v->left_down && !v->dragged && !(mods & GLFW_MOD_SHIFT))
+            /* a click: on a bird selects it, elsewhere moves the goal (and deselects) */
+            if (v->left_down && !v->dragged && !(mods & GLFW_MOD_SHIFT)
+                && !viewer_pick(v, v->mouse_x, v->mouse_y))
                 move_goal_to_cursor(v, v->mouse_x, v->mouse_y);
             v->left_down = false;
             v->right_down = false;
@@ -75,4 +77,61 @@ void viewer_cursor(viewer *v, double x, double y)
 void viewer_scroll(viewer *v, double dy)
 {
     mur_camera_zoom(&v->cam, (float)dy);
+}
+
+/* ------------------------------------------------------------------ the cursor as a predator */
+
+void viewer_mouse_predator_toggle(viewer *v, bool on)
+{
+    mur_flock *f = v->flock;
+    mur_view view = mur_flock_view(f);
+    if (on == (v->mouse_pred >= 0))
+        return;
+    mur_error err = {{0}};
+    if (on) {
+        if (!mur_flock_set_predator_count(f, view.predators + 1, &err)) {
+            viewer_message(v, "%s", err.msg);
+            return;
+        }
+        v->mouse_pred = view.predators;
+        v->mouse_pred_had = view.predators_on;
+        mur_flock_set_predators_on(f, true);
+        viewer_mouse_predator(v);
+        viewer_message(v, "the cursor is a predator (release X to stop)");
+    } else {
+        if (view.predators > v->mouse_pred)
+            mur_flock_set_predator_count(f, v->mouse_pred, &err);
+        mur_flock_set_predators_on(f, v->mouse_pred_had);
+        v->mouse_pred = -1;
+        viewer_message(v, "cursor predator off");
+    }
+    v->flock_dirty = true;
+}
+
+/* The worker is idle: put the cursor's predator where the cursor's ray meets the plane of the
+ * camera's target, moving as the cursor moved since the last frame. */
+void viewer_mouse_predator(viewer *v)
+{
+    if (v->mouse_pred < 0)
+        return;
+    mur_view view = mur_flock_view(v->flock);
+    if (v->mouse_pred >= view.predators) {
+        v->mouse_pred = -1; /* the predators were removed meanwhile */
+        return;
+    }
+    float sx = v->win_w > 0 ? (float)v->fb_w / (float)v->win_w : 1.0f;
+    float sy = v->win_h > 0 ? (float)v->fb_h / (float)v->win_h : 1.0f;
+    vec3 o, d, fwd;
+    mur_camera_ray(&v->cam, (float)v->mouse_x * sx, (float)v->mouse_y * sy, v->fb_w, v->fb_h, o, d);
+    glm_vec3_sub(v->cam.cur.target, o, fwd);
+    float along = glm_vec3_dot(fwd, d) > 1e-6f ? glm_vec3_norm2(fwd) / glm_vec3_dot(fwd, d) : v->cam.cur.distance;
+    float p[3], vel[3] = {0.0f, 0.0f, 0.0f};
+    for (int i = 0; i < 3; i++)
+        p[i] = o[i] + d[i] * along;
+    const float *was = view.pred_pos + (size_t)v->mouse_pred * 3;
+    float dt = (float)(v->def.dt > 0.0f ? v->def.dt : 0.05f);
+    for (int i = 0; i < 3; i++)
+        vel[i] = (p[i] - was[i]) / dt * 0.25f; /* the cursor's motion, damped: the heading it is drawn with */
+    mur_flock_set_predator(v->flock, v->mouse_pred, p, vel);
+    v->flock_dirty = true;
 }

@@ -51,6 +51,7 @@ void mur_camera_init(mur_camera *c, const float lo[3], const float hi[3], float 
     c->max_distance = radius * 20.0f;
     c->damping = 14.0f;
     c->zoom_step = 0.88f;
+    c->follow_zoom = 1.0f;
     glm_vec3_copy(centre, c->scene_centre);
     /* the ground plane reaches out to about twice the box, so count it in */
     c->scene_radius = radius * 3.0f;
@@ -119,6 +120,8 @@ void mur_camera_pan(mur_camera *c, float dx, float dy)
 
 void mur_camera_zoom(mur_camera *c, float notches)
 {
+    if (c->follow)
+        c->follow_zoom = clampf(c->follow_zoom * powf(c->zoom_step, notches), 0.05f, 20.0f);
     c->goal.distance *= powf(c->zoom_step, notches);
     clamp_pose(c, &c->goal);
 }
@@ -141,6 +144,41 @@ void mur_camera_follow(mur_camera *c, const float p[3])
     if (!(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2])))
         return;
     glm_vec3_copy((float *)p, c->goal.target);
+}
+
+void mur_camera_frame(mur_camera *c, const float p[3], float radius)
+{
+    if (!c->follow)
+        return;
+    mur_camera_follow(c, p);
+    if (!(radius > 0.0f) || !isfinite(radius))
+        return;
+    float fov_x = 2.0f * atanf(tanf(0.5f * c->fov_y) * c->aspect);
+    float fov = fminf(c->fov_y, fov_x);
+    c->goal.distance = c->follow_zoom * 2.5f * radius / sinf(0.5f * fov);
+    clamp_pose(c, &c->goal);
+}
+
+void mur_camera_look(mur_camera *c, const float eye[3], const float target[3])
+{
+    vec3 d = {eye[0] - target[0], eye[1] - target[1], eye[2] - target[2]};
+    float dist = glm_vec3_norm(d);
+    mur_camera_pose p = c->home;
+    glm_vec3_copy((float *)target, p.target);
+    if (dist > 1e-6f) {
+        p.distance = dist;
+        p.pitch = asinf(clampf(d[1] / dist, -1.0f, 1.0f));
+        p.yaw = atan2f(d[0], d[2]);
+    }
+    c->max_distance = fmaxf(c->max_distance, 2.0f * dist);
+    c->min_distance = fminf(c->min_distance, 0.5f * dist);
+    clamp_pose(c, &p);
+    c->home = c->goal = c->cur = p;
+}
+
+void mur_camera_set_fov(mur_camera *c, float fov_y)
+{
+    c->fov_y = clampf(fov_y, glm_rad(1.0f), glm_rad(170.0f));
 }
 
 void mur_camera_update(mur_camera *c, float dt)

@@ -30,6 +30,7 @@ typedef struct mur_camera {
     float damping;          ///< 1/s; 0 = no damping (jump to the goal)
     float zoom_step;        ///< distance factor per wheel notch (< 1: zoom in per positive notch)
     bool follow;            ///< target follows the flock centre (mur_camera_follow)
+    float follow_zoom;      ///< while following: distance as a multiple of the framing distance
     vec3 scene_centre;      ///< bounding sphere of what is drawn, for near/far
     float scene_radius;
 } mur_camera;
@@ -52,6 +53,14 @@ void mur_camera_set_aspect(mur_camera *c, int width, int height);
 void mur_camera_set_follow(mur_camera *c, bool on);
 /// While following, move the target goal to p (the flock centre).
 void mur_camera_follow(mur_camera *c, const float p[3]);
+/// While following, frame a group: target p, distance so that a sphere of twice radius fits the
+/// view with some air (2.5 radii, times follow_zoom, which the wheel changes while following). radius <= 0: pan only.
+void mur_camera_frame(mur_camera *c, const float p[3], float radius);
+/// Look from eye at target: both the current and the goal pose, and the home view (Home returns
+/// here). The latitude is clamped short of the poles; the zoom limits widen to hold the distance.
+void mur_camera_look(mur_camera *c, const float eye[3], const float target[3]);
+/// Vertical field of view, radians (clamped to 1..170 degrees).
+void mur_camera_set_fov(mur_camera *c, float fov_y);
 /// Advance the damping by dt seconds.
 void mur_camera_update(mur_camera *c, float dt);
 /// Jump to the goal at once (for scripted runs and tests).

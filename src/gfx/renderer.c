@@ -1,5 +1,6 @@
 /* The 3D scene (see renderer.h). */
 #include "renderer.h"
+#include "shadows.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -75,6 +76,7 @@ struct mur_renderer {
     int lean_from;                /* boid count from which the lean bird is drawn */
     int points_from;              /* boid count from which boids are drawn as points */
     GLuint point_prog, point_vao; /* points: the boids' buffers read per vertex, not per instance */
+    mur_shadows *shadows;           /* ground shadows (shadows.c) */
     kind_gpu boids, preds;
     bool preds_on;
     GLuint line_vao, line_vbo;
@@ -215,7 +217,8 @@ mur_renderer *mur_renderer_create(void)
     r->boid_prog = mur_gl_program("boid.vert", "boid.frag");
     r->line_prog = mur_gl_program("line.vert", "line.frag");
     r->point_prog = mur_gl_program("point.vert", "point.frag");
-    if (!r->boid_prog || !r->line_prog || !r->point_prog) {
+    r->shadows = mur_shadows_create();
+    if (!r->boid_prog || !r->line_prog || !r->point_prog || !r->shadows) {
         mur_renderer_destroy(r);
         return NULL;
     }
@@ -288,6 +291,7 @@ void mur_renderer_destroy(mur_renderer *r)
     }
     if (r->point_vao)
         glDeleteVertexArrays(1, &r->point_vao);
+    mur_shadows_destroy(r->shadows);
     GLuint progs[] = {r->boid_prog, r->line_prog, r->point_prog};
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i])
@@ -321,6 +325,7 @@ void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predator
         glBindBuffer(GL_ARRAY_BUFFER, s->perch);
         glVertexAttribIPointer(6, 1, GL_INT, 0, NULL);
         glBindVertexArray(0);
+        mur_shadows_source(r->shadows, s->pos);
     }
     kind_commit(&r->preds, tick + 1, dt);
     r->preds_on = predators_on;
@@ -699,6 +704,8 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     draw_ground(r, &f, s);
+    if (s->shadows && r->boids.count < r->points_from) /* points: shadows would cost as much as the birds */
+        mur_shadows_draw(r->shadows, (const float *)f.vp, s->ground, s->boid_size, 0.08f * f.ext, r->boids.count);
     draw_flock(r, &f, cam, s, height);
     draw_sky_and_marks(r, &f, s);
     glBindVertexArray(0);

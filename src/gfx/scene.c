@@ -47,3 +47,19 @@ int mur_msaa_samples(const char *gl_renderer)
         return atoi(e);
     return mur_gl_is_software(gl_renderer) ? 0 : 4;
 }
+
+int mur_msaa_samples_offline(void)
+{
+    const char *e = getenv("MURMUR_MSAA");
+    if (e && *e)
+        return atoi(e);
+    return 4;
+}
+
+bool mur_shadows_wanted(const char *gl_renderer, int boids, bool offline)
+{
+    const char *e = getenv("MURMUR_SHADOWS");
+    if (e && *e)
+        return strcmp(e, "0") != 0;
+    return offline || !mur_gl_is_software(gl_renderer) || boids <= 4000;
+}

@@ -20,6 +20,7 @@ typedef struct mur_scene {
     float bank_g;                     ///< lateral acceleration that banks a boid 45 degrees, wu/s^2
     bool color_by_speed;              ///< colour boids by speed instead of by state
     float time;                       ///< seconds, drives the wing beat
+    bool shadows;                     ///< ground shadows under the boids (mur_shadows_wanted)
 } mur_scene;
 
 /// The scene of def: box outline (unless bounds are none), ground, goal, speed range; boid_size and
@@ -35,5 +36,12 @@ bool mur_gl_is_software(const char *gl_renderer);
 /// MSAA samples for frames on this GL: MURMUR_MSAA if set, else none on software GL (about 2x the
 /// frame time there) and 4 on a GPU or when the renderer is not known yet (NULL).
 int mur_msaa_samples(const char *gl_renderer);
+/// Ground shadows for a frame of this many boids: MURMUR_SHADOWS=0|1 if set; else on a GPU and for
+/// offline frames (recordings, sized screenshots), and on software GL up to 4000 boids (above, the
+/// extra quad per boid costs as much as the birds: 10k boids at 720p went from 45-51 to 77-84 ms).
+bool mur_shadows_wanted(const char *gl_renderer, int boids, bool offline);
+/// MSAA samples for offline frames (recordings), where quality matters more than the frame time:
+/// MURMUR_MSAA if set, else 4 on any GL.
+int mur_msaa_samples_offline(void);
 
 #endif

@@ -248,7 +248,169 @@ def case_no_context(c):
     check(c.leftovers() == [], 'left behind: %s' % c.leftovers())
 
 
-CASES = {'mp4': case_mp4, 'png': case_png, 'determinism': case_determinism,
+def duration(path):
+    r = subprocess.run(['ffprobe', '-v', 'error', '-show_entries', 'format=duration', '-of',
+                        'default=noprint_wrappers=1:nokey=1', path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(r.returncode == 0, 'ffprobe cannot read %s: %s' % (path, r.stderr))
+    return float(r.stdout.strip())
+
+
+def metrics_ticks(path):
+    with open(path) as f:
+        rows = f.read().split('\n')[1:]
+    return [int(r.split(',')[0]) for r in rows if r]
+
+
+def case_filming(c):
+    """Time-lapse, warm-up, pace without touching dt, GIF, --crf, --export/--metrics headless."""
+    # 60 frames at 20 fps, 5 ticks each after 30 warm-up ticks: a 3 s video of 15 s of flock
+    out = c.path('lapse.mp4')
+    r = c.run(['--record', out, '--frames', '60', '--fps', '20', '--size', '320x240',
+               '--ticks-per-frame', '5', '--warmup', '30', '--metrics', c.path('m.csv'),
+               '--export', c.path('end.csv')] + SMALL)
+    n, w, h, _ = probe(out)
+    check((n, w, h) == (60, 320, 240), 'time-lapse: %d frames %dx%d' % (n, w, h))
+    d = duration(out)
+    check(abs(d - 3.0) < 0.06, 'time-lapse lasts %.3f s, want 3.0' % d)
+    check('5 ticks of 0.05 s per frame: 5 simulated s per video s' in r.stdout,
+          'pace line (dt kept at 0.05):\n' + r.stdout)
+    # frame 0 is the state after the warm-up; 59 frames of 5 ticks follow; one row per tick
+    ticks = metrics_ticks(c.path('m.csv'))
+    check(ticks == list(range(30, 30 + 59 * 5 + 1)), 'metrics ticks %s..%s (%d rows)'
+          % (ticks[:1], ticks[-1:], len(ticks)))
+    with open(c.path('end.csv')) as f:
+        check(len(f.read().strip().split('\n')) == 1 + 1500, '--export: not the 1500 boids')
+    # the same run as a batch of the same ticks ends in the same state
+    subprocess.run([c.murmur, '--steps', str(30 + 59 * 5), '--export', c.path('batch.csv')] + SMALL,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    check(open(c.path('batch.csv')).read() == open(c.path('end.csv')).read(),
+          'the recording did not run the batch\'s ticks with the same dt')
+    # --speed: 0.25 simulated s per video s at 10 fps with dt 0.05 -> one tick every other frame
+    c.run(['--frames', '21', '--fps', '10', '--speed', '0.25', '--size', '160x120',
+           '--export', c.path('slow.csv')] + SMALL)
+    subprocess.run([c.murmur, '--steps', '10', '--export', c.path('slow_batch.csv')] + SMALL,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    check(open(c.path('slow.csv')).read() == open(c.path('slow_batch.csv')).read(),
+          '--speed 0.25 at 10 fps over 20 frames should run 10 ticks')
+    # GIF by extension
+    gif = c.path('share.gif')
+    c.run(['--record', gif, '--frames', '12', '--size', '200x150'] + SMALL)
+    n, w, h, codec = probe(gif)
+    check((n, w, h, codec) == (12, 200, 150, 'gif'), 'gif: %d frames %dx%d %s' % (n, w, h, codec))
+    # --crf: a higher value gives a smaller file; --x264-preset is passed on
+    sizes = {}
+    for q in ('10', '40'):
+        f = c.path('q%s.mp4' % q)
+        c.run(['--record', f, '--frames', '20', '--size', '320x240', '--crf', q,
+               '--x264-preset', 'veryfast'] + SMALL)
+        sizes[q] = os.path.getsize(f)
+    check(sizes['40'] * 2 < sizes['10'], 'crf 40 is not much smaller than crf 10: %s' % sizes)
+    r = c.run(['--record', c.path('x.gif'), '--frames', '3', '--crf', '20'] + SMALL, expect=2)
+    c.one_line_error(r, '--crf', 'GIF')
+    r = c.run(['--record', c.path('x.mp4'), '--frames', '3', '--crf', '55'] + SMALL, expect=2)
+    c.one_line_error(r, "'55'", '0..51')
+
+
+def png_rgb(path):
+    w, h, bpp, rows = read_png(path)
+    return w, h, bytes(v for y in range(h) for x in range(w) for v in rows[y][x * bpp:x * bpp + 3])
+
+
+def case_camera(c):
+    """--camera-pos/--look-at/--fov and a keyframed path reproduce the same frames; the camera
+    printed by the viewer (I) gives its view back; --screenshot-size; bad path files."""
+    cam = ['--camera-pos', '70,25,45', '--look-at', '0,25,0', '--fov', '60']
+    shots = []
+    for k in range(2):
+        shot = c.path('cam%d.png' % k)
+        c.run(['--frames', '4', '--size', '240x160', '--screenshot', shot] + cam + SMALL)
+        shots.append(png_rgb(shot))
+    check(shots[0] == shots[1], 'the same camera flags gave different frames')
+    c.run(['--frames', '4', '--size', '240x160', '--screenshot', c.path('home.png')] + SMALL)
+    check(png_rgb(c.path('home.png')) != shots[0], 'the camera flags changed nothing')
+    # a path: the same frames twice, and the frames differ along the path
+    with open(c.path('path.txt'), 'w') as f:
+        f.write('# time  eye  look-at  fov\n0  120 60 120  0 25 0  50\n'
+                '1  -120 40 120  0 25 0\n2  -100 90 -100  0 25 0  30\n')
+    runs = []
+    for k in range(2):
+        os.mkdir(c.path('p%d' % k))
+        c.run(['--record', c.path('p%d' % k, 'f%02d.png'), '--frames', '20', '--fps', '10',
+               '--size', '200x150', '--camera-path', c.path('path.txt')] + SMALL)
+        runs.append([open(c.path('p%d' % k, 'f%02d.png' % i), 'rb').read() for i in range(20)])
+    check(runs[0] == runs[1], 'a camera path gave different frames twice')
+    check(runs[0][0] != runs[0][10], 'the camera path did not move the camera')
+    # the path's keyframe at t = 1 s (frame 10 at 10 fps) is the view of the same flags
+    flags = ['--camera-pos', '-120,40,120', '--look-at', '0,25,0', '--fov', '50']
+    os.mkdir(c.path('k'))
+    c.run(['--record', c.path('k', 'f%02d.png'), '--frames', '11', '--fps', '10', '--size',
+           '200x150'] + flags + SMALL)
+    check(open(c.path('k', 'f10.png'), 'rb').read() == runs[0][10],
+          'keyframe 1 of the path is not the view of its flags')
+    # the viewer prints its camera (I): those flags give the same view headless
+    check(shutil.which('xvfb-run') is not None, 'xvfb-run is not installed')
+    r = subprocess.run(['xvfb-run', '-a', '-s', '-screen 0 640x480x24', c.murmur, '--frames', '3',
+                        '--size', '240x160', '--keys', '2:I', '--hud', 'off', '--screenshot',
+                        c.path('win.png')] + cam + SMALL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    check(r.returncode == 0, 'viewer failed:\n' + r.stderr)
+    line = [l for l in r.stdout.splitlines() if l.startswith('murmur: camera ')]
+    check(len(line) == 1, 'I printed no camera:\n' + r.stdout)
+    printed = line[0][len('murmur: camera '):].split()
+    check(printed[0] == '--camera-pos' and printed[2] == '--look-at' and printed[4] == '--fov',
+          'printed: %s' % printed)
+    got = [float(x) for x in printed[1].split(',') + printed[3].split(',') + [printed[5]]]
+    want = [70, 25, 45, 0, 25, 0, 60]
+    check(all(abs(a - b) < 1e-3 for a, b in zip(got, want)), 'printed %s, want %s' % (got, want))
+    # any size, from any camera
+    big = c.path('big.png')
+    r = c.run(['--frames', '3', '--size', '160x120', '--screenshot', big, '--screenshot-size',
+               '640x360'] + cam + SMALL)
+    w, h, rgb = png_rgb(big)
+    check((w, h) == (640, 360), '--screenshot-size gave %dx%d' % (w, h))
+    not_blank(rgb, 'the big screenshot')
+    # bad path files: one line naming the file and line
+    with open(c.path('bad.txt'), 'w') as f:
+        f.write('0 1 2 3 0 0 0\n0 4 5 6 0 0 0\n')
+    r = c.run(['--frames', '3', '--camera-path', c.path('bad.txt')] + SMALL, expect=2)
+    c.one_line_error(r, 'bad.txt:2', 'later')
+    with open(c.path('bad2.txt'), 'w') as f:
+        f.write('0 1 2 3 0 0\n')
+    r = c.run(['--frames', '3', '--camera-path', c.path('bad2.txt')] + SMALL, expect=2)
+    c.one_line_error(r, 'bad2.txt:1', 'time x y z lx ly lz')
+    r = c.run(['--frames', '3', '--camera-path', c.path('none.txt')] + SMALL, expect=2)
+    c.one_line_error(r, 'none.txt')
+
+
+def case_follow(c):
+    """--camera follow frames the biggest group: two groups of unequal size, far apart; the
+    camera centres the big one and its boids fill a good part of the frame."""
+    rows = ['kind,x,y,z,vx,vy,vz,perch']
+    import random
+    rnd = random.Random(5)
+    for i in range(600):
+        rows.append('boid,%g,%g,%g,4,0,0,0' % (-40 + rnd.uniform(-4, 4), 30 + rnd.uniform(-4, 4),
+                                               rnd.uniform(-4, 4)))
+    for i in range(200):
+        rows.append('boid,%g,%g,%g,-4,0,0,0' % (45 + rnd.uniform(-3, 3), 20 + rnd.uniform(-3, 3),
+                                                rnd.uniform(-3, 3)))
+    with open(c.path('two.csv'), 'w') as f:
+        f.write('\n'.join(rows) + '\n')
+    shot = c.path('follow.png')
+    c.run(['--init', c.path('two.csv'), '--frames', '2', '--size', '320x240', '--camera', 'follow',
+           '--screenshot', shot, '--seed', '3'])
+    w, h, rgb = png_rgb(shot)
+    px = [tuple(rgb[i:i + 3]) for i in range(0, len(rgb), 3)]
+    birds = [(i % w, i // w) for i, p in enumerate(px) if classify(p) == 'flying']
+    check(len(birds) > 500, 'the followed group is small in the frame: %d bird pixels' % len(birds))
+    mx = sum(x for x, _ in birds) / len(birds)
+    my = sum(y for _, y in birds) / len(birds)
+    check(abs(mx - w / 2) < w * 0.12 and abs(my - h / 2) < h * 0.15,
+          'the bird pixels centre at %.0f,%.0f, not the middle of %dx%d' % (mx, my, w, h))
+
+
+CASES = {'filming': case_filming, 'camera': case_camera, 'follow': case_follow, 'mp4': case_mp4, 'png': case_png, 'determinism': case_determinism,
          'sigint': case_sigint, 'sigterm': case_sigterm, 'faults': case_faults,
          'window': case_window, 'no_context': case_no_context}
 

@@ -1,8 +1,10 @@
-/* Test helper: print where the viewer's default camera puts world points.
- * usage: render_project WxH minx,miny,minz maxx,maxy,maxz x,y,z [x,y,z ...]
+/* Test helper: print where the viewer's default camera (or --camera-pos E --look-at AT) puts world
+ * points.
+ * usage: render_project WxH minx,miny,minz maxx,maxy,maxz [--eye E AT] x,y,z [x,y,z ...]
  * prints "px py" per point (pixels from the top-left), or "behind" if it is not in view. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "camera.h"
 
@@ -22,7 +24,17 @@ int main(int argc, char **argv)
     mur_camera c;
     mur_camera_init(&c, lo, hi, (float)w / (float)h);
     mur_camera_snap(&c);
-    for (int i = 4; i < argc; i++) {
+    int first = 4;
+    if (argc > 6 && strcmp(argv[4], "--eye") == 0) {
+        float eye[3], at[3];
+        if (!vec(argv[5], eye) || !vec(argv[6], at)) {
+            fprintf(stderr, "bad --eye\n");
+            return 2;
+        }
+        mur_camera_look(&c, eye, at);
+        first = 7;
+    }
+    for (int i = first; i < argc; i++) {
         float p[3], px[2];
         if (!vec(argv[i], p)) {
             fprintf(stderr, "bad point %s\n", argv[i]);

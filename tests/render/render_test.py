@@ -137,11 +137,12 @@ class Ctx:
                 f.write(','.join(str(v) for v in r) + '\n')
         return p
 
-    def run(self, args, frames=3, size=SIZE, display=True, cwd=None, expect=0):
+    def run(self, args, frames=3, size=SIZE, display=True, cwd=None, expect=0, env=None):
         cmd = [self.murmur, '--frames', str(frames), '--size', '%dx%d' % size] + args
         if display:
             cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24'] + cmd
-        env = dict(os.environ)
+        extra, env = env or {}, dict(os.environ)
+        env.update(extra)
         if not display:
             env.pop('DISPLAY', None)
             env.pop('WAYLAND_DISPLAY', None)
@@ -157,6 +158,19 @@ class Ctx:
             if line.startswith('viewer: state '):
                 return dict(kv.split('=', 1) for kv in line[len('viewer: state '):].split())
         raise Failure('no state line in:\n' + out)
+
+    def projected_from(self, size, eye, at, points):
+        """Pixels of points seen from eye looking at at (render_project --eye)."""
+        args = [self.project, '%dx%d' % size, '-20,-20,-20', '20,20,20', '--eye', '%g,%g,%g' % eye,
+                '%g,%g,%g' % at] + \
+            ['%g,%g,%g' % p for p in points]
+        out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True).stdout.split('\n')
+        res = []
+        for line in out[:len(points)]:
+            check(line != 'behind', 'point not in view')
+            x, y = line.split()
+            res.append((float(x), float(y)))
+        return res
 
     def projected(self, size, lo, hi, points):
         args = [self.project, '%dx%d' % size, lo, hi] + ['%g,%g,%g' % p for p in points]
@@ -335,7 +349,159 @@ def case_world_scale(c):
         check(abs(got - factor) < 1e-3, 'world=%s: camera distance grew %g times, want %g' % (world, got, factor))
 
 
-CASES = {'pixels': case_pixels, 'world_scale': case_world_scale, 'predator_toggle': case_predator_toggle,
+def case_panel(c):
+    """E shows the parameter panel (Dear ImGui) at the top right; Tab hides it with the HUD; it is
+    never drawn into a recording, even with --hud on."""
+    size = (640, 480)
+    base = ['--set', 'boids=300', '--seed', '5', '--keys']
+    shots = {}
+    for name, keys in (('plain', '1:M,2:M'), ('panel', '1:E'), ('hidden', '1:E,2:Tab,3:Tab,4:Tab')):
+        c.run(['--screenshot', c.path(name + '.png')] + base + [keys], size=size, frames=6)
+        shots[name] = read_png(c.path(name + '.png'))
+
+    def region_changed(a, b):
+        changed = total = 0
+        for y in range(int(0.05 * size[1]), int(0.6 * size[1]), 2):
+            for x in range(int(0.72 * size[0]), int(0.97 * size[0]), 2):
+                total += 1
+                changed += sum(abs(int(u) - int(v)) for u, v in zip(pixel(a, x, y), pixel(b, x, y))) > 30
+        return changed / total
+
+    def title_blue(img):
+        # ImGui's dark style: the title bar of the focused window is (41, 74, 122)
+        return sum(1 for y in range(0, size[1] // 2) for x in range(size[0] // 2, size[0])
+                   if all(abs(int(p) - q) < 12 for p, q in zip(pixel(img, x, y), (41, 74, 122))))
+
+    frac = region_changed(shots['plain'], shots['panel'])
+    check(frac > 0.6, 'the panel should cover the top right: %.0f%% of it changed' % (100 * frac))
+    check(title_blue(shots['panel']) > 500, 'no panel title bar: %d pixels' % title_blue(shots['panel']))
+    check(title_blue(shots['hidden']) == 0 and title_blue(shots['plain']) == 0,
+          'the panel shows without E or after Tab')
+    check(not os.path.exists(c.path('imgui.ini')), 'the panel left imgui.ini behind')
+    # never in a recording: the window shows the panel, the video does not
+    out = c.path('rec.mp4')
+    c.run(['--record', out, '--hud', 'on', '--screenshot', c.path('win.png')] + base + ['1:E'],
+          size=size, frames=6)
+    check(title_blue(read_png(c.path('win.png'))) > 500, 'the window should show the panel')
+    r = subprocess.run(['ffmpeg', '-v', 'error', '-sseof', '-0.1', '-i', out, '-frames:v', '1', '-y',
+                        c.path('last.png')], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(r.returncode == 0, 'cannot decode the recording: ' + r.stderr)
+    check(title_blue(read_png(c.path('last.png'))) == 0, 'the panel went into the recording')
+
+
+def case_pick(c):
+    """A scripted click on a bird selects it: its two neighbours get cyan marks, a boid out of its
+    view radius and one behind it (outside the view cone) do not; the message gives its speed and
+    neighbour count."""
+    a = (0.0, 0.0, 0.0)
+    near1, near2 = (3.0, 2.0, 0.0), (3.0, -1.0, 1.5)      # in front (+x is its heading), within 6 wu
+    far, behind = (14.0, 0.0, 0.0), (-4.0, 0.0, 0.0)       # too far; behind it (outside a 90 deg cone)
+    rows = [('boid',) + a + (6, 0, 0, 0)] + [('boid',) + p + (6, 0, 0, 0) for p in (near1, near2, far, behind)]
+    init = c.state_csv('pick.csv', rows)
+    pa, p1, p2, pf, pb = c.projected(SIZE, '-20,-20,-20', '20,20,20', [a, near1, near2, far, behind])
+    shot = c.path('pick.png')
+    r = c.run(['--init', init, '--screenshot', shot, '--hud', 'off', '--set', 'ground=-20',
+               '--set', 'view_angle=90', '--set', 'view_radius=6',
+               '--keys', '1:Space,2:Click@%dx%d' % (round(pa[0]), round(pa[1]))] + WORLD, frames=4)
+    check('selected boid 0: speed 6.00 wu/s, 2 neighbours' in r.stdout, 'selection message:\n' + r.stdout)
+    img = read_png(shot)
+
+    def cyan_near(q, radius=9):
+        n = 0
+        for y in range(int(q[1]) - radius, int(q[1]) + radius + 1):
+            for x in range(int(q[0]) - radius, int(q[0]) + radius + 1):
+                if 0 <= x < SIZE[0] and 0 <= y < SIZE[1]:
+                    p = pixel(img, x, y)
+                    n += p[0] < 120 and p[1] > 200 and p[2] > 220
+        return n
+    check(cyan_near(p1) > 4 and cyan_near(p2) > 4, 'neighbours not marked: %d, %d cyan pixels'
+          % (cyan_near(p1), cyan_near(p2)))
+    check(cyan_near(pf) == 0 and cyan_near(pb) == 0, 'non-neighbours marked: %d, %d cyan pixels'
+          % (cyan_near(pf), cyan_near(pb)))
+    # a click on empty sky deselects: no marks at all
+    r = c.run(['--init', init, '--screenshot', shot, '--hud', 'off', '--set', 'ground=-20',
+               '--keys', '1:Space,2:Click@%dx%d,3:Click@5x5' % (round(pa[0]), round(pa[1]))] + WORLD,
+              frames=4)
+    img = read_png(shot)
+    check(cyan_near(p1) == 0, 'the selection stayed after a click on the sky')
+    r = c.run(['--keys', 'Click@12'], expect=2)
+    check('Click@12' in r.stderr, 'bad click item: ' + r.stderr)
+
+
+def case_shadow(c):
+    """A bird just above the ground casts a dark disc straight below it; MURMUR_SHADOWS=0 removes it;
+    a bird high up casts a fainter one."""
+    low, high = (-8.0, -18.5, 0.0), (8.0, 15.0, 0.0)         # ground at -20: 1.5 wu and 35 wu up
+    init = c.state_csv('shadow.csv', [('boid',) + low + (0, 0, 6, 0), ('boid',) + high + (0, 0, 6, 0)])
+    cam = ['--camera-pos', '0,40,30', '--look-at', '0,-20,0']
+    base = ['--init', init, '--hud', 'off', '--set', 'ground=-20', '--keys', 'Space'] + WORLD + cam
+    c.run(base + ['--screenshot', c.path('on.png')])
+    c.run(base + ['--screenshot', c.path('off.png')], env={'MURMUR_SHADOWS': '0'})
+    on, off = read_png(c.path('on.png')), read_png(c.path('off.png'))
+
+    def darkening(q):
+        """how much darker the ground is, summed over a 5x5 patch around q, with shadows"""
+        tot = 0
+        for y in range(int(q[1]) - 2, int(q[1]) + 3):
+            for x in range(int(q[0]) - 2, int(q[0]) + 3):
+                tot += sum(pixel(off, x, y)) - sum(pixel(on, x, y))
+        return tot
+    # where the camera (--camera-pos/--look-at) puts the ground points below the birds
+    pl, ph = c.projected_from(SIZE, (0, 40, 30), (0, -20, 0), [(low[0], -20, low[2]), (high[0], -20, high[2])])
+    dl, dh = darkening(pl), darkening(ph)
+    check(dl > 25 * 20, 'no dark shadow under the low bird (darkening %d)' % dl)
+    check(dh < dl / 2, 'the high bird\'s shadow is not fainter (%d vs %d)' % (dh, dl))
+    check(on != off, 'MURMUR_SHADOWS=0 changed nothing')
+
+
+def case_mouse_predator(c):
+    """X makes the cursor a predator: one more predator, drawn red where the cursor points; X
+    again removes it and restores the predator switch."""
+    at = (80, 50)  # sky in the default view: the click there only places the cursor
+    keys = '1:Space,2:Click@%dx%d,3:X' % at
+    shot = c.path('mp.png')
+    r = c.run(['--set', 'boids=200', '--seed', '3', '--hud', 'off', '--screenshot', shot, '--keys', keys],
+              frames=5)
+    st = c.state(r.stdout)
+    check(st['predators'] == '1' and st['predators_on'] == 'on', 'state: %s' % st)
+    find_near(read_png(shot), at[0], at[1], 'predator', radius=4)
+    r = c.run(['--set', 'boids=200', '--seed', '3', '--keys', keys + ',4:X'], frames=5)
+    st = c.state(r.stdout)
+    check(st['predators'] == '0' and st['predators_on'] == 'on', 'after X again: %s' % st)
+
+
+def case_trails(c):
+    """T twice: trails for a sample of birds, pale dots behind them; J keeps the selected bird at
+    the centre of the view while it flies off."""
+    rows = [('boid', x, y, 0.0, 6, 0, 0, 0) for x, y in ((0, 0), (0, 8), (-8, -6), (5, -10))]
+    init = c.state_csv('trails.csv', rows)
+    base = ['--init', init, '--set', 'ground=-20', '--set', 'cohesion=0', '--set', 'separation=0',
+            '--set', 'alignment=0'] + WORLD
+
+    def pale(img):
+        w, h = img[0], img[1]
+        return sum(1 for y in range(h) for x in range(w)
+                   if all(abs(int(p) - q) < 40 for p, q in zip(pixel(img, x, y), (255, 245, 200))))
+    c.run(base + ['--hud', 'off', '--screenshot', c.path('t0.png')], frames=30)
+    c.run(base + ['--hud', 'off', '--screenshot', c.path('t1.png'), '--keys', '1:T,1:T'], frames=30)
+    n0, n1 = pale(read_png(c.path('t0.png'))), pale(read_png(c.path('t1.png')))
+    check(n0 == 0 and n1 > 60, 'trail pixels: %d without T, %d with' % (n0, n1))
+    # J: boid 0 (clicked at the centre while paused) stays at the centre after 25 frames of flight
+    pa = c.projected(SIZE, '-20,-20,-20', '20,20,20', [(0.0, 0.0, 0.0)])[0]
+    r = c.run(base + ['--hud', 'off', '--screenshot', c.path('j.png'), '--keys',
+                      '1:Space,2:Click@%dx%d,3:J,4:Space' % (round(pa[0]), round(pa[1]))], frames=30)
+    check('watching boid 0' in r.stdout, 'J did not watch boid 0:\n' + r.stdout)
+    find_near(read_png(c.path('j.png')), SIZE[0] / 2, SIZE[1] / 2, 'flying', radius=6)
+    # J twice rides behind it: close up, the bird fills many pixels below the image centre
+    r = c.run(base + ['--hud', 'off', '--screenshot', c.path('ride.png'), '--keys',
+                      '1:Space,2:Click@%dx%d,3:J,3:J,4:Space' % (round(pa[0]), round(pa[1]))], frames=30)
+    check('riding with boid 0' in r.stdout, 'J twice did not ride with boid 0:\n' + r.stdout)
+    img = read_png(c.path('ride.png'))
+    big = sum(1 for y in range(SIZE[1]) for x in range(SIZE[0]) if classify(pixel(img, x, y)) == 'flying')
+    check(big > 150, 'riding: the bird should be close and large, %d bird pixels' % big)
+
+
+CASES = {'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'world_scale': case_world_scale, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
          'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
          'errors': case_errors, 'plots': case_plots}
 

@@ -1,0 +1,19 @@
+/* The biggest group of a flock's view, for a camera that follows the birds rather than their
+ * centre of mass (which is empty air when the flock splits). */
+#ifndef MUR_APP_GROUP_H
+#define MUR_APP_GROUP_H
+
+#include "murmur/murmur.h"
+
+typedef struct mur_group {
+    double centre[3];   ///< mean position of the group's boids, wu
+    double radius;      ///< root mean square distance of its boids from the centre, wu
+    int32_t boids;      ///< boids in the group (0: none found)
+} mur_group;
+
+/// The biggest group of v: boids are binned into cells of about twice def's view radius (at most
+/// 64 per axis across the world box), occupied cells touching each other (26 neighbours) form a
+/// group. O(boids + cells).
+mur_group mur_biggest_group(const mur_view *v, const mur_flock_def *def);
+
+#endif

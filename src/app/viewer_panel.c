@@ -1,0 +1,106 @@
+/* The viewer's side of the parameter panel (panel.h): when it shows, what it is given, and how
+ * its requests are applied while the simulation worker is idle. Without Dear ImGui at build time
+ * (no libimgui-dev) the panel is absent and E says so. */
+#include "gl.h"
+
+#include <stdio.h>
+
+#include "panel.h"
+#include "viewer.h"
+
+bool viewer_panel_setup(viewer *v)
+{
+    /* interactive runs show it; scripted runs (--frames) start without it (E shows it) */
+    v->show_panel = !v->scripted;
+#ifdef MUR_HAVE_PANEL
+    v->panel = mur_panel_create(v->win);
+    return v->panel != NULL;
+#else
+    v->show_panel = false;
+    return true;
+#endif
+}
+
+void viewer_panel_destroy(viewer *v)
+{
+#ifdef MUR_HAVE_PANEL
+    mur_panel_destroy(v->panel);
+#endif
+    v->panel = NULL;
+}
+
+bool viewer_panel_available(void)
+{
+#ifdef MUR_HAVE_PANEL
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool viewer_panel_wants_mouse(const viewer *v)
+{
+#ifdef MUR_HAVE_PANEL
+    return v->panel && v->show_panel && v->show_hud && mur_panel_wants_mouse(v->panel);
+#else
+    (void)v;
+    return false;
+#endif
+}
+
+bool viewer_panel_wants_keyboard(const viewer *v)
+{
+#ifdef MUR_HAVE_PANEL
+    return v->panel && v->show_panel && v->show_hud && mur_panel_wants_keyboard(v->panel);
+#else
+    (void)v;
+    return false;
+#endif
+}
+
+/* Over the window's framebuffer, after the HUD; never into a recording target. */
+void viewer_panel_draw(viewer *v)
+{
+#ifdef MUR_HAVE_PANEL
+    if (!v->panel || !v->show_panel || !v->show_hud)
+        return;
+    mur_panel_io *io = &v->panel_io;
+    io->def = v->def;
+    io->def.boids = v->nboids;
+    io->def.predators = v->npredators;
+    io->paused = v->paused;
+    io->speed = v->speed;
+    io->tick = v->tick;
+    io->fps = v->fps;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, v->fb_w, v->fb_h);
+    mur_panel_draw(v->panel, io);
+    v->panel_pending = io->def_changed || io->pause_changed || io->step || io->speed_changed;
+#else
+    (void)v;
+#endif
+}
+
+/* The worker is idle: apply what the panel asked for in the last frame. */
+void viewer_panel_apply(viewer *v)
+{
+    if (!v->panel_pending)
+        return;
+    v->panel_pending = false;
+    mur_panel_io *io = &v->panel_io;
+    if (io->def_changed) {
+        mur_error err;
+        if (mur_flock_apply_def(v->flock, &io->new_def, &err)) {
+            v->flock_dirty = true;
+        } else {
+            snprintf(io->error, sizeof io->error, "%s", err.msg);
+            viewer_message(v, "%s", err.msg);
+        }
+    }
+    if (io->pause_changed)
+        v->paused = io->new_paused;
+    if (io->step)
+        v->step_once++;
+    if (io->speed_changed && io->new_speed > 0.0)
+        v->speed = io->new_speed;
+}

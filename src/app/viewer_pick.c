@@ -1,0 +1,167 @@
+/* Picking and watching a bird: a click near a bird selects it; while selected its neighbours (the
+ * boids it sees: within view_radius and inside its view cone) are marked, its view radius and view
+ * cone are drawn around it, and its speed and neighbour count are shown next to it. Positions are read while the
+ * simulation worker is idle (at the sync point), so they are the state on screen. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hud.h"
+#include "viewer.h"
+
+enum { PICK_PX = 12 };
+
+/* Project p with the view-projection matrix vp into w x h pixels (top-left origin). */
+static bool project(mat4 vp, const float p[3], int w, int h, float out[2])
+{
+    vec4 x = {p[0], p[1], p[2], 1.0f}, clip;
+    glm_mat4_mulv(vp, x, clip);
+    if (!(clip[3] > 1e-6f))
+        return false;
+    out[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * (float)w;
+    out[1] = (1.0f - (clip[1] / clip[3] * 0.5f + 0.5f)) * (float)h;
+    return clip[2] / clip[3] >= -1.0f && clip[2] / clip[3] <= 1.0f;
+}
+
+bool viewer_pick(viewer *v, double win_x, double win_y)
+{
+    float sx = v->win_w > 0 ? (float)v->fb_w / (float)v->win_w : 1.0f;
+    float sy = v->win_h > 0 ? (float)v->fb_h / (float)v->win_h : 1.0f;
+    float px = (float)win_x * sx, py = (float)win_y * sy;
+    mur_view view = mur_flock_view(v->flock);
+    mat4 vp;
+    mur_camera_view_proj(&v->cam, vp);
+    int32_t best = -1;
+    float best_d = (float)PICK_PX * sx;
+    for (int32_t i = 0; i < view.boids; i++) {
+        float s[2];
+        if (!project(vp, view.pos + (size_t)i * 3, v->fb_w, v->fb_h, s))
+            continue;
+        float d = hypotf(s[0] - px, s[1] - py);
+        if (d < best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    v->selected = best;
+    viewer_pick_update(v);
+    if (best >= 0)
+        viewer_message(v, "selected boid %d: speed %.2f wu/s, %d neighbours", (int)best, (double)v->sel_speed,
+                       (int)v->sel_count);
+    return best >= 0;
+}
+
+void viewer_pick_update(viewer *v)
+{
+    mur_view view = mur_flock_view(v->flock);
+    if (v->selected < 0 || v->selected >= view.boids) {
+        v->selected = -1;
+        v->sel_count = 0;
+        v->sel_shown = 0;
+        return;
+    }
+    mur_flock_def def = mur_flock_get_def(v->flock);
+    const float *p = view.pos + (size_t)v->selected * 3, *u = view.vel + (size_t)v->selected * 3;
+    memcpy(v->sel_pos, p, sizeof v->sel_pos);
+    memcpy(v->sel_vel, u, sizeof v->sel_vel);
+    v->sel_speed = sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    float r2 = def.view_radius * def.view_radius;
+    /* inside the cone: the angle between the velocity and the offset is at most half view_angle */
+    float cos_half = cosf(0.5f * def.view_angle * 3.14159265f / 180.0f);
+    bool all_round = def.view_angle >= 360.0f || !(v->sel_speed > 0.0f);
+    v->sel_count = 0;
+    v->sel_shown = 0;
+    for (int32_t j = 0; j < view.boids; j++) {
+        if (j == v->selected)
+            continue;
+        const float *q = view.pos + (size_t)j * 3;
+        float d[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+        float dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        if (dd >= r2 || dd <= 0.0f)
+            continue;
+        if (!all_round && (d[0] * u[0] + d[1] * u[1] + d[2] * u[2]) < cos_half * sqrtf(dd) * v->sel_speed)
+            continue;
+        if (v->sel_shown < VIEWER_SEL_MAX) {
+            memcpy(v->sel_nb[v->sel_shown], q, sizeof v->sel_nb[0]);
+            v->sel_shown++;
+        }
+        v->sel_count++;
+    }
+    v->sel_radius = def.view_radius;
+    v->sel_angle = def.view_angle;
+}
+
+static void mark(mur_hud *h, float x, float y, float r, float t, const uint8_t c[4])
+{
+    mur_hud_rect(h, x - r, y - r, 2 * r, t, c);
+    mur_hud_rect(h, x - r, y + r - t, 2 * r, t, c);
+    mur_hud_rect(h, x - r, y - r, t, 2 * r, c);
+    mur_hud_rect(h, x + r - t, y - r, t, 2 * r, c);
+}
+
+/* Inside a HUD frame (mur_hud_begin .. end): the markers of the selected bird. */
+void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
+{
+    if (v->selected < 0)
+        return;
+    static const uint8_t CYAN[4] = {60, 235, 255, 255};
+    static const uint8_t YELLOW[4] = {255, 230, 60, 255};
+    static const uint8_t RING[4] = {255, 230, 60, 150};
+    mat4 vp;
+    mur_camera_view_proj(&v->cam, vp);
+    float s[2];
+    for (int k = 0; k < v->sel_shown; k++)
+        if (project(vp, v->sel_nb[k], v->fb_w, v->fb_h, s))
+            mark(h, s[0], s[1], 5.0f * scale, 2.0f * scale, CYAN);
+    if (!project(vp, v->sel_pos, v->fb_w, v->fb_h, s))
+        return;
+    mark(h, s[0], s[1], 8.0f * scale, 2.0f * scale, YELLOW);
+    /* the view radius: a circle around the bird in the screen's plane */
+    vec3 fwd, right, up, eye, world_up = {0.0f, 1.0f, 0.0f};
+    mur_camera_eye(&v->cam, eye);
+    glm_vec3_sub(v->cam.cur.target, eye, fwd);
+    glm_vec3_normalize(fwd);
+    glm_vec3_cross(fwd, world_up, right);
+    glm_vec3_normalize(right);
+    glm_vec3_cross(right, fwd, up);
+    for (int k = 0; k < 72; k++) {
+        float a = (float)k * 6.2831853f / 72.0f, q[3], c2[2];
+        for (int i = 0; i < 3; i++)
+            q[i] = v->sel_pos[i] + v->sel_radius * (cosf(a) * right[i] + sinf(a) * up[i]);
+        if (project(vp, q, v->fb_w, v->fb_h, c2))
+            mur_hud_rect(h, c2[0] - scale, c2[1] - scale, 2.0f * scale, 2.0f * scale, RING);
+    }
+    /* the heading: a short line of dots along the velocity; the view cone: four edges at half the
+     * view angle from it (left, right, above, below), as long as the view radius */
+    if (v->sel_speed > 0.0f) {
+        vec3 f = {v->sel_vel[0] / v->sel_speed, v->sel_vel[1] / v->sel_speed, v->sel_vel[2] / v->sel_speed};
+        vec3 a, b, up0 = {0.0f, 1.0f, 0.0f};
+        if (fabsf(f[1]) > 0.99f)
+            glm_vec3_copy((vec3){1.0f, 0.0f, 0.0f}, up0);
+        glm_vec3_cross(f, up0, a);
+        glm_vec3_normalize(a);
+        glm_vec3_cross(a, f, b);
+        float half = 0.5f * v->sel_angle * 3.14159265f / 180.0f;
+        vec3 dirs[5];
+        glm_vec3_copy(f, dirs[0]);
+        for (int e = 0; e < 4; e++) {
+            const float *side = e < 2 ? a : b;
+            float sgn = (e & 1) ? -1.0f : 1.0f;
+            for (int i = 0; i < 3; i++)
+                dirs[e + 1][i] = cosf(half) * f[i] + sgn * sinf(half) * side[i];
+        }
+        bool cone = v->sel_angle < 360.0f;
+        for (int e = 0; e < (cone ? 5 : 1); e++)
+            for (int k = 1; k <= 12; k++) {
+                float q[3], c2[2];
+                for (int i = 0; i < 3; i++)
+                    q[i] = v->sel_pos[i] + dirs[e][i] * v->sel_radius * (float)k / 12.0f;
+                if (project(vp, q, v->fb_w, v->fb_h, c2))
+                    mur_hud_rect(h, c2[0] - scale, c2[1] - scale, 2.0f * scale, 2.0f * scale, e ? RING : YELLOW);
+            }
+    }
+    char text[96];
+    snprintf(text, sizeof text, "boid %d  %.2f wu/s  %d neighbours", (int)v->selected, (double)v->sel_speed,
+             (int)v->sel_count);
+    mur_hud_text(h, s[0] + 12.0f * scale, s[1] - 6.0f * scale, text, YELLOW);
+}

@@ -1,0 +1,136 @@
+/* Recording from the viewer's window: --record at startup, or V to start and stop an auto-named
+ * recording. The frame drawn goes into the recording target and is shown scaled in the window. */
+#include "gl.h"
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "pace.h"
+#include "recording.h"
+#include "renderer.h"
+#include "viewer.h"
+
+/* Start or stop a recording from the window (V, or --record at startup). */
+static void auto_name(char *out, size_t len, bool video)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    size_t n = strftime(out, len, "murmur-%Y%m%d-%H%M%S", &tm);
+    snprintf(out + n, len - n, video ? ".mp4" : "/f%%05d.png");
+}
+
+int viewer_stop_recording(viewer *v, int sig)
+{
+    if (!v->rec)
+        return 0;
+    char pace[160];
+    mur_pace_describe(&v->pace, v->cli->fps, mur_flock_get_def(v->flock).dt, pace, sizeof pace);
+    int st = mur_recording_end(v->rec, true, sig, pace);
+    free(v->rec);
+    v->rec = NULL;
+    if (v->rec_from_key) {
+        v->rec_from_key = false;
+        viewer_message(v, st == 0 ? "recording saved" : "recording failed (see the terminal)");
+    }
+    return st;
+}
+
+/* The video keeps the flock's own dt; each frame advances the ticks of the pace (--ticks-per-frame
+ * or --speed, 1 tick by default). */
+bool viewer_start_recording(viewer *v, const char *path, bool from_key)
+{
+    char err[1024];
+    mur_recording *rs = calloc(1, sizeof *rs);
+    if (!rs)
+        return false;
+    mur_encode enc = {v->cli->crf, v->cli->x264_preset};
+    if (!mur_recording_begin(rs, path, v->fb_w, v->fb_h, v->cli->fps, &enc, from_key ? -1 : v->cli->frames, err,
+                             sizeof err)) {
+        fprintf(stderr, "murmur: %s\n", err);
+        viewer_message(v, "cannot record: %.150s", err);
+        free(rs);
+        return false;
+    }
+    v->rec = rs;
+    v->rec_from_key = from_key;
+    v->rec_start_time = v->time;
+    v->pace = mur_pace_of(v->cli);
+    if (from_key) {
+        printf("murmur: recording %s (V stops)\n", path);
+        fflush(stdout);
+        viewer_message(v, "recording %s (V stops)", path);
+    }
+    return true;
+}
+
+void viewer_toggle_recording(viewer *v)
+{
+    if (v->rec) {
+        viewer_stop_recording(v, 0);
+        return;
+    }
+    char path[128], ff[4096];
+    bool video = mur_find_in_path("ffmpeg", ff, sizeof ff);
+    auto_name(path, sizeof path, video);
+    if (!video) {
+        /* no ffmpeg: a PNG sequence in its own folder */
+        char dir[128];
+        snprintf(dir, sizeof dir, "%s", path);
+        *strrchr(dir, '/') = '\0';
+        if (mkdir(dir, 0755) != 0) {
+            viewer_message(v, "cannot create %s", dir);
+            return;
+        }
+    }
+    viewer_start_recording(v, path, true);
+}
+
+/* Draw the frame into the recording target (the HUD only with --hud on), hand it to the recorder
+ * and show it in the window. */
+void viewer_draw_recorded(viewer *v, const mur_scene *scene)
+{
+    mur_target *t = v->rec->target;
+    int tw = mur_target_width(t), th = mur_target_height(t);
+    mur_camera cam = v->cam;
+    mur_camera_set_aspect(&cam, tw, th);
+    mur_target_bind(t);
+    mur_renderer_draw(v->renderer, &cam, scene, tw, th);
+    bool hud_in_video = v->cli->hud_given && v->cli->hud;
+    if (hud_in_video) {
+        int fw = v->fb_w, fh = v->fb_h;
+        v->fb_w = tw;
+        v->fb_h = th;
+        v->drawing_video = true;
+        viewer_draw_hud(v);
+        v->drawing_video = false;
+        v->fb_w = fw;
+        v->fb_h = fh;
+    }
+    bool ok = mur_recording_frame(v->rec);
+    mur_target_present(t, v->fb_w, v->fb_h);
+    if (!hud_in_video) {
+        viewer_draw_hud(v);
+        viewer_panel_draw(v);
+    } else {
+        /* the HUD is in the presented frame already: add only the recording marker */
+        bool hud = v->show_hud, help = v->show_help;
+        v->show_hud = v->show_help = false;
+        viewer_draw_hud(v);
+        v->show_hud = hud;
+        v->show_help = help;
+        viewer_panel_draw(v);
+    }
+    if (!ok) {
+        /* the sink failed (ffmpeg died, disk full): say so and stop */
+        v->rec_status = viewer_stop_recording(v, 0);
+        if (v->cli->record)
+            v->quit = true;
+    }
+}
+
