@@ -9,9 +9,10 @@ import shlex
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
+
+from tempcase import TempCase
 
 MURMUR = None
 PARAMS_MD = None
@@ -32,16 +33,7 @@ def read_csv(path):
     return lines[0], [l.split(",") for l in lines[1:]]
 
 
-class Batch(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def p(self, name):
-        return os.path.join(self.dir, name)
+class Batch(TempCase):
 
     def test_help_version_list(self):
         r = run("--help")
@@ -138,18 +130,8 @@ class Batch(unittest.TestCase):
         self.assertEqual(os.listdir(self.dir), [])
 
 
-class BadInput(unittest.TestCase):
+class BadInput(TempCase):
     """Each case: exit 2, one line on stderr containing `needle`, nothing written."""
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def p(self, name):
-        return os.path.join(self.dir, name)
 
     def write(self, name, data):
         with open(self.p(name), "wb") as fp:

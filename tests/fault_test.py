@@ -17,10 +17,11 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import unittest
+
+from tempcase import TempCase
 
 MURMUR = None
 CMD = None  # [valgrind args...] + [MURMUR]
@@ -49,16 +50,7 @@ def under_valgrind():
     return bool(VALGRIND)
 
 
-class Fault(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def p(self, name):
-        return os.path.join(self.dir, name)
+class Fault(TempCase):
 
     def run_murmur(self, args, timeout=300, **kw):
         return subprocess.run([*CMD, *args], capture_output=True, timeout=timeout, **kw)

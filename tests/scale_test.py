@@ -17,9 +17,10 @@ import shlex
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
+
+from tempcase import TempCase
 
 MURMUR = None
 VALGRIND = shlex.split(os.environ.get("MURMUR_VALGRIND", ""))
@@ -65,16 +66,8 @@ def summary_neighbours(stderr):
     return float(m.group(1))
 
 
-class Temp(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def p(self, name):
-        return os.path.join(self.dir, name)
+class Temp(TempCase):
+    """A case with its own temporary directory."""
 
 
 class Progress(Temp):

@@ -159,28 +159,24 @@ class Ctx:
                 return dict(kv.split('=', 1) for kv in line[len('viewer: state '):].split())
         raise Failure('no state line in:\n' + out)
 
-    def projected_from(self, size, eye, at, points):
-        """Pixels of points seen from eye looking at at (render_project --eye)."""
-        args = [self.project, '%dx%d' % size, '-20,-20,-20', '20,20,20', '--eye', '%g,%g,%g' % eye,
-                '%g,%g,%g' % at] + \
-            ['%g,%g,%g' % p for p in points]
-        out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True).stdout.split('\n')
+    def _project(self, args, n):
+        """Run render_project and parse its n pixel positions."""
+        out = subprocess.run([self.project] + args, stdout=subprocess.PIPE, text=True, check=True).stdout.split('\n')
         res = []
-        for line in out[:len(points)]:
+        for line in out[:n]:
             check(line != 'behind', 'point not in view')
             x, y = line.split()
             res.append((float(x), float(y)))
         return res
 
+    def projected_from(self, size, eye, at, points):
+        """Pixels of points seen from eye looking at at (render_project --eye)."""
+        args = ['%dx%d' % size, '-20,-20,-20', '20,20,20', '--eye', '%g,%g,%g' % eye, '%g,%g,%g' % at]
+        return self._project(args + ['%g,%g,%g' % p for p in points], len(points))
+
     def projected(self, size, lo, hi, points):
-        args = [self.project, '%dx%d' % size, lo, hi] + ['%g,%g,%g' % p for p in points]
-        out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True).stdout.split('\n')
-        res = []
-        for line in out[:len(points)]:
-            check(line != 'behind', 'point not in view')
-            x, y = line.split()
-            res.append((float(x), float(y)))
-        return res
+        """Pixels of points seen by the home camera of the box lo..hi."""
+        return self._project(['%dx%d' % size, lo, hi] + ['%g,%g,%g' % p for p in points], len(points))
 
 
 # ---------------------------------------------------------------- cases
