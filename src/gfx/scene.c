@@ -27,10 +27,16 @@ float mur_boid_size(const mur_flock_def *given)
 {
     const mur_flock_def res = mur_def_resolved(given);
     const mur_flock_def *d = &res;
-    float ext = 0.0f;
-    for (int i = 0; i < 3; i++)
-        ext = fmaxf(ext, d->world_max[i] - d->world_min[i]);
-    float s = fmaxf(0.5f * d->separation_radius, 0.006f * ext);
+    float ext = 0.0f, e[3];
+    for (int i = 0; i < 3; i++) {
+        e[i] = d->world_max[i] - d->world_min[i];
+        ext = fmaxf(ext, e[i]);
+    }
+    /* a sparse flock (a few boids in a large box, or on a plane) is drawn at a fraction of the mean
+     * spacing between boids, so its birds stay visible from the home camera */
+    const float n = (float)(d->boids > 1 ? d->boids : 1);
+    const float spacing = d->plane ? sqrtf(e[0] * e[2] / n) : cbrtf(e[0] * e[1] * e[2] / n);
+    float s = fmaxf(fmaxf(0.5f * d->separation_radius, 0.006f * ext), 0.15f * spacing);
     return fminf(s, 0.05f * ext);
 }
 

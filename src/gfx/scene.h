@@ -28,7 +28,8 @@ typedef struct mur_scene {
 void mur_scene_from_def(const mur_flock_def *def, float boid_size, float time, mur_scene *s);
 
 /// Body length of a boid for a world: half a separation radius (birds keep about that much air
-/// between them), but visible in a big world.
+/// between them), but visible in a big world and in a sparse flock (at least 0.15 of the mean
+/// spacing: per area on a plane, per volume otherwise); at most 1/20 of the box.
 float mur_boid_size(const mur_flock_def *d);
 
 /// True for software GL (Mesa llvmpipe, softpipe, swrast): it pays per fragment and per primitive.
