@@ -83,6 +83,33 @@ void set(mur_panel_io *io, const char *name, const char *value)
     }
 }
 
+// An enum row as a combo box: choices "a|b|c" become "a\0b\0c\0\0" for ImGui::Combo.
+void enum_widget(mur_panel_io *io, const mur_param *q, const char *label, const char *text)
+{
+    char items[160] = {0};
+    std::snprintf(items, sizeof items - 2, "%s", q->choices);
+    int current = 0, n = 0;
+    const char *start = items;
+    for (char *c = items;; c++) {
+        if (*c == '|' || *c == '\0') {
+            bool end = *c == '\0';
+            *c = '\0';
+            if (std::strcmp(start, text) == 0)
+                current = n;
+            n++;
+            start = c + 1;
+            if (end)
+                break;
+        }
+    }
+    if (ImGui::Combo(label, &current, items, n)) {
+        const char *s = items;
+        for (int k = 0; k < current; k++)
+            s += std::strlen(s) + 1;
+        set(io, q->name, s);
+    }
+}
+
 // One row of the parameter table as a widget.
 void param_widget(mur_panel_io *io, const mur_param *q)
 {
@@ -99,32 +126,9 @@ void param_widget(mur_panel_io *io, const mur_param *q)
             set(io, q->name, on ? "on" : "off");
         break;
     }
-    case MUR_PT_ENUM: {
-        // choices "a|b|c" -> "a\0b\0c\0\0" for Combo
-        char items[160] = {0};
-        std::snprintf(items, sizeof items - 2, "%s", q->choices);
-        int current = 0, n = 0;
-        const char *start = items;
-        for (char *c = items;; c++) {
-            if (*c == '|' || *c == '\0') {
-                bool end = *c == '\0';
-                *c = '\0';
-                if (std::strcmp(start, text) == 0)
-                    current = n;
-                n++;
-                start = c + 1;
-                if (end)
-                    break;
-            }
-        }
-        if (ImGui::Combo(label, &current, items, n)) {
-            const char *s = items;
-            for (int k = 0; k < current; k++)
-                s += std::strlen(s) + 1;
-            set(io, q->name, s);
-        }
+    case MUR_PT_ENUM:
+        enum_widget(io, q, label, text);
         break;
-    }
     case MUR_PT_INT: {
         int v = std::atoi(text);
         bool changed = q->max - q->min <= 1000.0
