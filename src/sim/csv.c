@@ -156,7 +156,8 @@ static bool read_agents(FILE *fp, const char *path, list *boids, list *preds, mu
     long lineno = 0;
     bool ok = true, header = false;
     ssize_t got;
-    while (ok && (got = getline(&line, &linecap, fp)) >= 0) {
+    /* errno tells a getline that ran out of memory (ENOMEM) from the end of the file */
+    while (ok && (errno = 0, got = getline(&line, &linecap, fp)) >= 0) {
         lineno++;
         if (!check_line(line, (size_t)got, path, lineno, err)) {
             ok = false;
@@ -186,6 +187,10 @@ static bool read_agents(FILE *fp, const char *path, list *boids, list *preds, mu
             mur_set_error(err, "%s:%ld: out of memory", path, lineno);
             ok = false;
         }
+    }
+    if (ok && errno == ENOMEM) {
+        mur_set_error(err, "%s:%ld: out of memory while reading the state file", path, lineno + 1);
+        ok = false;
     }
     if (ok && ferror(fp)) {
         mur_set_error(err, "cannot read state file '%s': %s", path, strerror(errno));
