@@ -202,6 +202,33 @@ static void png_name(const mur_sink *r, int64_t i, char *out, size_t len)
 
 /* ------------------------------------------------------------------ ffmpeg */
 
+/* The video codec's arguments: VP9 for WebM, x264 for the rest. Returns the new argc. */
+static int codec_args(const char *argv[48], int n, bool webm, const char *preset, const char *crf)
+{
+    if (webm) {
+        argv[n++] = "-c:v";
+        argv[n++] = "libvpx-vp9";
+        argv[n++] = "-crf";
+        argv[n++] = crf;
+        argv[n++] = "-b:v";
+        argv[n++] = "0";
+        argv[n++] = "-deadline";
+        argv[n++] = "realtime";
+        argv[n++] = "-cpu-used";
+        argv[n++] = "8";
+        argv[n++] = "-row-mt";
+        argv[n++] = "1";
+    } else {
+        argv[n++] = "-c:v";
+        argv[n++] = "libx264";
+        argv[n++] = "-preset";
+        argv[n++] = preset;
+        argv[n++] = "-crf";
+        argv[n++] = crf;
+    }
+    return n;
+}
+
 /* ffmpeg's command line for r: raw RGBA frames on stdin, encoded by the output's extension.
  * size and rate are buffers for the texts argv points to. Returns argc. */
 static int ffmpeg_args(const mur_sink *r, double fps, const mur_encode *enc, const char *argv[48], char size[32],
@@ -254,27 +281,7 @@ static int ffmpeg_args(const mur_sink *r, double fps, const mur_encode *enc, con
         argv[n++] = "-vf";
         argv[n++] = "pad=ceil(iw/2)*2:ceil(ih/2)*2";
     }
-    if (webm) {
-        argv[n++] = "-c:v";
-        argv[n++] = "libvpx-vp9";
-        argv[n++] = "-crf";
-        argv[n++] = crf;
-        argv[n++] = "-b:v";
-        argv[n++] = "0";
-        argv[n++] = "-deadline";
-        argv[n++] = "realtime";
-        argv[n++] = "-cpu-used";
-        argv[n++] = "8";
-        argv[n++] = "-row-mt";
-        argv[n++] = "1";
-    } else {
-        argv[n++] = "-c:v";
-        argv[n++] = "libx264";
-        argv[n++] = "-preset";
-        argv[n++] = preset;
-        argv[n++] = "-crf";
-        argv[n++] = crf;
-    }
+    n = codec_args(argv, n, webm, preset, crf);
     argv[n++] = "-pix_fmt";
     argv[n++] = "yuv420p";
     if (!strcmp(fmt, "mp4") || !strcmp(fmt, "mov")) {
@@ -502,6 +509,51 @@ static void free_recorder(mur_sink *r)
     free(r);
 }
 
+/* A PNG pattern's folder takes files (checked on the name of the first frame). */
+static bool png_dir_writable(const mur_sink *r, char *err, size_t err_len)
+{
+    char first[1100];
+    png_name(r, 0, first, sizeof first);
+    return dir_writable(first, err, err_len);
+}
+
+/* The video output: an existing device or FIFO as it is, else a hidden partial file beside path
+ * (renamed over it when the clip is whole), and ffmpeg writing it. On failure nothing is left. */
+static bool open_video_output(mur_sink *r, const char *path, const char *ffmpeg, double fps, const mur_encode *enc,
+                              char *err, size_t err_len)
+{
+    struct stat st;
+    /* an existing device or FIFO (/dev/full, a named pipe) is written as it is */
+    r->direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    if (r->direct) {
+        snprintf(r->out, sizeof r->out, "%s", path);
+    } else {
+        char dir[1024];
+        dir_of(path, dir, sizeof dir);
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            snprintf(err, err_len, "--record %s: the folder %s does not exist", path, dir);
+            return false;
+        }
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        snprintf(r->out, sizeof r->out, "%.500s/.%.400s.partial-XXXXXX", dir, base);
+        int fd = mkstemp(r->out);
+        if (fd < 0) {
+            snprintf(err, err_len, "--record %s: cannot write in %s: %s", path, dir,
+                     strerror(errno));
+            return false;
+        }
+        (void)fchmod(fd, 0644);
+        close(fd);
+    }
+    if (!spawn_ffmpeg(r, ffmpeg, fps, enc, err, err_len)) {
+        if (!r->direct)
+            unlink(r->out);
+        return false;
+    }
+    return true;
+}
+
 mur_sink *mur_sink_open(const char *path, int width, int height, double fps, const mur_encode *enc, char *err,
                                 size_t err_len)
 {
@@ -543,46 +595,11 @@ mur_sink *mur_sink_open(const char *path, int width, int height, double fps, con
         }
     }
 
-    if (kind == MUR_SINK_PNG) {
-        char first[1100];
-        png_name(r, 0, first, sizeof first);
-        if (!dir_writable(first, err, err_len)) {
-            free_recorder(r);
-            return NULL;
-        }
-    } else {
-        struct stat st;
-        /* an existing device or FIFO (/dev/full, a named pipe) is written as it is */
-        r->direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-        if (r->direct) {
-            snprintf(r->out, sizeof r->out, "%s", path);
-        } else {
-            char dir[1024];
-            dir_of(path, dir, sizeof dir);
-            if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-                snprintf(err, err_len, "--record %s: the folder %s does not exist", path, dir);
-                free_recorder(r);
-                return NULL;
-            }
-            const char *base = strrchr(path, '/');
-            base = base ? base + 1 : path;
-            snprintf(r->out, sizeof r->out, "%.500s/.%.400s.partial-XXXXXX", dir, base);
-            int fd = mkstemp(r->out);
-            if (fd < 0) {
-                snprintf(err, err_len, "--record %s: cannot write in %s: %s", path, dir,
-                         strerror(errno));
-                free_recorder(r);
-                return NULL;
-            }
-            (void)fchmod(fd, 0644);
-            close(fd);
-        }
-        if (!spawn_ffmpeg(r, ffmpeg, fps, enc, err, err_len)) {
-            if (!r->direct)
-                unlink(r->out);
-            free_recorder(r);
-            return NULL;
-        }
+    bool ready = kind == MUR_SINK_PNG ? png_dir_writable(r, err, err_len)
+                                      : open_video_output(r, path, ffmpeg, fps, enc, err, err_len);
+    if (!ready) {
+        free_recorder(r);
+        return NULL;
     }
     if (pthread_create(&r->thread, NULL, writer, r) != 0) {
         snprintf(err, err_len, "cannot start the writer thread");

@@ -67,6 +67,72 @@ static int cmp_frame(const void *a, const void *b)
     return (x->frame > y->frame) - (x->frame < y->frame);
 }
 
+/* Strip leading Shift+, Ctrl+ and Alt+ from *item; returns their GLFW modifier bits. */
+static int parse_mods(char **item)
+{
+    static const struct {
+        const char *name;
+        size_t len;
+        int bit;
+    } mods_table[] = {{"Shift+", 6, GLFW_MOD_SHIFT}, {"Ctrl+", 5, GLFW_MOD_CONTROL}, {"Alt+", 4, GLFW_MOD_ALT}};
+    int mods = 0;
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t k = 0; k < sizeof mods_table / sizeof mods_table[0]; k++) {
+            if (strncasecmp(*item, mods_table[k].name, mods_table[k].len) == 0 && (*item)[mods_table[k].len]) {
+                mods |= mods_table[k].bit;
+                *item += mods_table[k].len;
+                again = true;
+            }
+        }
+    }
+    return mods;
+}
+
+/* One script item, "[frame:][mods+]key" or "[frame:]Click@XxY", into *ev; a frame given here
+ * becomes *frame for the items after it. */
+static bool parse_item(char *item, int64_t *frame, mur_key_event *ev, char *err, size_t err_len)
+{
+    char *colon = strchr(item, ':');
+    if (colon && colon != item) {
+        *colon = '\0';
+        char *end = NULL;
+        errno = 0;
+        long long f = strtoll(item, &end, 10);
+        if (errno || !end || *end || f < 1) {
+            snprintf(err, err_len, "--keys: bad frame '%s' (expected a whole number >= 1)", item);
+            return false;
+        }
+        *frame = f;
+        item = colon + 1;
+        trim(&item);
+    }
+    int mods = parse_mods(&item);
+    if (strncasecmp(item, "Click@", 6) == 0) {
+        char *end = NULL;
+        double x = strtod(item + 6, &end), y = -1.0;
+        if (end && *end == 'x')
+            y = strtod(end + 1, &end);
+        if (!end || *end || !(x >= 0.0 && x <= 100000.0) || !(y >= 0.0 && y <= 100000.0)) {
+            snprintf(err, err_len, "--keys: bad click '%s' (expected Click@XxY, window pixels, e.g. Click@320x200)",
+                     item);
+            return false;
+        }
+        *ev = (mur_key_event){.frame = *frame, .key = MUR_KEY_CLICK, .mods = mods, .x = x, .y = y};
+        return true;
+    }
+    int key = mur_key_from_name(item);
+    if (key < 0) {
+        snprintf(err, err_len,
+                 "--keys: unknown key '%s' (letters, digits, Space, Tab, Enter, Escape, Home, "
+                 "Up, Down, Left, Right, F1-F12, '.', '[', ']', '-', '=', ...)",
+                 item);
+        return false;
+    }
+    *ev = (mur_key_event){.frame = *frame, .key = key, .mods = mods};
+    return true;
+}
+
 /* Split on commas, except that a lone ',' key is written Comma. */
 bool mur_keyscript_parse(const char *spec, mur_key_event **out, int *count, char *err,
                        size_t err_len)
@@ -91,62 +157,13 @@ bool mur_keyscript_parse(const char *spec, mur_key_event **out, int *count, char
     char *save = NULL;
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         trim(&item);
-        if (!*item)
-            continue;
-        char *colon = strchr(item, ':');
-        if (colon && colon != item) {
-            *colon = '\0';
-            char *end = NULL;
-            errno = 0;
-            long long f = strtoll(item, &end, 10);
-            if (errno || !end || *end || f < 1) {
-                snprintf(err, err_len, "--keys: bad frame '%s' (expected a whole number >= 1)",
-                         item);
-                goto fail;
-            }
-            frame = f;
-            item = colon + 1;
-            trim(&item);
+        if (*item && !parse_item(item, &frame, &ev[n++], err, err_len)) {
+            free(copy);
+            free(ev);
+            return false;
         }
-        int mods = 0;
-        for (;;) {
-            if (strncasecmp(item, "Shift+", 6) == 0 && item[6]) {
-                mods |= GLFW_MOD_SHIFT;
-                item += 6;
-            } else if (strncasecmp(item, "Ctrl+", 5) == 0 && item[5]) {
-                mods |= GLFW_MOD_CONTROL;
-                item += 5;
-            } else if (strncasecmp(item, "Alt+", 4) == 0 && item[4]) {
-                mods |= GLFW_MOD_ALT;
-                item += 4;
-            } else {
-                break;
-            }
-        }
-        if (strncasecmp(item, "Click@", 6) == 0) {
-            char *end = NULL;
-            double x = strtod(item + 6, &end), y = -1.0;
-            if (end && *end == 'x')
-                y = strtod(end + 1, &end);
-            if (!end || *end || !(x >= 0.0 && x <= 100000.0) || !(y >= 0.0 && y <= 100000.0)) {
-                snprintf(err, err_len, "--keys: bad click '%s' (expected Click@XxY, window pixels, e.g. Click@320x200)",
-                         item);
-                goto fail;
-            }
-            ev[n++] = (mur_key_event){.frame = frame, .key = MUR_KEY_CLICK, .mods = mods, .x = x, .y = y};
-            continue;
-        }
-        int key = mur_key_from_name(item);
-        if (key < 0) {
-            snprintf(err, err_len,
-                     "--keys: unknown key '%s' (letters, digits, Space, Tab, Enter, Escape, Home, "
-                     "Up, Down, Left, Right, F1-F12, '.', '[', ']', '-', '=', ...)",
-                     item);
-            goto fail;
-        }
-        ev[n++] = (mur_key_event){.frame = frame, .key = key, .mods = mods};
     }
-    /* a stable order for equal frames: mergesort-like by index, qsort is not stable */
+    /* a stable order for equal frames (insertion sort: qsort is not stable) */
     for (int i = 1; i < n; i++) {
         mur_key_event x = ev[i];
         int j = i - 1;
@@ -160,8 +177,4 @@ bool mur_keyscript_parse(const char *spec, mur_key_event **out, int *count, char
     *out = ev;
     *count = n;
     return true;
-fail:
-    free(copy);
-    free(ev);
-    return false;
 }
