@@ -36,7 +36,10 @@ float mur_boid_size(const mur_flock_def *given)
      * spacing between boids, so its birds stay visible from the home camera */
     const float n = (float)(d->boids > 1 ? d->boids : 1);
     const float spacing = d->plane ? sqrtf(e[0] * e[2] / n) : cbrtf(e[0] * e[1] * e[2] / n);
-    float s = fmaxf(fmaxf(0.5f * d->separation_radius, 0.006f * ext), 0.15f * spacing);
+    /* a flock with a hard sphere (starling: 0.2 wu, a bird's body) is drawn at twice its body
+     * length: half the separation radius (4 wu there) would make birds overlap their neighbours */
+    const float body = d->hard_radius > 0.0f ? 4.0f * d->hard_radius : 0.5f * d->separation_radius;
+    float s = fmaxf(fmaxf(body, 0.006f * ext), 0.15f * spacing);
     return fminf(s, 0.05f * ext);
 }
 
