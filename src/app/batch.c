@@ -43,6 +43,49 @@ bool mur_batch_outputs_ok(const mur_cli *cli)
     return probe(cli->export_path) && probe(cli->metrics_path);
 }
 
+/* The --at changes due at the flock's current tick; false (with the message printed) when one is
+ * refused. *next_at is the first change not yet applied. */
+static bool apply_due_changes(const mur_cli *cli, mur_flock *f, int *next_at)
+{
+    uint64_t now = mur_flock_view(f).tick;
+    for (; *next_at < cli->nat && (uint64_t)cli->at[*next_at].tick <= now; (*next_at)++) {
+        const mur_at *a = &cli->at[*next_at];
+        mur_error err;
+        if (!mur_flock_set(f, a->name, a->value, &err)) {
+            fprintf(stderr, "murmur: --at %lld:%s=%s: %s\n", (long long)a->tick, a->name, a->value, err.msg);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The final metrics row and the --export state, after the last tick: both whole or neither; false
+ * (with the message printed) on a failure. *last is the final state's metrics. */
+static bool write_outputs(const mur_cli *cli, mur_flock *f, mur_afile *metrics, mur_stats *last)
+{
+    mur_error err;
+    /* the metrics file was renamed into place (not written straight to a device or pipe): remove it
+     * again if the export fails, so a failed run leaves no output behind */
+    bool metrics_renamed = metrics->fp && metrics->tmp;
+    /* the final state's metrics: the last row of --metrics, and the mean neighbours of the summary */
+    *last = mur_flock_measure(f);
+    if (metrics->fp) {
+        mur_stats s = *last;
+        mur_stats_write_row(metrics->fp, &s);
+        if (!mur_afile_commit(metrics, &err)) {
+            fprintf(stderr, "murmur: %s\n", err.msg);
+            return false;
+        }
+    }
+    if (cli->export_path && !mur_flock_save_csv(f, cli->export_path, &err)) {
+        if (metrics_renamed)
+            remove(cli->metrics_path);
+        fprintf(stderr, "murmur: %s\n", err.msg);
+        return false;
+    }
+    return true;
+}
+
 int mur_batch_main(const mur_cli *cli, mur_flock *f)
 {
     mur_error err;
@@ -74,15 +117,10 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     int64_t done = 0, shown_at = -1;
     int next_at = 0;
     for (; done < cli->steps && !mur_signals_stop(); done++) {
-        uint64_t now = mur_flock_view(f).tick;
-        for (; next_at < cli->nat && (uint64_t)cli->at[next_at].tick <= now; next_at++) {
-            const mur_at *a = &cli->at[next_at];
-            if (!mur_flock_set(f, a->name, a->value, &err)) {
-                if (metrics.fp)
-                    mur_afile_abort(&metrics);
-                fprintf(stderr, "murmur: --at %lld:%s=%s: %s\n", (long long)a->tick, a->name, a->value, err.msg);
-                return MUR_EXIT_USAGE;
-            }
+        if (!apply_due_changes(cli, f, &next_at)) {
+            if (metrics.fp)
+                mur_afile_abort(&metrics);
+            return MUR_EXIT_USAGE;
         }
         mur_flock_step(f);
         if (metrics.fp) {
@@ -107,25 +145,9 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
                 (long long)cli->steps);
         return 130;
     }
-    /* the metrics file was renamed into place (not written straight to a device or pipe): remove it
-     * again if the export fails, so a failed run leaves no output behind */
-    bool metrics_renamed = metrics.fp && metrics.tmp;
-    /* the final state's metrics: the last row of --metrics, and the mean neighbours of the summary */
-    const mur_stats last = mur_flock_measure(f);
-    if (metrics.fp) {
-        mur_stats s = last;
-        mur_stats_write_row(metrics.fp, &s);
-        if (!mur_afile_commit(&metrics, &err)) {
-            fprintf(stderr, "murmur: %s\n", err.msg);
-            return MUR_EXIT_USAGE;
-        }
-    }
-    if (cli->export_path && !mur_flock_save_csv(f, cli->export_path, &err)) {
-        if (metrics_renamed)
-            remove(cli->metrics_path);
-        fprintf(stderr, "murmur: %s\n", err.msg);
+    mur_stats last;
+    if (!write_outputs(cli, f, &metrics, &last))
         return MUR_EXIT_USAGE;
-    }
     mur_view v = mur_flock_view(f);
     double bt = (double)v.boids * (double)cli->steps;
     fprintf(stderr,
