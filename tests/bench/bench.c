@@ -347,14 +347,9 @@ static bool run_one(const opts *o, bool uniform, int32_t n, int method, int nb, 
     return true;
 }
 
-int main(int argc, char **argv)
+/* The command line into *o and *scenario: -1 to go on, else the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, opts *o, const char **scenario)
 {
-    opts o;
-    memset(&o, 0, sizeof o);
-    o.ticks = o.warmup = o.repeats = -1;
-    o.brute_max = 20000;
-    const char *scenario = "all";
-    mur_env_wait_policy(argv); /* OMP_WAIT_POLICY=PASSIVE unless set, as the murmur program (env.h) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -363,42 +358,42 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--json")) {
-            o.json = true;
+            o->json = true;
             continue;
         } else if (!v) {
             fprintf(stderr, "murmur-bench: %s needs a value\n", a);
             return 2;
         } else if (!strcmp(a, "--scenario")) {
-            scenario = v;
+            *scenario = v;
             ok = !strcmp(v, "uniform") || !strcmp(v, "flock") || !strcmp(v, "all");
         } else if (!strcmp(a, "--n")) {
-            ok = each_item(v, add_n, &o);
+            ok = each_item(v, add_n, o);
         } else if (!strcmp(a, "--method")) {
-            ok = each_item(v, add_method, &o);
+            ok = each_item(v, add_method, o);
         } else if (!strcmp(a, "--neighbours")) {
-            ok = each_item(v, add_neighbours, &o);
+            ok = each_item(v, add_neighbours, o);
         } else if (!strcmp(a, "--bounds")) {
             ok = !strcmp(v, "wrap") || !strcmp(v, "none");
-            o.unwrapped = !strcmp(v, "none");
+            o->unwrapped = !strcmp(v, "none");
         } else if (!strcmp(a, "--threads")) {
-            ok = each_item(v, add_threads, &o);
+            ok = each_item(v, add_threads, o);
         } else if (!strcmp(a, "--ticks")) {
-            ok = (o.ticks = parse_int(v, 1)) > 0;
+            ok = (o->ticks = parse_int(v, 1)) > 0;
         } else if (!strcmp(a, "--warmup")) {
-            ok = (o.warmup = parse_int(v, 0)) >= 0;
+            ok = (o->warmup = parse_int(v, 0)) >= 0;
         } else if (!strcmp(a, "--repeats")) {
-            ok = (o.repeats = parse_int(v, 1)) > 0;
+            ok = (o->repeats = parse_int(v, 1)) > 0;
         } else if (!strcmp(a, "--brute-max")) {
-            ok = parse_count(v, &o.brute_max);
+            ok = parse_count(v, &o->brute_max);
         } else if (!strcmp(a, "--metrics")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
-            o.metrics = !strcmp(v, "on");
+            o->metrics = !strcmp(v, "on");
         } else if (!strcmp(a, "--fallback")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
-            o.fixed = !strcmp(v, "off");
+            o->fixed = !strcmp(v, "off");
         } else if (!strcmp(a, "--background-load")) {
-            o.load = parse_int(v, 0);
-            if (o.load < 0 || o.load > 16) {
+            o->load = parse_int(v, 0);
+            if (o->load < 0 || o->load > 16) {
                 fprintf(stderr, "murmur-bench: bad value '%s' for --background-load: expected a whole number in [0, 16]\n", v);
                 return 2;
             }
@@ -412,6 +407,43 @@ int main(int argc, char **argv)
         }
         i++;
     }
+    return -1;
+}
+
+/* One result row, as JSON or as a table line. */
+static void print_row(const opts *o, bool uniform, int32_t n, int mi, int bi, const result *r)
+{
+    const char *sname = uniform ? "uniform" : "flock";
+    const char *mname = mur_search_name((mur_search)o->method[mi]);
+    const char *bname = mur_neighbours_name((mur_neighbours)o->nb[bi]);
+    double ns = r->ms_per_tick * 1e6 / (double)n;
+    if (o->json)
+        printf("{\"scenario\":\"%s\",\"n\":%d,\"method\":\"%s\",\"neighbours\":\"%s\",\"threads\":%d,\"metrics\":%s,"
+               "\"ticks\":%d,\"ms_per_tick\":%.6g,\"ns_per_boid_tick\":%.6g,\"mean_neighbours\":%.6g,"
+               "\"candidates_per_boid\":%.6g,\"bytes_per_boid\":%.6g,\"grid_ms\":%.6g,"
+               "\"metrics_ms\":%.6g,\"step_ms\":%.6g,\"threads_used\":%.4g,\"background_load\":%d,"
+               "\"loadavg\":%.3g,\"hash\":\"%016llx\"}\n",
+               sname, (int)n, mname, bname, r->threads, o->metrics ? "true" : "false", r->ticks, r->ms_per_tick, ns,
+               r->mean_neighbours, r->candidates, r->bytes_per_boid, r->grid_ms, r->metrics_ms, r->step_ms,
+               r->threads_used, o->load, r->load, (unsigned long long)r->hash);
+    else
+        printf("%-8s %9d %-6s %-11s %3d %-4s %6d %11.4f %13.2f %10.2f %10.1f %9.1f %9.3f %10.3f %9.3f %5.2f %5.2f\n",
+               sname, (int)n, mname, bname, r->threads, o->metrics ? "on" : "off", r->ticks, r->ms_per_tick, ns,
+               r->mean_neighbours, r->candidates, r->bytes_per_boid, r->grid_ms, r->metrics_ms, r->step_ms,
+               r->threads_used, r->load);
+}
+
+int main(int argc, char **argv)
+{
+    opts o;
+    memset(&o, 0, sizeof o);
+    o.ticks = o.warmup = o.repeats = -1;
+    o.brute_max = 20000;
+    const char *scenario = "all";
+    mur_env_wait_policy(argv); /* OMP_WAIT_POLICY=PASSIVE unless set, as the murmur program (env.h) */
+    int rc = parse_args(argc, argv, &o, &scenario);
+    if (rc >= 0)
+        return rc;
     o.uniform = !strcmp(scenario, "uniform") || !strcmp(scenario, "all");
     o.flock = !strcmp(scenario, "flock") || !strcmp(scenario, "all");
     if (o.nn == 0) {
@@ -450,24 +482,7 @@ int main(int argc, char **argv)
                         status = 1;
                         continue;
                     }
-                    const char *sname = uniform ? "uniform" : "flock";
-                    const char *mname = mur_search_name((mur_search)o.method[mi]);
-                    const char *bname = mur_neighbours_name((mur_neighbours)o.nb[bi]);
-                    double ns = r.ms_per_tick * 1e6 / (double)n;
-                    if (o.json)
-                        printf("{\"scenario\":\"%s\",\"n\":%d,\"method\":\"%s\",\"neighbours\":\"%s\",\"threads\":%d,\"metrics\":%s,"
-                               "\"ticks\":%d,\"ms_per_tick\":%.6g,\"ns_per_boid_tick\":%.6g,\"mean_neighbours\":%.6g,"
-                               "\"candidates_per_boid\":%.6g,\"bytes_per_boid\":%.6g,\"grid_ms\":%.6g,"
-                               "\"metrics_ms\":%.6g,\"step_ms\":%.6g,\"threads_used\":%.4g,\"background_load\":%d,"
-                               "\"loadavg\":%.3g,\"hash\":\"%016llx\"}\n",
-                               sname, (int)n, mname, bname, r.threads, o.metrics ? "true" : "false", r.ticks, r.ms_per_tick, ns,
-                               r.mean_neighbours, r.candidates, r.bytes_per_boid, r.grid_ms, r.metrics_ms, r.step_ms,
-                               r.threads_used, o.load, r.load, (unsigned long long)r.hash);
-                    else
-                        printf("%-8s %9d %-6s %-11s %3d %-4s %6d %11.4f %13.2f %10.2f %10.1f %9.1f %9.3f %10.3f %9.3f %5.2f %5.2f\n",
-                               sname, (int)n, mname, bname, r.threads, o.metrics ? "on" : "off", r.ticks, r.ms_per_tick, ns,
-                               r.mean_neighbours, r.candidates, r.bytes_per_boid, r.grid_ms, r.metrics_ms, r.step_ms,
-                               r.threads_used, r.load);
+                    print_row(&o, uniform, n, mi, bi, &r);
                     fflush(stdout);
                 }
     }
