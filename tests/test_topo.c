@@ -85,6 +85,84 @@ static void knn_case(float topo_k, float box)
 static void knn_vs_brute_dense(void **st) { (void)st; knn_case(6.5f, 12.0f); }
 static void knn_vs_brute_sparse(void **st) { (void)st; knn_case(7.0f, 40.0f); }
 
+/* mur_flock_neighbours (the public brute force the viewer's picking uses) lists, for a sample of
+ * boids, exactly the grid search's topological neighbours, in the same order. */
+static void public_neighbours_equal_grid(void **st)
+{
+    (void)st;
+    mur_flock_def d = topo_def(10000, 12.0f);
+    mur_flock *f = make(&d);
+    mur_step s;
+    memset(&s, 0, sizeof s);
+    s.def = &f->def;
+    s.threads = 1;
+    mur_world_init(&s.world, &f->def);
+    mur_rules_prepare(&f->def, &s.rule);
+    s.cell_boids = MUR_TOPO_CELL_BOIDS;
+    mur_grid_build(f, &s);
+    int64_t checked = 0;
+    for (int32_t k = 0; k < f->n; k += 7) {
+        mur_topo_nb a[MUR_TOPO_MAX];
+        int32_t b[MUR_TOPO_MAX + 4];
+        const int na = mur_topo_find(f, &s, k, a);
+        const int32_t nb = mur_flock_neighbours(f, f->order[k], b, MUR_TOPO_MAX + 4);
+        assert_int_equal(nb, na);
+        for (int q = 0; q < na; q++)
+            assert_int_equal(b[q], a[q].idx);
+        checked += na;
+    }
+    assert_true(checked > (int64_t)(f->n / 7) * 6); /* most lists full (7 entries for topo_k 6.5) */
+    mur_flock_destroy(f);
+}
+
+/* A hand-made neighbourhood: boid 0 at the origin flying +x, view radius 3, view angle 270 (a rear
+ * blind cone of 2 x 45 degrees), perching boids not counted. */
+static void public_neighbours_by_hand(void **st)
+{
+    (void)st;
+    mur_flock_def d = neutral_def(6);
+    d.view_radius = 3.0f;
+    d.view_angle = 270.0f;
+    d.perch_neighbours = false;
+    mur_flock *f = make(&d);
+    const float pos[6][3] = {{0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 2, 0}, {0, 0, 5}, {0.5f, 0, 0}};
+    for (int i = 0; i < 6; i++) {
+        memcpy(f->pos + 3 * i, pos[i], sizeof pos[i]);
+        const float v[3] = {1, 0, 0};
+        memcpy(f->vel + 3 * i, v, sizeof v);
+        f->perch[i] = i == 5 ? 10 : 0; /* boid 5 perches */
+    }
+    int32_t out[8];
+    /* metric: ahead (1) then beside (3); behind (2) is in the blind cone, 4 is out of range */
+    assert_int_equal(mur_flock_neighbours(f, 0, out, 8), 2);
+    assert_int_equal(out[0], 1);
+    assert_int_equal(out[1], 3);
+    /* at most max written, the count still told */
+    out[1] = -7;
+    assert_int_equal(mur_flock_neighbours(f, 0, out, 1), 2);
+    assert_int_equal(out[1], -7);
+    /* a perching boid counts with perch_neighbours (the default) */
+    mur_error err;
+    assert_true(mur_flock_set(f, "perch_neighbours", "on", &err));
+    assert_int_equal(mur_flock_neighbours(f, 0, out, 8), 3);
+    assert_int_equal(out[0], 5);
+    /* topological, topo_k 1: the nearest only; 1.5: the two nearest */
+    assert_true(mur_flock_set(f, "neighbours", "topological", &err));
+    assert_true(mur_flock_set(f, "topo_k", "1", &err));
+    assert_int_equal(mur_flock_neighbours(f, 0, out, 8), 1);
+    assert_int_equal(out[0], 5);
+    assert_true(mur_flock_set(f, "topo_k", "1.5", &err));
+    assert_int_equal(mur_flock_neighbours(f, 0, out, 8), 2);
+    assert_int_equal(out[1], 1);
+    /* all-round view: the boid behind is seen */
+    assert_true(mur_flock_set(f, "view_angle", "360", &err));
+    assert_true(mur_flock_set(f, "topo_k", "10", &err));
+    assert_int_equal(mur_flock_neighbours(f, 0, out, 8), 4);
+    assert_int_equal(mur_flock_neighbours(f, 6, out, 8), -1);
+    assert_int_equal(mur_flock_neighbours(f, -1, out, 8), -1);
+    mur_flock_destroy(f);
+}
+
 static mur_flock *starling(int32_t n, int threads)
 {
     mur_flock_def d;
@@ -217,6 +295,7 @@ int main(void)
         cmocka_unit_test(bit_identical),      cmocka_unit_test(hard_sphere),
         cmocka_unit_test(banking),            cmocka_unit_test(cruise),
         cmocka_unit_test(presets),
+        cmocka_unit_test(public_neighbours_equal_grid), cmocka_unit_test(public_neighbours_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

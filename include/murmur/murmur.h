@@ -331,6 +331,13 @@ MUR_API bool mur_stats_write_row(FILE *fp, const mur_stats *s);
 MUR_API mur_stats mur_flock_stats(const mur_flock *f);
 /// Compute the metrics for the current state now and return them.
 MUR_API mur_stats mur_flock_measure(mur_flock *f);
+/// The neighbours boid i's rules use on the next tick, as they see the current state: boids other
+/// than i within view_radius and its view cone (perching ones only with perch_neighbours), all of
+/// them in metric mode, the mur_topo_list_size nearest (topo_k, rounded up: the last one counts
+/// with the fractional weight) in topological mode. Ordered by distance, then index. Writes at most
+/// max indices to out and returns how many there are (possibly more than max); -1 for a bad i.
+/// Brute force over the flock (O(N)): for picking and checks, not per-boid use.
+MUR_API int32_t mur_flock_neighbours(const mur_flock *f, int32_t i, int32_t *out, int32_t max);
 /// 64-bit hash of the full state (tick, boids, predators, perch timers).
 MUR_API uint64_t mur_flock_hash(const mur_flock *f);
 /// Library memory held by the flock, bytes.

@@ -396,8 +396,8 @@ static const viewer_binding BINDINGS[] = {
     {K(GLFW_KEY_G), 0, false, "G", "goal on / off", "the goal is a yellow cross with a ring on the ground below it",
      act_switch},
     {K(0), 0, false, "click", "on a bird: select it; on the ground: move the goal there (and turn it on)",
-     "a left click without a drag, within 12 pixels of a bird: its neighbours (within `view_radius`, inside "
-     "the view cone) get cyan marks, its view radius a dotted ring, its heading a dotted line, its view cone four "
+     "a left click without a drag, within 12 pixels of a bird: the neighbours its rules use (within `view_radius`, "
+     "inside the view cone; in topological mode the `topo_k` nearest of those) get cyan marks, its view radius a dotted ring, its heading a dotted line, its view cone four "
      "dotted edges, and its speed "
      "and neighbour count show next to it (scripted: `--keys \"5:Click@XxY\"`); elsewhere on the ground the "
      "goal moves there, keeping its height, and the selection ends", NULL},

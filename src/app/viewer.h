@@ -66,8 +66,9 @@ typedef struct viewer {
     /* the selected bird (a click on it), as of the last sync */
     int32_t selected;          ///< boid index, -1 = none
     float sel_pos[3], sel_vel[3], sel_speed, sel_radius, sel_angle;
-    int32_t sel_count;         ///< its neighbours (within view_radius, inside the view cone)
-    int sel_shown;             ///< of which the first VIEWER_SEL_MAX are in sel_nb
+    int32_t sel_count;         ///< the neighbours its rules use (mur_flock_neighbours)
+    int sel_shown;             ///< of which the nearest VIEWER_SEL_MAX are in sel_nb
+    bool sel_topo;             ///< topological neighbours (else metric)
     float sel_nb[VIEWER_SEL_MAX][3];
 
     int watch;                 ///< J: 0 off, 1 the camera follows the selected bird, 2 rides behind it

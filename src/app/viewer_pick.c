@@ -1,5 +1,6 @@
 /* Picking and watching a bird: a click near a bird selects it; while selected its neighbours (the
- * boids it sees: within view_radius and inside its view cone) are marked, its view radius and view
+ * boids its rules use, mur_flock_neighbours: all it sees within view_radius and its view cone, or in
+ * topological mode the topo_k nearest of those) are marked, its view radius and view
  * cone are drawn around it, and its speed and neighbour count are shown next to it. Positions are read while the
  * simulation worker is idle (at the sync point), so they are the state on screen. */
 #include <math.h>
@@ -46,8 +47,9 @@ bool viewer_pick(viewer *v, double win_x, double win_y)
     v->selected = best;
     viewer_pick_update(v);
     if (best >= 0)
-        viewer_message(v, "selected boid %d: speed %.2f wu/s, %d neighbours", (int)best, (double)v->sel_speed,
-                       (int)v->sel_count);
+        viewer_message(v, "selected boid %d: speed %.2f wu/s, %d %s", (int)best, (double)v->sel_speed,
+                       (int)v->sel_count, v->sel_topo ? "topological neighbours (the nearest it sees)"
+                                                      : "neighbours (all it sees within view_radius)");
     return best >= 0;
 }
 
@@ -65,28 +67,15 @@ void viewer_pick_update(viewer *v)
     memcpy(v->sel_pos, p, sizeof v->sel_pos);
     memcpy(v->sel_vel, u, sizeof v->sel_vel);
     v->sel_speed = sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    float r2 = def.view_radius * def.view_radius;
-    /* inside the cone: the angle between the velocity and the offset is at most half view_angle */
-    float cos_half = cosf(0.5f * def.view_angle * 3.14159265f / 180.0f);
-    bool all_round = def.view_angle >= 360.0f || !(v->sel_speed > 0.0f);
-    v->sel_count = 0;
-    v->sel_shown = 0;
-    for (int32_t j = 0; j < view.boids; j++) {
-        if (j == v->selected)
-            continue;
-        const float *q = view.pos + (size_t)j * 3;
-        float d[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
-        float dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        if (dd >= r2 || dd <= 0.0f)
-            continue;
-        if (!all_round && (d[0] * u[0] + d[1] * u[1] + d[2] * u[2]) < cos_half * sqrtf(dd) * v->sel_speed)
-            continue;
-        if (v->sel_shown < VIEWER_SEL_MAX) {
-            memcpy(v->sel_nb[v->sel_shown], q, sizeof v->sel_nb[0]);
-            v->sel_shown++;
-        }
-        v->sel_count++;
-    }
+    /* the neighbours its rules use: metric (all it sees within view_radius) or topological (the
+     * topo_k nearest it sees), from the library, so the marks are what the rules read */
+    int32_t nb[VIEWER_SEL_MAX];
+    int32_t n = mur_flock_neighbours(v->flock, v->selected, nb, VIEWER_SEL_MAX);
+    v->sel_count = n > 0 ? n : 0;
+    v->sel_shown = n < VIEWER_SEL_MAX ? v->sel_count : VIEWER_SEL_MAX;
+    for (int k = 0; k < v->sel_shown; k++)
+        memcpy(v->sel_nb[k], view.pos + (size_t)nb[k] * 3, sizeof v->sel_nb[0]);
+    v->sel_topo = def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL;
     v->sel_radius = def.view_radius;
     v->sel_angle = def.view_angle;
 }

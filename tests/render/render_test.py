@@ -388,7 +388,7 @@ def case_panel(c):
 def case_pick(c):
     """A scripted click on a bird selects it: its two neighbours get cyan marks, a boid out of its
     view radius and one behind it (outside the view cone) do not; the message gives its speed and
-    neighbour count."""
+    neighbour count. In topological mode only its topo_k nearest are marked."""
     a = (0.0, 0.0, 0.0)
     near1, near2 = (3.0, 2.0, 0.0), (3.0, -1.0, 1.5)      # in front (+x is its heading), within 6 wu
     far, behind = (14.0, 0.0, 0.0), (-4.0, 0.0, 0.0)       # too far; behind it (outside a 90 deg cone)
@@ -414,6 +414,16 @@ def case_pick(c):
           % (cyan_near(p1), cyan_near(p2)))
     check(cyan_near(pf) == 0 and cyan_near(pb) == 0, 'non-neighbours marked: %d, %d cyan pixels'
           % (cyan_near(pf), cyan_near(pb)))
+    # topological neighbours (topo_k 1): only the nearest one it sees (near2, 3.5 wu against 3.6) is marked
+    r = c.run(['--init', init, '--screenshot', shot, '--hud', 'off', '--set', 'ground=-20',
+               '--set', 'view_angle=90', '--set', 'view_radius=6', '--set', 'neighbours=topological',
+               '--set', 'topo_k=1', '--keys', '1:Space,2:Click@%dx%d' % (round(pa[0]), round(pa[1]))] + WORLD,
+              frames=4)
+    check('selected boid 0: speed 6.00 wu/s, 1 topological neighbours' in r.stdout,
+          'topological selection message:\n' + r.stdout)
+    img = read_png(shot)
+    check(cyan_near(p2) > 4 and cyan_near(p1) == 0, 'topological marks: %d cyan pixels at the nearest, %d at the '
+          'second' % (cyan_near(p2), cyan_near(p1)))
     # a click on empty sky deselects: no marks at all
     r = c.run(['--init', init, '--screenshot', shot, '--hud', 'off', '--set', 'ground=-20',
                '--keys', '1:Space,2:Click@%dx%d,3:Click@5x5' % (round(pa[0]), round(pa[1]))] + WORLD,
