@@ -14,6 +14,7 @@ layout(location = 4) in vec3 i_vel;
 layout(location = 5) in vec3 i_vel_prev;    // velocity at the previous upload (for banking)
 layout(location = 6) in int i_perch;        // remaining perch ticks, 0 = flying
 layout(location = 7) in float i_roll;       // the simulation's bank angle (radians; 0 without banked turns)
+layout(location = 8) in int i_id;           // the bird's index in the flock (-1: none, predators)
 
 uniform mat4 u_vp;
 uniform float u_size;          // body length, wu
@@ -51,7 +52,8 @@ vec3 speed_ramp(float t)
 
 void main()
 {
-    float h = hash11(uint(gl_InstanceID));
+    // the bird's own variety: its index, not its place in this frame's draw order (lod.h)
+    float h = hash11(uint(i_id >= 0 ? i_id : gl_InstanceID));
     bool perching = i_perch > 0;
     float speed = length(i_vel);
 

@@ -1,10 +1,11 @@
 #version 330 core
-// Very large flocks: one point per boid (software GL pays per primitive, and a point is one vertex
-// and one primitive instead of a mesh). Its size follows the distance like a bird's would, and its
+// The smallest birds of large flocks on software GL: one point each (software GL pays per
+// primitive, and a point is one vertex and one primitive instead of a mesh; src/gfx/lod.h). Its size follows the distance like a bird's would, and its
 // shade follows the heading against the sun, so the flock's motion still reads.
 layout(location = 3) in vec3 i_pos;
 layout(location = 4) in vec3 i_vel;
 layout(location = 6) in int i_perch;
+layout(location = 8) in int i_id;              // the bird's index in the flock
 
 uniform mat4 u_vp;
 uniform float u_size;          // body length, wu
@@ -27,7 +28,7 @@ void main()
     vec3 fwd = speed > 1e-5 ? i_vel / speed : vec3(0.0, 0.0, 1.0);
     // wings spread across the heading catch the sun when it is to the side; climbing birds show
     // their lit backs, diving ones their darker bellies; a little variety between birds
-    uint n = uint(gl_VertexID);
+    uint n = uint(i_id);
     n = (n << 13U) ^ n;
     n = n * (n * n * 15731U + 789221U) + 1376312589U;
     float h = float(n & 0xffffU) / 65535.0;

@@ -172,7 +172,8 @@ static void kick(viewer *v, int ticks)
     memset(&job, 0, sizeof job);
     job.ticks = ticks;
     job.budget_s = v->scripted || v->rec ? 0.0 : MAX_STEP_BUDGET_S;
-    job.copy = ticks > 0 || v->flock_dirty || v->frame <= 1;
+    /* a paused flock is copied again when the camera changed the birds' sizes on screen (lod.h) */
+    job.copy = ticks > 0 || v->flock_dirty || v->frame <= 1 || mur_renderer_lod_stale(v->renderer);
     job.centre = v->cam.follow || v->cam_mode.follow;
     v->flock_dirty = false;
     if (job.copy)
@@ -239,16 +240,19 @@ static void print_state(viewer *v)
     mur_flock_def d = mur_flock_get_def(v->flock);
     mur_view view = mur_flock_view(v->flock);
     const mur_flock_def w = mur_def_resolved(&d);
+    int32_t lod[MUR_LOD_KINDS];
+    mur_renderer_lod_counts(v->renderer, lod);
     printf("viewer: state tick=%llu boids=%d predators=%d predators_on=%s perch=%s goal=%s "
            "goal_pos=%g,%g,%g wind=%s scatter=%s bounds=%s view_angle=%g speed=%g paused=%s "
-           "follow=%s color=%s hud=%s world=%s world_max_x=%g camera_distance=%g\n",
+           "follow=%s color=%s hud=%s world=%s world_max_x=%g camera_distance=%g lod=%d,%d,%d\n",
            (unsigned long long)view.tick, (int)view.boids, (int)view.predators,
            view.predators_on ? "on" : "off", d.perch ? "on" : "off", d.goal ? "on" : "off",
            (double)d.goal_pos[0], (double)d.goal_pos[1], (double)d.goal_pos[2],
            d.wind ? "on" : "off", d.scatter ? "on" : "off", mur_bounds_name(d.bounds),
            (double)d.view_angle, v->speed, v->paused ? "yes" : "no", v->cam.follow ? "on" : "off",
            v->color_by_speed ? "speed" : "state", v->show_hud ? "on" : "off",
-           d.world == MUR_WORLD_SCALE ? "scale" : "fixed", (double)w.world_max[0], (double)v->cam.goal.distance);
+           d.world == MUR_WORLD_SCALE ? "scale" : "fixed", (double)w.world_max[0], (double)v->cam.goal.distance,
+           (int)lod[MUR_LOD_FULL], (int)lod[MUR_LOD_LEAN], (int)lod[MUR_LOD_POINTS]);
 }
 
 static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *next_key,

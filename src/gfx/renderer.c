@@ -1,5 +1,6 @@
 /* The 3D scene (see renderer.h). */
 #include "renderer.h"
+#include "lod.h"
 #include "shadows.h"
 
 #include <math.h>
@@ -34,6 +35,7 @@ enum { SLOTS = 3 }; /* drawn, previous (for banking), being filled for the next 
 
 typedef struct kind_slot {
     GLuint pos, vel, perch, roll;   /* perch and roll: boids only */
+    GLuint prevv, ids;              /* boids only: each bird's previous velocity and index (lod.h order) */
     int count;     /* instances in this slot */
     uint64_t tick; /* tick + 1 of the state it holds, 0 = empty */
 } kind_slot;
@@ -48,6 +50,40 @@ typedef struct kind_gpu {
     float prev_dt;     /* seconds between the two states */
     bool with_perch;
 } kind_gpu;
+
+/* What the upload needs besides GL (host memory, filled by the copy on any thread): the draw
+ * order and each bird's previous velocity by index. */
+struct mur_lod_state {
+    int32_t cap;           /* birds the arrays hold */
+    float *px;             /* scratch: projected sizes */
+    int32_t *order;        /* draw order: bird indices */
+    float *prev;           /* cap*3: the velocities of the last upload, by bird */
+    int32_t n_prev;        /* birds in it */
+    uint64_t tick_prev;    /* its tick */
+    bool have_prev;
+    int32_t counts[MUR_LOD_KINDS]; /* the last copy's full, lean and point birds */
+};
+
+/* Room for n birds (GL thread, between commits). False when memory runs out. */
+static bool lod_reserve(mur_lod_state *L, int32_t n)
+{
+    if (n <= L->cap)
+        return true;
+    float *px = realloc(L->px, (size_t)n * sizeof(float));
+    if (px)
+        L->px = px;
+    int32_t *order = realloc(L->order, (size_t)n * sizeof(int32_t));
+    if (order)
+        L->order = order;
+    float *prev = realloc(L->prev, (size_t)n * 3 * sizeof(float));
+    if (prev)
+        L->prev = prev;
+    if (!px || !order || !prev)
+        return false;
+    L->cap = n;
+    L->have_prev = false;
+    return true;
+}
 
 /* Uniform locations, looked up once when the programs are linked. */
 enum {
@@ -73,8 +109,11 @@ struct mur_renderer {
     GLuint mesh_vbo, mesh_ibo;
     int mesh_indices;             /* the full bird: indices [0, mesh_indices) */
     int lean_indices;             /* the lean bird: the next lean_indices */
-    int lean_from;                /* boid count from which the lean bird is drawn */
-    int points_from;              /* boid count from which boids are drawn as points */
+    mur_lod_policy lod;           /* which bird each size gets (lod.h) */
+    float lod_vp[16], lod_k;      /* the last frame's camera, for the next state's order */
+    float order_vp[16], order_k;  /* the camera of the order being filled or drawn */
+    mur_lod_state *lods;          /* the upload's order and previous velocities (host memory) */
+    int32_t split[MUR_LOD_KINDS]; /* the drawn state: full, lean and point birds, in that order */
     GLuint point_prog, point_vao; /* points: the boids' buffers read per vertex, not per instance */
     mur_shadows *shadows;           /* ground shadows (shadows.c) */
     kind_gpu boids, preds;
@@ -97,6 +136,8 @@ static void kind_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_p
         glGenBuffers(1, &k->slot[i].vel);
         glGenBuffers(1, &k->slot[i].perch);
         glGenBuffers(1, &k->slot[i].roll);
+        glGenBuffers(1, &k->slot[i].prevv);
+        glGenBuffers(1, &k->slot[i].ids);
     }
     glBindVertexArray(k->vao);
     glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo);
@@ -114,7 +155,7 @@ static void kind_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_p
         glVertexAttribDivisor(a, 1);
     }
     if (with_perch) {
-        for (GLuint a = 6; a <= 7; a++) {
+        for (GLuint a = 6; a <= 8; a++) {
             glEnableVertexAttribArray(a);
             glVertexAttribDivisor(a, 1);
         }
@@ -127,8 +168,8 @@ static void kind_unmap(kind_gpu *k)
     if (k->mapped < 0)
         return;
     kind_slot *s = &k->slot[k->mapped];
-    GLuint bufs[4] = {s->pos, s->vel, s->perch, s->roll};
-    for (int i = 0; i < (k->with_perch ? 4 : 2); i++) {
+    GLuint bufs[6] = {s->pos, s->vel, s->perch, s->roll, s->prevv, s->ids};
+    for (int i = 0; i < (k->with_perch ? 6 : 2); i++) {
         glBindBuffer(GL_ARRAY_BUFFER, bufs[i]);
         if (s->count > 0)
             glUnmapBuffer(GL_ARRAY_BUFFER);
@@ -141,8 +182,9 @@ static void kind_free(kind_gpu *k)
     kind_unmap(k);
     glDeleteVertexArrays(1, &k->vao);
     for (int i = 0; i < SLOTS; i++) {
-        GLuint bufs[4] = {k->slot[i].pos, k->slot[i].vel, k->slot[i].perch, k->slot[i].roll};
-        glDeleteBuffers(4, bufs);
+        GLuint bufs[6] = {k->slot[i].pos,   k->slot[i].vel,   k->slot[i].perch,
+                          k->slot[i].roll,  k->slot[i].prevv, k->slot[i].ids};
+        glDeleteBuffers(6, bufs);
     }
 }
 
@@ -160,7 +202,7 @@ static void *map_orphan(GLuint buf, size_t bytes)
                                 | GL_MAP_UNSYNCHRONIZED_BIT);
 }
 
-static bool kind_map(kind_gpu *k, int n, float **pos, float **vel, int32_t **perch, float **roll)
+static bool kind_map(kind_gpu *k, int n, mur_upload_dst *d, bool boids)
 {
     kind_unmap(k);
     int idx = (k->cur + 1) % SLOTS;
@@ -168,13 +210,40 @@ static bool kind_map(kind_gpu *k, int n, float **pos, float **vel, int32_t **per
     s->count = n;
     s->tick = 0;
     k->mapped = idx;
-    *pos = map_orphan(s->pos, (size_t)n * 3 * sizeof(float));
-    *vel = map_orphan(s->vel, (size_t)n * 3 * sizeof(float));
-    if (perch)
-        *perch = k->with_perch ? map_orphan(s->perch, (size_t)n * sizeof(int32_t)) : NULL;
-    if (roll)
-        *roll = k->with_perch ? map_orphan(s->roll, (size_t)n * sizeof(float)) : NULL;
-    return n == 0 || (*pos && *vel && (!perch || !k->with_perch || *perch) && (!roll || !k->with_perch || *roll));
+    const size_t f3 = (size_t)n * 3 * sizeof(float), f1 = (size_t)n * sizeof(float);
+    if (!boids) {
+        d->pred_pos = map_orphan(s->pos, f3);
+        d->pred_vel = map_orphan(s->vel, f3);
+        return n == 0 || (d->pred_pos && d->pred_vel);
+    }
+    d->pos = map_orphan(s->pos, f3);
+    d->vel = map_orphan(s->vel, f3);
+    d->perch = map_orphan(s->perch, (size_t)n * sizeof(int32_t));
+    d->roll = map_orphan(s->roll, f1);
+    d->vel_prev = map_orphan(s->prevv, f3);
+    d->ids = map_orphan(s->ids, (size_t)n * sizeof(int32_t));
+    return n == 0 || (d->pos && d->vel && d->perch && d->roll && d->vel_prev && d->ids);
+}
+
+/* The boids' per-instance attributes from bird first of the drawn slot on (each kind of bird is a
+ * contiguous range: lod.h). GL 3.3 has no base instance, so the pointers move instead. */
+static void point_boids_at(kind_gpu *k, int32_t first)
+{
+    const kind_slot *s = &k->slot[k->cur];
+    const size_t f3 = (size_t)first * 3 * sizeof(float), f1 = (size_t)first * sizeof(float);
+    glBindVertexArray(k->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, s->pos);
+    glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, 0, (void *)f3);
+    glBindBuffer(GL_ARRAY_BUFFER, s->vel);
+    glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, 0, (void *)f3);
+    glBindBuffer(GL_ARRAY_BUFFER, s->prevv);
+    glVertexAttribPointer(5, 3, GL_FLOAT, GL_FALSE, 0, (void *)f3);
+    glBindBuffer(GL_ARRAY_BUFFER, s->perch);
+    glVertexAttribIPointer(6, 1, GL_INT, 0, (void *)f1);
+    glBindBuffer(GL_ARRAY_BUFFER, s->roll);
+    glVertexAttribPointer(7, 1, GL_FLOAT, GL_FALSE, 0, (void *)f1);
+    glBindBuffer(GL_ARRAY_BUFFER, s->ids);
+    glVertexAttribIPointer(8, 1, GL_INT, 0, (void *)f1);
 }
 
 static void kind_commit(kind_gpu *k, uint64_t tick, float dt)
@@ -198,14 +267,9 @@ static void kind_commit(kind_gpu *k, uint64_t tick, float dt)
     glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, 0, NULL);
     glBindBuffer(GL_ARRAY_BUFFER, s->vel);
     glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, 0, NULL);
-    glBindBuffer(GL_ARRAY_BUFFER, prev_vel);
+    /* boids: their own previous velocities, copied in draw order (the order changes with the view) */
+    glBindBuffer(GL_ARRAY_BUFFER, k->with_perch ? s->prevv : prev_vel);
     glVertexAttribPointer(5, 3, GL_FLOAT, GL_FALSE, 0, NULL);
-    if (k->with_perch) {
-        glBindBuffer(GL_ARRAY_BUFFER, s->perch);
-        glVertexAttribIPointer(6, 1, GL_INT, 0, NULL);
-        glBindBuffer(GL_ARRAY_BUFFER, s->roll);
-        glVertexAttribPointer(7, 1, GL_FLOAT, GL_FALSE, 0, NULL);
-    }
     glBindVertexArray(0);
 }
 
@@ -233,17 +297,10 @@ mur_renderer *mur_renderer_create(void)
     int nverts = 0;
     r->mesh_indices = mur_mesh_bird(mesh, &nverts, idx);
     r->lean_indices = mur_mesh_bird_lean(idx + r->mesh_indices);
-    /* Software GL (llvmpipe) pays per primitive, so there flocks above 6000 boids draw the lean bird
-     * and flocks of 50 000 and more one point each; a GPU always draws the full bird.
-     * MURMUR_BIRD=full|lean|points forces one. */
-    const char *bird = getenv("MURMUR_BIRD");
-    bool software = mur_gl_is_software((const char *)glGetString(GL_RENDERER));
-    bool forced = bird && (!strcmp(bird, "full") || !strcmp(bird, "lean"));
-    r->lean_from = bird && !strcmp(bird, "full") ? INT32_MAX
-                   : bird && !strcmp(bird, "lean") ? 0
-                   : software                      ? 6001
-                                                   : INT32_MAX;
-    r->points_from = bird && !strcmp(bird, "points") ? 0 : (forced || !software) ? INT32_MAX : 50000;
+    /* Software GL (llvmpipe) pays per primitive: there each bird's mesh follows its size on screen
+     * (lod.h); a GPU always draws the full bird. MURMUR_BIRD=full|lean|points forces one. */
+    r->lod = mur_lod_policy_for(mur_gl_is_software((const char *)glGetString(GL_RENDERER)), getenv("MURMUR_BIRD"));
+    r->lods = calloc(1, sizeof *r->lods); /* NULL: every bird full, in index order */
     glGenBuffers(1, &r->mesh_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)nverts * sizeof mesh[0]), mesh,
@@ -260,6 +317,7 @@ mur_renderer *mur_renderer_create(void)
     glEnableVertexAttribArray(3);
     glEnableVertexAttribArray(4);
     glEnableVertexAttribArray(6);
+    glEnableVertexAttribArray(8);
     glBindVertexArray(0);
 
     glGenVertexArrays(1, &r->line_vao);
@@ -296,6 +354,12 @@ void mur_renderer_destroy(mur_renderer *r)
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i])
             glDeleteProgram(progs[i]);
+    if (r->lods) {
+        free(r->lods->px);
+        free(r->lods->order);
+        free(r->lods->prev);
+        free(r->lods);
+    }
     free(r);
 }
 
@@ -304,8 +368,13 @@ bool mur_renderer_map(mur_renderer *r, int32_t boids, int32_t predators, mur_upl
     memset(dst, 0, sizeof *dst);
     dst->boids = boids;
     dst->predators = predators;
-    bool ok = kind_map(&r->boids, boids, &dst->pos, &dst->vel, &dst->perch, &dst->roll);
-    ok = kind_map(&r->preds, predators, &dst->pred_pos, &dst->pred_vel, NULL, NULL) && ok;
+    /* the order follows the last frame's camera (lod.h); without host memory every bird is full */
+    dst->lod = r->lods && lod_reserve(r->lods, boids) ? r->lods : NULL;
+    dst->lod_view = mur_lod_view_for(&r->lod, boids, r->lod_vp, 1.0f, r->lod_k);
+    memcpy(r->order_vp, r->lod_vp, sizeof r->order_vp);
+    r->order_k = r->lod_k;
+    bool ok = kind_map(&r->boids, boids, dst, true);
+    ok = kind_map(&r->preds, predators, dst, false) && ok;
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     return ok;
 }
@@ -317,6 +386,12 @@ void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predator
     kind_commit(&r->boids, tick + 1, dt);
     if (boids_mapped) {
         const kind_slot *s = &r->boids.slot[r->boids.cur];
+        memset(r->split, 0, sizeof r->split);
+        if (r->lods)
+            memcpy(r->split, r->lods->counts, sizeof r->split);
+        else
+            r->split[MUR_LOD_FULL] = s->count;
+        point_boids_at(&r->boids, 0);
         glBindVertexArray(r->point_vao);
         glBindBuffer(GL_ARRAY_BUFFER, s->pos);
         glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, 0, NULL);
@@ -324,6 +399,8 @@ void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predator
         glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, 0, NULL);
         glBindBuffer(GL_ARRAY_BUFFER, s->perch);
         glVertexAttribIPointer(6, 1, GL_INT, 0, NULL);
+        glBindBuffer(GL_ARRAY_BUFFER, s->ids);
+        glVertexAttribIPointer(8, 1, GL_INT, 0, NULL);
         glBindVertexArray(0);
         mur_shadows_source(r->shadows, s->pos);
     }
@@ -332,18 +409,40 @@ void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predator
     r->uploaded = true;
 }
 
+/* The boids in draw order (lod.h): each bird's state, its index, and its previous velocity when the
+ * last upload held the same birds one or more ticks earlier (else the current one: no bank). */
+static void copy_boids(const mur_upload_dst *d, const mur_view *v, int32_t n)
+{
+    mur_lod_state *L = d->lod;
+    if (L)
+        mur_lod_order(&d->lod_view, v->pos, n, L->px, L->order, L->counts);
+    const bool prev_ok = L && L->have_prev && L->n_prev == n && v->tick > L->tick_prev;
+    for (int32_t q = 0; q < n; q++) {
+        const int32_t i = L ? L->order[q] : q;
+        const float *vel = v->vel + 3 * (size_t)i;
+        memcpy(d->pos + 3 * (size_t)q, v->pos + 3 * (size_t)i, 3 * sizeof(float));
+        memcpy(d->vel + 3 * (size_t)q, vel, 3 * sizeof(float));
+        memcpy(d->vel_prev + 3 * (size_t)q, prev_ok ? L->prev + 3 * (size_t)i : vel, 3 * sizeof(float));
+        d->perch[q] = v->perch[i];
+        d->roll[q] = v->roll ? v->roll[i] : 0.0f;
+        d->ids[q] = i;
+    }
+    if (L) {
+        memcpy(L->prev, v->vel, (size_t)n * 3 * sizeof(float));
+        L->n_prev = n;
+        L->tick_prev = v->tick;
+        L->have_prev = true;
+    }
+}
+
 void mur_upload_copy(const mur_upload_dst *d, const mur_view *v)
 {
     int32_t n = d->boids < v->boids ? d->boids : v->boids;
     int32_t np = d->predators < v->predators ? d->predators : v->predators;
-    if (d->pos && n > 0) {
-        memcpy(d->pos, v->pos, (size_t)n * 3 * sizeof(float));
-        memcpy(d->vel, v->vel, (size_t)n * 3 * sizeof(float));
-        if (d->perch)
-            memcpy(d->perch, v->perch, (size_t)n * sizeof(int32_t));
-        if (d->roll)
-            memcpy(d->roll, v->roll, (size_t)n * sizeof(float));
-    }
+    if (d->pos && n > 0)
+        copy_boids(d, v, n);
+    else if (d->lod)
+        memset(d->lod->counts, 0, sizeof d->lod->counts);
     if (d->pred_pos && np > 0) {
         memcpy(d->pred_pos, v->pred_pos, (size_t)np * 3 * sizeof(float));
         memcpy(d->pred_vel, v->pred_vel, (size_t)np * 3 * sizeof(float));
@@ -558,6 +657,7 @@ typedef struct frame {
     float ext;       /* largest side of the world box, wu */
     float centre[3]; /* box centre */
     float sun[3];
+    float px_per_wu; /* pixels per world unit at distance 1 */
 } frame;
 
 static void draw_colored(mur_renderer *r, GLenum mode, const line_vertex *v, int n)
@@ -571,21 +671,24 @@ static void draw_colored(mur_renderer *r, GLenum mode, const line_vertex *v, int
     glDrawArrays(mode, 0, n);
 }
 
-static void draw_kind(mur_renderer *r, const kind_gpu *k, float size, const float color[3],
-                      float bank_gain)
+/* count instances of kind k from instance first on, with the full or the lean bird. */
+static void draw_kind(mur_renderer *r, kind_gpu *k, float size, const float color[3], float bank_gain,
+                      bool lean, int32_t first, int32_t count)
 {
-    if (k->count <= 0)
+    if (count <= 0)
         return;
     const GLint *u = r->boid_u;
     glUniform1f(u[BU_SIZE], size);
     glUniform3fv(u[BU_COLOR_FLY], 1, color);
     glUniform1f(u[BU_BANK_GAIN], k->prev_valid && k->prev_dt > 0.0f ? bank_gain / k->prev_dt : 0.0f);
-    glBindVertexArray(k->vao);
-    bool lean = k->count >= r->lean_from;
+    if (k == &r->boids)
+        point_boids_at(k, first);
+    else
+        glBindVertexArray(k->vao);
     glDrawElementsInstanced(GL_TRIANGLES, lean ? r->lean_indices : r->mesh_indices,
                             GL_UNSIGNED_SHORT,
                             (void *)(lean ? (size_t)r->mesh_indices * sizeof(uint16_t) : 0),
-                            k->count);
+                            count);
 }
 
 /* Ground: a disc around the box that fades out before its edge, a hair behind what lies on it
@@ -608,16 +711,14 @@ static void draw_ground(mur_renderer *r, const frame *f, const mur_scene *s)
     glDisable(GL_BLEND);
 }
 
-/* Large flocks on software GL: one shaded point per boid. */
-static void draw_points(mur_renderer *r, const frame *f, const mur_camera *cam, const mur_scene *s, int height)
+/* The smallest birds on software GL (lod.h): one shaded point each, count of them from first on. */
+static void draw_points(mur_renderer *r, const frame *f, const mur_scene *s, int32_t first, int32_t count)
 {
-    mat4 proj;
-    mur_camera_proj(cam, proj);
     const GLint *u = r->point_u;
     glUseProgram(r->point_prog);
     glUniformMatrix4fv(u[PU_VP], 1, GL_FALSE, (const float *)f->vp);
     glUniform1f(u[PU_SIZE], s->boid_size);
-    glUniform1f(u[PU_PX_PER_WU], proj[1][1] * 0.5f * (float)height);
+    glUniform1f(u[PU_PX_PER_WU], f->px_per_wu);
     glUniform3fv(u[PU_COLOR_FLY], 1, mur_color_flying);
     glUniform3fv(u[PU_COLOR_PERCH], 1, mur_color_perching);
     glUniform3fv(u[PU_SUN_DIR], 1, f->sun);
@@ -626,12 +727,12 @@ static void draw_points(mur_renderer *r, const frame *f, const mur_camera *cam, 
     glUniform1f(u[PU_FOG_DIST], 2.5f * f->ext);
     glEnable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(r->point_vao);
-    glDrawArrays(GL_POINTS, 0, r->boids.count);
+    glDrawArrays(GL_POINTS, first, count);
     glDisable(GL_PROGRAM_POINT_SIZE);
 }
 
-/* Boids and predators: one instanced draw each (or points for the boids). */
-static void draw_flock(mur_renderer *r, const frame *f, const mur_camera *cam, const mur_scene *s, int height)
+/* Boids (full birds, lean birds, points: lod.h) and predators. */
+static void draw_flock(mur_renderer *r, const frame *f, const mur_scene *s)
 {
     const GLint *u = r->boid_u;
     glUseProgram(r->boid_prog);
@@ -647,16 +748,18 @@ static void draw_flock(mur_renderer *r, const frame *f, const mur_camera *cam, c
     glUniform1f(u[BU_FOG_DIST], 2.5f * f->ext);
     float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
     glUniform1i(u[BU_COLOR_MODE], s->color_by_speed ? 1 : 0);
-    if (r->boids.count >= r->points_from && r->boids.count > 0) {
-        draw_points(r, f, cam, s, height);
+    const int32_t *n = r->split;
+    draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain, false, 0, n[MUR_LOD_FULL]);
+    draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain, true, n[MUR_LOD_FULL], n[MUR_LOD_LEAN]);
+    if (n[MUR_LOD_POINTS] > 0) {
+        draw_points(r, f, s, n[MUR_LOD_FULL] + n[MUR_LOD_LEAN], n[MUR_LOD_POINTS]);
         glUseProgram(r->boid_prog);
-    } else {
-        draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain);
     }
     if (r->preds_on) {
         glUniform1i(u[BU_COLOR_MODE], 0);
         glVertexAttribI1i(6, 0);
-        draw_kind(r, &r->preds, s->boid_size * 2.6f, mur_color_predator, 0.0f);
+        glVertexAttribI1i(8, -1); /* no index: the instance number varies the predators */
+        draw_kind(r, &r->preds, s->boid_size * 2.6f, mur_color_predator, 0.0f, false, 0, r->preds.count);
     }
 }
 
@@ -676,6 +779,17 @@ static void draw_sky_and_marks(mur_renderer *r, frame *f, const mur_scene *s)
         draw_colored(r, GL_LINES, r->lines, r->nlines);
         glDisable(GL_BLEND);
     }
+}
+
+bool mur_renderer_lod_stale(const mur_renderer *r)
+{
+    const bool by_size = r->lod.software && r->lod.forced < 0 && r->boids.count >= r->lod.lean_from;
+    return by_size && (r->order_k != r->lod_k || memcmp(r->order_vp, r->lod_vp, sizeof r->lod_vp) != 0);
+}
+
+void mur_renderer_lod_counts(const mur_renderer *r, int32_t counts[MUR_LOD_KINDS])
+{
+    memcpy(counts, r->split, sizeof r->split);
 }
 
 void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *s, int width,
@@ -703,10 +817,16 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glDisable(GL_CULL_FACE);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
+    mat4 proj;
+    mur_camera_proj(cam, proj);
+    f.px_per_wu = proj[1][1] * 0.5f * (float)height;
+    /* the camera the next state's draw order is made for (lod.h) */
+    memcpy(r->lod_vp, f.vp, sizeof r->lod_vp);
+    r->lod_k = s->boid_size * f.px_per_wu;
     draw_ground(r, &f, s);
-    if (s->shadows && r->boids.count < r->points_from) /* points: shadows would cost as much as the birds */
+    if (s->shadows && r->split[MUR_LOD_POINTS] == 0) /* points: shadows would cost as much as the birds */
         mur_shadows_draw(r->shadows, (const float *)f.vp, s->ground, s->boid_size, 0.08f * f.ext, r->boids.count);
-    draw_flock(r, &f, cam, s, height);
+    draw_flock(r, &f, s);
     draw_sky_and_marks(r, &f, s);
     glBindVertexArray(0);
     glUseProgram(0);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "camera.h"
+#include "lod.h"
 #include "murmur/murmur.h"
 #include "scene.h"
 
@@ -21,11 +22,18 @@ void mur_renderer_destroy(mur_renderer *r);
 /// Copy the view into GL if its tick differs from the last upload (or force). dt = seconds per tick.
 void mur_renderer_upload(mur_renderer *r, const mur_view *v, float dt, bool force);
 
-/// Where the next state goes: GL buffers mapped for writing (NULL where a count is 0).
+typedef struct mur_lod_state mur_lod_state;
+
+/// Where the next state goes: GL buffers mapped for writing (NULL where a count is 0). The boids go
+/// in draw order (lod.h: full birds, lean birds, points), each with its index and previous velocity.
 typedef struct mur_upload_dst {
     float *pos, *vel;          ///< boids*3 floats each
     int32_t *perch;            ///< boids ints
     float *roll;               ///< boids floats: bank angles (mur_view.roll)
+    float *vel_prev;           ///< boids*3 floats: each bird's velocity at the previous upload
+    int32_t *ids;              ///< boids ints: the bird's index in the flock
+    mur_lod_state *lod;        ///< the draw order's memory (NULL: index order, every bird full)
+    mur_lod_view lod_view;     ///< the camera and thresholds the order is made for
     float *pred_pos, *pred_vel; ///< predators*3 floats each
     int32_t boids, predators;  ///< sizes mapped
 } mur_upload_dst;
@@ -38,6 +46,11 @@ bool mur_renderer_map(mur_renderer *r, int32_t boids, int32_t predators, mur_upl
 void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predators_on);
 /// Copy the view into dst (plain memory copies, no GL: callable from a simulation thread).
 void mur_upload_copy(const mur_upload_dst *dst, const mur_view *v);
+/// The drawn order was made for another camera than the last frame's (lod.h): upload the state again
+/// (a paused flock whose camera moves).
+bool mur_renderer_lod_stale(const mur_renderer *r);
+/// The drawn state's full birds, lean birds and points (lod.h).
+void mur_renderer_lod_counts(const mur_renderer *r, int32_t counts[MUR_LOD_KINDS]);
 /// Draw into the bound framebuffer, viewport width x height.
 void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *s, int width,
                        int height);

@@ -8,6 +8,7 @@ failure, not a skip: CI must run these for real.
 """
 import colorsys
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -460,6 +461,36 @@ def case_shadow(c):
     check(on != off, 'MURMUR_SHADOWS=0 changed nothing')
 
 
+def case_lod(c):
+    """Level of detail by size on screen (src/gfx/lod.h): 60000 boids seen from close by. The state
+    line counts full birds (at most 8000, the nearest), lean birds and points (the far ones); near
+    the camera (the frame's bottom quarter) the birds cover far more of the frame than the same
+    flock drawn as points only (MURMUR_BIRD=points), which is what software GL drew at this count
+    before."""
+    size = (640, 360)
+    base = ['--boids', '60000', '--hud', 'off', '--camera-pos', '20,30,85', '--look-at', '0,20,40',
+            '--keys', 'Space']
+    r = c.run(base + ['--screenshot', c.path('lod.png')], frames=4, size=size)
+    m = re.search(r'lod=(\d+),(\d+),(\d+)', r.stdout)
+    check(m is not None, 'no lod counts in the state line:\n' + r.stdout)
+    full, lean, points = (int(x) for x in m.groups())
+    check(full + lean + points == 60000, 'lod counts %d+%d+%d do not add up to 60000' % (full, lean, points))
+    check(0 < full <= 8000, 'full birds: %d (expected 1..8000)' % full)
+    check(points > 0 and lean > 0, 'expected lean birds and far birds as points: %d, %d' % (lean, points))
+    r2 = c.run(base + ['--screenshot', c.path('points.png')], frames=4, size=size, env={'MURMUR_BIRD': 'points'})
+    check('lod=0,0,60000' in r2.stdout, 'MURMUR_BIRD=points: ' + r2.stdout)
+
+    def near_bird_pixels(img):
+        n = 0
+        for y in range(size[1] * 3 // 4, size[1], 2):
+            for x in range(0, size[0], 2):
+                p = pixel(img, x, y)
+                n += p[0] > p[2] + 8  # a bird (orange, lit or in shade); sky and ground are bluish grey
+        return n
+    a, b = near_bird_pixels(read_png(c.path('lod.png'))), near_bird_pixels(read_png(c.path('points.png')))
+    check(a > 1.8 * b, 'near birds are not drawn larger than points: %d bird pixels against %d' % (a, b))
+
+
 def case_mouse_predator(c):
     """X makes the cursor a predator: one more predator, drawn red where the cursor points; X
     again removes it and restores the predator switch."""
@@ -507,7 +538,7 @@ def case_trails(c):
     check(big > 150, 'riding: the bird should be close and large, %d bird pixels' % big)
 
 
-CASES = {'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'world_scale': case_world_scale, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
+CASES = {'lod': case_lod, 'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'world_scale': case_world_scale, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
          'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
          'errors': case_errors, 'plots': case_plots}
 
