@@ -82,6 +82,57 @@ static void draw_rec_marker(viewer *v, float scale)
     mur_hud_text(h, x + lh + pad * 0.5f, y, text, WHITE);
 }
 
+/* The HUD's status lines and the row of toggles, from y down; returns the height used. */
+static float draw_status(viewer *v, float x0, float y, float scale)
+{
+    mur_hud *h = v->hud;
+    float lh = mur_hud_line_height(h);
+    const float y0 = y;
+    /* the snapshot from the last sync: the worker may be stepping the flock right now */
+    const mur_flock_def def = v->def;
+    const struct {
+        int32_t boids, predators;
+        bool predators_on;
+        uint64_t tick;
+    } view = {v->nboids, v->npredators, v->predators_on, v->tick};
+    const mur_stats *s = &v->stats;
+    char text[1024];
+    int len = snprintf(text, sizeof text,
+                       "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  x%g%s%s\n"
+                       "preset %s  boids %d  world %s  predators %d%s  tick %llu\n",
+                       v->fps, v->frame_ms, v->sim_ms, v->speed,
+                       v->paused ? "  PAUSED" : "", v->rec ? "  REC" : "", v->preset, (int)view.boids,
+                       def.world == MUR_WORLD_SCALE ? "scale" : "fixed", (int)view.predators,
+                       view.predators_on ? "" : " (hidden)", (unsigned long long)view.tick);
+    if (s->metrics_valid && len > 0 && (size_t)len < sizeof text)
+        snprintf(text + len, sizeof text - (size_t)len,
+                 "mean neighbours %.1f  diameter %.1f  polarisation %.2f  perching %d",
+                 s->mean_neighbours, s->diameter, s->polarisation, (int)s->perching);
+    y += panel_text(v, x0, y, text, WHITE);
+
+    /* toggle states, lit when on */
+    float pad = 6.0f * scale;
+    const char *all = "perch  predators  goal  wind  scatter  cone 300  bounds bounce  follow  "
+                      "speed-colour";
+    mur_hud_rect(h, x0 - pad, y, mur_hud_text_width(h, all) + 2 * pad, lh + 2 * pad - 2.0f,
+                 PANEL);
+    float x = x0, ty = y + pad;
+    toggle(h, &x, ty, "perch", def.perch);
+    toggle(h, &x, ty, "predators", view.predators_on && view.predators > 0);
+    toggle(h, &x, ty, "goal", def.goal);
+    toggle(h, &x, ty, "wind", def.wind);
+    toggle(h, &x, ty, "scatter", def.scatter);
+    char cone[32], bounds[32];
+    snprintf(cone, sizeof cone, "cone %g", (double)def.view_angle);
+    toggle(h, &x, ty, cone, def.view_angle < 360.0f);
+    snprintf(bounds, sizeof bounds, "bounds %s", mur_bounds_name(def.bounds));
+    x += mur_hud_text(h, x, ty, bounds, ACCENT) + mur_hud_text_width(h, "  ");
+    toggle(h, &x, ty, "follow", v->cam.follow);
+    toggle(h, &x, ty, "speed-colour", v->color_by_speed);
+    y += lh + 2 * pad + 4.0f * scale;
+    return y - y0;
+}
+
 void viewer_draw_hud(viewer *v)
 {
     bool marker = v->rec && !v->drawing_video;
@@ -101,53 +152,12 @@ void viewer_draw_hud(viewer *v)
         viewer_pick_draw(v, h, scale);
     }
     if (v->show_hud && !v->show_help) {
-        /* the snapshot from the last sync: the worker may be stepping the flock right now */
-        const mur_flock_def def = v->def;
-        const struct {
-            int32_t boids, predators;
-            bool predators_on;
-            uint64_t tick;
-        } view = {v->nboids, v->npredators, v->predators_on, v->tick};
-        const mur_stats *s = &v->stats;
-        char text[1024];
-        int len = snprintf(text, sizeof text,
-                           "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  x%g%s%s\n"
-                           "preset %s  boids %d  world %s  predators %d%s  tick %llu\n",
-                           v->fps, v->frame_ms, v->sim_ms, v->speed,
-                           v->paused ? "  PAUSED" : "", v->rec ? "  REC" : "", v->preset, (int)view.boids,
-                           def.world == MUR_WORLD_SCALE ? "scale" : "fixed", (int)view.predators,
-                           view.predators_on ? "" : " (hidden)", (unsigned long long)view.tick);
-        if (s->metrics_valid && len > 0 && (size_t)len < sizeof text)
-            snprintf(text + len, sizeof text - (size_t)len,
-                     "mean neighbours %.1f  diameter %.1f  polarisation %.2f  perching %d",
-                     s->mean_neighbours, s->diameter, s->polarisation, (int)s->perching);
-        y += panel_text(v, x0, y, text, WHITE);
-
-        /* toggle states, lit when on */
-        float pad = 6.0f * scale;
-        const char *all = "perch  predators  goal  wind  scatter  cone 300  bounds bounce  follow  "
-                          "speed-colour";
-        mur_hud_rect(h, x0 - pad, y, mur_hud_text_width(h, all) + 2 * pad, lh + 2 * pad - 2.0f,
-                     PANEL);
-        float x = x0, ty = y + pad;
-        toggle(h, &x, ty, "perch", def.perch);
-        toggle(h, &x, ty, "predators", view.predators_on && view.predators > 0);
-        toggle(h, &x, ty, "goal", def.goal);
-        toggle(h, &x, ty, "wind", def.wind);
-        toggle(h, &x, ty, "scatter", def.scatter);
-        char cone[32], bounds[32];
-        snprintf(cone, sizeof cone, "cone %g", (double)def.view_angle);
-        toggle(h, &x, ty, cone, def.view_angle < 360.0f);
-        snprintf(bounds, sizeof bounds, "bounds %s", mur_bounds_name(def.bounds));
-        x += mur_hud_text(h, x, ty, bounds, ACCENT) + mur_hud_text_width(h, "  ");
-        toggle(h, &x, ty, "follow", v->cam.follow);
-        toggle(h, &x, ty, "speed-colour", v->color_by_speed);
-        y += lh + 2 * pad + 4.0f * scale;
+        y += draw_status(v, x0, y, scale);
 
         const mur_param *p = viewer_param(v->param_sel);
         if (p) {
-            char val[128] = "";
-            viewer_param_value(&def, p, val, sizeof val);
+            char val[128] = "", text[512];
+            viewer_param_value(&v->def, p, val, sizeof val);
             snprintf(text, sizeof text, "< %s = %s %s >   (Up/Down select, Left/Right change)",
                      p->name, val, p->unit);
             y += panel_text(v, x0, y, text, ACCENT);
