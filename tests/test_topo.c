@@ -51,19 +51,25 @@ static int brute_knn(const mur_flock *f, const mur_step *s, int32_t i, int cap, 
     return n;
 }
 
+/* A one-thread step context for f with the grid built for the topological search. */
+static void grid_step(mur_flock *f, mur_step *s)
+{
+    memset(s, 0, sizeof *s);
+    s->def = &f->def;
+    s->threads = 1;
+    mur_world_init(&s->world, &f->def);
+    mur_rules_prepare(&f->def, &s->rule);
+    s->cell_boids = MUR_TOPO_CELL_BOIDS;
+    mur_grid_build(f, s);
+}
+
 static void knn_case(float topo_k, float box)
 {
     mur_flock_def d = topo_def(10000, box);
     d.topo_k = topo_k;
     mur_flock *f = make(&d);
     mur_step s;
-    memset(&s, 0, sizeof s);
-    s.def = &f->def;
-    s.threads = 1;
-    mur_world_init(&s.world, &f->def);
-    mur_rules_prepare(&f->def, &s.rule);
-    s.cell_boids = MUR_TOPO_CELL_BOIDS;
-    mur_grid_build(f, &s);
+    grid_step(f, &s);
     const int cap = mur_topo_list_size(&f->def);
     int64_t total = 0, mismatched = 0;
     for (int32_t k = 0; k < f->n; k++) {
@@ -93,13 +99,7 @@ static void public_neighbours_equal_grid(void **st)
     mur_flock_def d = topo_def(10000, 12.0f);
     mur_flock *f = make(&d);
     mur_step s;
-    memset(&s, 0, sizeof s);
-    s.def = &f->def;
-    s.threads = 1;
-    mur_world_init(&s.world, &f->def);
-    mur_rules_prepare(&f->def, &s.rule);
-    s.cell_boids = MUR_TOPO_CELL_BOIDS;
-    mur_grid_build(f, &s);
+    grid_step(f, &s);
     int64_t checked = 0;
     for (int32_t k = 0; k < f->n; k += 7) {
         mur_topo_nb a[MUR_TOPO_MAX];
