@@ -163,6 +163,49 @@ static void public_neighbours_by_hand(void **st)
     mur_flock_destroy(f);
 }
 
+/* The biggest group's shape in mur_stats: a 4 x 2 x 8 lattice of spacing 1 (x, y, z: thin axis
+ * vertical) flying +z, and a line of 10 boids far away flying -x. Extents of m points at spacing h:
+ * h sqrt(m^2 - 1). */
+static void biggest_group_shape(void **st)
+{
+    (void)st;
+    mur_flock_def d = neutral_def(64 + 10);
+    d.view_radius = 1.5f;
+    mur_flock *f = make(&d);
+    assert_int_equal(mur_flock_measure(f).group_size, 0); /* off by default */
+    mur_flock_set_group_shape(f, true);
+    int32_t i = 0;
+    for (int z = 0; z < 8; z++)
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 4; x++, i++) {
+                const float p[3] = {(float)x, 10.0f + (float)y, (float)z}, v[3] = {0, 0, 2};
+                memcpy(f->pos + 3 * i, p, sizeof p);
+                memcpy(f->vel + 3 * i, v, sizeof v);
+            }
+    for (int k = 0; k < 10; k++, i++) {
+        const float p[3] = {50.0f + (float)k, 0, 0}, v[3] = {-1, 0, 0};
+        memcpy(f->pos + 3 * i, p, sizeof p);
+        memcpy(f->vel + 3 * i, v, sizeof v);
+    }
+    for (int threads = 1; threads <= 2; threads++) {
+        mur_flock_set_threads(f, threads);
+        const mur_stats s = mur_flock_measure(f);
+        assert_true(s.metrics_valid);
+        assert_int_equal(s.groups, 2);
+        assert_int_equal(s.group_size, 64);
+        assert_true(fabs(s.group_extent[0] - sqrt(3.0)) < 1e-4);  /* thin: y, 2 points */
+        assert_true(fabs(s.group_extent[1] - sqrt(15.0)) < 1e-4); /* mid: x, 4 points */
+        assert_true(fabs(s.group_extent[2] - sqrt(63.0)) < 1e-4); /* long: z, 8 points */
+        assert_true(s.group_thin_angle < 0.01);
+        assert_true(fabs(fabs(s.group_axis[0][1]) - 1.0) < 1e-6);
+        assert_true(fabs(fabs(s.group_axis[2][2]) - 1.0) < 1e-6);
+        assert_true(fabs(s.group_centre[0] - 1.5) < 1e-5 && fabs(s.group_centre[1] - 10.5) < 1e-5 &&
+                    fabs(s.group_centre[2] - 3.5) < 1e-5);
+        assert_true(fabs(s.group_polarisation - 1.0) < 1e-9);
+    }
+    mur_flock_destroy(f);
+}
+
 static mur_flock *starling(int32_t n, int threads)
 {
     mur_flock_def d;
@@ -296,6 +339,7 @@ int main(void)
         cmocka_unit_test(banking),            cmocka_unit_test(cruise),
         cmocka_unit_test(presets),
         cmocka_unit_test(public_neighbours_equal_grid), cmocka_unit_test(public_neighbours_by_hand),
+        cmocka_unit_test(biggest_group_shape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

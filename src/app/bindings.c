@@ -246,6 +246,12 @@ static void act_show(viewer *v, int key, int mods)
         v->show_hud = v->show_hud || v->show_panel;
         viewer_message(v, "parameter panel %s", onoff(v->show_panel));
         break;
+    case GLFW_KEY_D:
+        v->show_axes = !v->show_axes;
+        mur_flock_set_group_shape(v->flock, v->show_axes); /* the worker is idle while keys are handled */
+        v->show_hud = v->show_hud || v->show_axes; /* the metrics are measured while the HUD shows */
+        viewer_message(v, "principal axes of the biggest group %s", onoff(v->show_axes));
+        break;
     case GLFW_KEY_M:
         v->show_plots = !v->show_plots;
         v->show_hud = v->show_hud || v->show_plots;
@@ -445,6 +451,10 @@ static const viewer_binding BINDINGS[] = {
     {K(GLFW_KEY_M), 0, false, "M", "live plots of the last simulated minute: diameter, polarisation, neighbours, groups, perching",
      "of simulated time, sampled every 0.25 simulated seconds (scripted runs reproduce), each graph scaled "
      "to its own maximum", act_show},
+    {K(GLFW_KEY_D), 0, false, "D", "principal axes of the biggest group on / off (thin magenta, mid green, long cyan)",
+     "lines through the group's centre along its principal axes, as long as its extents (2 sqrt(3 lambda) of the "
+     "position covariance); the HUD gives the extents' ratios, the thin axis' angle to vertical and the "
+     "group's polarisation (docs/murmuration.md compares them with starling flocks)", act_show},
     {K(GLFW_KEY_H, GLFW_KEY_F1), 0, false, "H  F1", "this help", NULL, act_show},
     {K(GLFW_KEY_F12), 0, false, "F12", "save a screenshot (PNG, timestamped name)",
      "`murmur-YYYYMMDD-HHMMSS-NNN.png` in the current folder; the path is printed", act_request},

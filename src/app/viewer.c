@@ -96,6 +96,14 @@ static void fill_scene(viewer *v, mur_scene *s)
     s->shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, v->rec != NULL);
     s->show_box = s->show_box && v->show_box;
     s->color_by_speed = v->color_by_speed;
+    const mur_stats *st = &v->stats;
+    s->axes_on = v->show_axes && st->metrics_valid && st->group_size > 1;
+    for (int a = 0; s->axes_on && a < 3; a++) {
+        s->axes_centre[a] = (float)st->group_centre[a];
+        s->axes_half[a] = 0.5f * (float)st->group_extent[a];
+        for (int c = 0; c < 3; c++)
+            s->axes_dir[a][c] = (float)st->group_axis[a][c];
+    }
 }
 
 /* The window's back buffer: the frame just drawn, HUD included. */

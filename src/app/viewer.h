@@ -109,6 +109,7 @@ typedef struct viewer {
 
     /* live plots (M) and --metrics */
     bool show_plots;
+    bool show_axes;            ///< D: the biggest group's principal axes
     viewer_plots plots;
     mur_afile metrics;         ///< --metrics FILE: one row per tick, committed at exit
 

@@ -105,9 +105,15 @@ static float draw_status(viewer *v, float x0, float y, float scale)
                        def.world == MUR_WORLD_SCALE ? "scale" : "fixed", (int)view.predators,
                        view.predators_on ? "" : " (hidden)", (unsigned long long)view.tick);
     if (s->metrics_valid && len > 0 && (size_t)len < sizeof text)
+        len += snprintf(text + len, sizeof text - (size_t)len,
+                        "mean neighbours %.1f  diameter %.1f  polarisation %.2f  perching %d",
+                        s->mean_neighbours, s->diameter, s->polarisation, (int)s->perching);
+    /* the biggest group's shape (D draws its axes): thickness : width : length */
+    if (s->metrics_valid && s->group_size > 1 && s->group_extent[0] > 0.0 && len > 0 && (size_t)len < sizeof text)
         snprintf(text + len, sizeof text - (size_t)len,
-                 "mean neighbours %.1f  diameter %.1f  polarisation %.2f  perching %d",
-                 s->mean_neighbours, s->diameter, s->polarisation, (int)s->perching);
+                 "\nbiggest group %d  extents 1 : %.1f : %.1f  thin axis %.0f deg from vertical  polarisation %.2f",
+                 (int)s->group_size, s->group_extent[1] / s->group_extent[0], s->group_extent[2] / s->group_extent[0],
+                 s->group_thin_angle, s->group_polarisation);
     y += panel_text(v, x0, y, text, WHITE);
 
     /* toggle states, lit when on */

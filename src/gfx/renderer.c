@@ -519,6 +519,17 @@ static void build_lines(mur_renderer *r, const mur_scene *s)
             line_add(r, a, b, c);
         }
     }
+    if (s->axes_on) {
+        static const uint8_t AXIS_RGBA[3][4] = {{255, 80, 220, 255}, {90, 235, 120, 255}, {70, 215, 255, 255}};
+        for (int a = 0; a < 3; a++) {
+            float p[3], q[3];
+            for (int c = 0; c < 3; c++) {
+                p[c] = s->axes_centre[c] - s->axes_half[a] * s->axes_dir[a][c];
+                q[c] = s->axes_centre[c] + s->axes_half[a] * s->axes_dir[a][c];
+            }
+            line_add(r, p, q, AXIS_RGBA[a]);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ ground and sky

@@ -21,6 +21,10 @@ typedef struct mur_scene {
     bool color_by_speed;              ///< colour boids by speed instead of by state
     float time;                       ///< seconds, drives the wing beat
     bool shadows;                     ///< ground shadows under the boids (mur_shadows_wanted)
+    bool axes_on;                     ///< draw the biggest group's principal axes (viewer key D)
+    float axes_centre[3];             ///< their centre, wu
+    float axes_dir[3][3];             ///< unit axes: thin, mid, long
+    float axes_half[3];               ///< half extents along them, wu
 } mur_scene;
 
 /// The scene of def: box outline (unless bounds are none), ground, goal, speed range; boid_size and

@@ -391,6 +391,11 @@ void mur_flock_set_metrics(mur_flock *f, bool every_tick)
     f->metrics_every = every_tick && ensure_metric_buffers(f);
 }
 
+void mur_flock_set_group_shape(mur_flock *f, bool on)
+{
+    f->group_shape = on;
+}
+
 mur_view mur_flock_view(const mur_flock *f)
 {
     mur_view v;

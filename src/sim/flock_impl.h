@@ -55,6 +55,7 @@ struct mur_flock {
     mur_cores cores;           ///< all threads or one, by what the last ticks measured
     mur_gather gather[MUR_MAX_THREADS];
     bool metrics_every;
+    bool group_shape;          ///< metrics also describe the biggest group (mur_flock_set_group_shape)
     mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)
     mur_stats stats;
 };

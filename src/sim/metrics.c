@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "shape.h"
 
 #include "flock_impl.h"
 #include "kernel.h"
@@ -335,6 +336,48 @@ static int32_t count_groups(mur_flock *f, const mur_step *s)
     return groups;
 }
 
+/* The biggest group of the union-find left in f->cellof (sorted slots) by count_groups: its size,
+ * centre, principal axes and extents, thin-axis angle and polarisation (src/sim/shape.h), in slot
+ * order, so the same for any thread count. Skipped (group_size 0) when memory runs out. */
+static void biggest_group(mur_flock *f, mur_stats *s)
+{
+    const int32_t n = f->n;
+    int32_t *parent = f->cellof;
+    s->group_size = 0;
+    int32_t *size = calloc((size_t)n, sizeof *size);
+    if (!size)
+        return;
+    int32_t best = -1;
+    for (int32_t k = 0; k < n; k++) {
+        const int32_t r = uf_find(parent, k);
+        if (++size[r] > (best < 0 ? 0 : size[best]) || (size[r] == size[best] && r < best))
+            best = r;
+    }
+    const int32_t m = size[best];
+    float *pos = malloc(sizeof(float) * 6 * (size_t)m);
+    if (pos) {
+        float *vel = pos + 3 * (size_t)m;
+        int32_t q = 0;
+        for (int32_t k = 0; k < n; k++)
+            if (uf_find(parent, k) == best) {
+                const float p3[3] = {f->sx[k], f->sy[k], f->sz[k]}, v3[3] = {f->svx[k], f->svy[k], f->svz[k]};
+                memcpy(pos + 3 * (size_t)q, p3, sizeof p3);
+                memcpy(vel + 3 * (size_t)q, v3, sizeof v3);
+                q++;
+            }
+        mur_shape_axes ax;
+        mur_shape_extents(pos, vel, m, &ax);
+        s->group_size = m;
+        memcpy(s->group_centre, ax.centre, sizeof s->group_centre);
+        memcpy(s->group_axis, ax.axis, sizeof s->group_axis);
+        memcpy(s->group_extent, ax.extent, sizeof s->group_extent);
+        s->group_thin_angle = ax.thin_angle_deg;
+        s->group_polarisation = mur_shape_polarisation(vel, m);
+        free(pos);
+    }
+    free(size);
+}
+
 /* Position sums, unit velocity sums and counts of the boids of block b. */
 static block_sum sum_block(const mur_flock *f, int64_t b)
 {
@@ -412,4 +455,7 @@ void mur_metrics_state(mur_flock *f, const mur_step *st, mur_stats *s)
     s->polarisation = t.flying > 0 ? sqrt(t.ux * t.ux + t.uy * t.uy + t.uz * t.uz) / (double)t.flying : 0.0;
     s->perching = (int32_t)t.perching;
     s->groups = count_groups(f, st);
+    s->group_size = 0;
+    if (f->group_shape)
+        biggest_group(f, s);
 }

@@ -491,6 +491,35 @@ def case_lod(c):
     check(a > 1.8 * b, 'near birds are not drawn larger than points: %d bird pixels against %d' % (a, b))
 
 
+def case_axes(c):
+    """D draws the biggest group's principal axes: a still 4 x 2 x 8 lattice (spacing 4) seen from
+    above gets a cyan line (long axis) and a green one (mid axis) through its centre; without D there
+    are none."""
+    rows = [('boid', 4.0 * x - 6, 4.0 * y - 2, 4.0 * z - 14, 0, 0, 0, 0)
+            for z in range(8) for y in range(2) for x in range(4)]
+    init = c.state_csv('lattice.csv', rows)
+    size = (640, 480)
+    base = ['--init', init, '--set', 'cohesion=0', '--set', 'alignment=0', '--set', 'separation=0',
+            '--set', 'min_speed=0', '--set', 'bounds=none', '--set', 'view_radius=5', '--set', 'ground=-20',
+            '--camera-pos', '0,45,0.5', '--look-at', '0,0,0'] + WORLD
+    c.run(base + ['--keys', '1:D', '--screenshot', c.path('on.png')], frames=12, size=size)
+    c.run(base + ['--screenshot', c.path('off.png')], frames=12, size=size)
+
+    def count(img, test):  # below the HUD's lines (their lit toggles are green too)
+        return sum(test(pixel(img, x, y)) for y in range(150, size[1]) for x in range(0, size[0]))
+
+    def cyan(p):
+        return p[0] < 120 and p[1] > 170 and p[2] > 190
+
+    def green(p):
+        return p[0] < 160 and p[1] > 180 and p[2] < 170
+    on, off = read_png(c.path('on.png')), read_png(c.path('off.png'))
+    check(count(on, cyan) > 100 and count(on, green) > 60, 'axes not drawn: %d cyan, %d green pixels'
+          % (count(on, cyan), count(on, green)))
+    check(count(off, cyan) == 0 and count(off, green) == 0, 'axes drawn without D: %d cyan, %d green pixels'
+          % (count(off, cyan), count(off, green)))
+
+
 def case_mouse_predator(c):
     """X makes the cursor a predator: one more predator, drawn red where the cursor points; X
     again removes it and restores the predator switch."""
@@ -538,7 +567,7 @@ def case_trails(c):
     check(big > 150, 'riding: the bird should be close and large, %d bird pixels' % big)
 
 
-CASES = {'lod': case_lod, 'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'world_scale': case_world_scale, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
+CASES = {'lod': case_lod, 'axes': case_axes, 'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'world_scale': case_world_scale, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
          'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
          'errors': case_errors, 'plots': case_plots}
 
