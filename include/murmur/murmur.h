@@ -290,8 +290,8 @@ MUR_API const char *mur_simd_name(mur_simd path);
 MUR_API bool mur_flock_set_cell_reach(mur_flock *f, int reach, mur_error *err);
 /// Compute the metrics part of mur_stats during every step (costs one extra pass).
 MUR_API void mur_flock_set_metrics(mur_flock *f, bool every_tick);
-/// Metrics also describe the biggest group (mur_stats group_*; off by default: a serial pass that
-/// costs about as much as the other metrics together at 100k boids). Takes effect at the next measure.
+/// Metrics also describe the biggest group (mur_stats group_*; off by default: one more pass over
+/// every boid, on one thread). Takes effect at the next measure.
 MUR_API void mur_flock_set_group_shape(mur_flock *f, bool on);
 
 /* ---------------------------------------------------------------- stats, metrics, hash */
