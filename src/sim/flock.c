@@ -272,10 +272,12 @@ mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err)
     mur_cores_reset(&f->cores);
     f->simd = mur_kernel_best();
     f->grid.want_reach = 1;
-    if (!alloc_gather(f, f->threads) || !mur_flock_set_boid_count(f, def->boids, err) ||
-        !mur_flock_set_predator_count(f, def->predators, err)) {
-        if (err && !err->msg[0])
-            mur_set_error(err, "cannot allocate memory for the flock");
+    /* each failure sets its own message: the caller's error need not start empty */
+    bool ok = alloc_gather(f, f->threads);
+    if (!ok)
+        mur_set_error(err, "cannot allocate memory for the flock");
+    ok = ok && mur_flock_set_boid_count(f, def->boids, err) && mur_flock_set_predator_count(f, def->predators, err);
+    if (!ok) {
         mur_flock_destroy(f);
         return NULL;
     }
