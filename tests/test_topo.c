@@ -311,6 +311,41 @@ static void cruise(void **st)
     mur_flock_destroy(f);
 }
 
+/* Centrality (StarDisplay's circularity): cohesion times C^centrality, C = |mean unit direction to the
+ * neighbours|. At an edge (both neighbours on one side: C = sqrt(1/2)) the pull is halved for
+ * centrality 2; between its neighbours (C = 0) a boid feels no cohesion at all. */
+static void centrality_case(const float nb[2][3], const double want[3])
+{
+    mur_flock_def d = topo_def(3, 10.0f);
+    d.topo_k = 2.0f;
+    d.view_angle = 360.0f;
+    d.cohesion = 1.0f;
+    d.centrality = 2.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 1);
+    for (int j = 0; j < 2; j++)
+        put(f, j + 1, nb[j][0], nb[j][1], nb[j][2], 0, 0, 1);
+    mur_flock_steps(f, 1);
+    assert_vec(mur_flock_view(f).vel, want[0], want[1], want[2], 1e-5);
+    mur_flock_destroy(f);
+}
+
+static void centrality(void **st)
+{
+    (void)st;
+    /* edge: centre offset (1, 1, 0), C^2 = 1/2 */
+    centrality_case((const float[2][3]){{2, 0, 0}, {0, 2, 0}}, (const double[3]){0.5, 0.5, 1.0});
+    /* between: centre offset (0.5, 0, 0) but C = 0 (classic cohesion would add 0.5 to vx) */
+    centrality_case((const float[2][3]){{2, 0, 0}, {-1, 0, 0}}, (const double[3]){0.0, 0.0, 1.0});
+    /* metric neighbours have no unit-direction sums: the def is refused */
+    mur_flock_def d = topo_def(3, 10.0f);
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    d.centrality = 2.0f;
+    mur_error err = {{0}};
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "centrality"));
+}
+
 static void presets(void **st)
 {
     (void)st;
@@ -337,7 +372,7 @@ int main(void)
         cmocka_unit_test(knn_vs_brute_dense), cmocka_unit_test(knn_vs_brute_sparse),
         cmocka_unit_test(bit_identical),      cmocka_unit_test(hard_sphere),
         cmocka_unit_test(banking),            cmocka_unit_test(cruise),
-        cmocka_unit_test(presets),
+        cmocka_unit_test(presets),            cmocka_unit_test(centrality),
         cmocka_unit_test(public_neighbours_equal_grid), cmocka_unit_test(public_neighbours_by_hand),
         cmocka_unit_test(biggest_group_shape),
     };

@@ -128,6 +128,8 @@ typedef struct mur_flock_def {
     float bank_rate;            ///< rate at which the roll follows its target, 1/s
     float max_turn;             ///< largest turn rate, deg/s (caps the lateral acceleration at speed * rate)
     float hard_radius;          ///< hard-sphere radius, wu; 0 = off (topological neighbours only)
+    float centrality;           ///< cohesion scaled by C^centrality, C = |mean unit direction to the neighbours|
+                                ///< in [0, 1] (1 at the flock's edge, ~0 inside); 0 = off (topological only)
     mur_world_mode world;       ///< fixed: geometry as given; scale: geometry for MUR_WORLD_REF_BOIDS, scaled
 } mur_flock_def;
 

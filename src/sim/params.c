@@ -65,6 +65,7 @@ static const param_row ROWS[] = {
     {{"bank_rate", MUR_PT_FLOAT, 0, 1000, true, "1/s", NULL, "rate at which the roll angle follows its target", true}, OFF(bank_rate)},
     {{"max_turn", MUR_PT_FLOAT, 0, 36000, true, "deg/s", NULL, "largest turn rate of a banked turn", true}, OFF(max_turn)},
     {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius)},
+    {{"centrality", MUR_PT_FLOAT, 0, 8, false, "", NULL, "cohesion scaled by C^centrality, C = length of the mean unit direction to the neighbours (1 at the flock's edge, near 0 inside; 0 = off; topological neighbours only)", true}, OFF(centrality)},
     {{"world", MUR_PT_ENUM, 0, 0, false, "", "fixed|scale", "fixed: the box, margin, goal, ground and roost as given; scale: given for 2000 boids, scaled by cbrt(boids/2000) so the neighbour density stays", true}, OFF(world)},
 };
 
@@ -125,6 +126,7 @@ mur_flock_def mur_flock_default_def(void)
     d.bank_rate = 10.0f;
     d.max_turn = 120.0f;
     d.hard_radius = 0.0f;
+    d.centrality = 0.0f;
     d.world = MUR_WORLD_FIXED;
     return d;
 }
@@ -499,6 +501,10 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     }
     if (def->hard_radius > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
         mur_set_error(err, "hard_radius %g needs neighbours=topological (or hard_radius=0)", (double)def->hard_radius);
+        return false;
+    }
+    if (def->centrality > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
+        mur_set_error(err, "centrality %g needs neighbours=topological (or centrality=0)", (double)def->centrality);
         return false;
     }
     if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && def->bounds == MUR_BOUNDS_WRAP) {

@@ -48,6 +48,11 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
             cx *= kc; cy *= kc; cz *= kc;
             ax *= ka; ay *= ka; az *= ka;
         }
+        if (d->centrality > 0.0f) { /* StarDisplay's circularity: cohesion acts at the flock's edge */
+            const float ux = s->ux * inv, uy = s->uy * inv, uz = s->uz * inv;
+            const float kc = powf(fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz)), d->centrality);
+            cx *= kc; cy *= kc; cz *= kc;
+        }
         axx = k->cohesion * cx + d->alignment * ax;
         ayy = k->cohesion * cy + d->alignment * ay;
         azz = k->cohesion * cz + d->alignment * az;

@@ -282,6 +282,12 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
         a->ay += w * f->svy[j];
         a->az += w * f->svz[j];
         const float dist = sqrtf(S->list[q].d2);
+        if (dist > 0.0f) {
+            const float u = w / dist;
+            a->ux += u * dx;
+            a->uy += u * dy;
+            a->uz += u * dz;
+        }
         if (dist < sr && dist > 0.0f) {
             const float m = w * (1.0f - dist / sr) / dist;
             a->sx -= m * dx;
