@@ -172,6 +172,7 @@ void viewer_draw_recorded(viewer *v, const struct mur_scene *scene);
 bool viewer_panel_setup(viewer *v);
 void viewer_panel_destroy(viewer *v);
 bool viewer_panel_available(void);
+bool viewer_panel_shown(const viewer *v); ///< drawn in the window this frame (E on, HUD not hidden)
 bool viewer_panel_wants_mouse(const viewer *v);
 bool viewer_panel_wants_keyboard(const viewer *v);
 void viewer_panel_draw(viewer *v);

@@ -38,6 +38,11 @@ bool viewer_panel_available(void)
 #endif
 }
 
+bool viewer_panel_shown(const viewer *v)
+{
+    return v->panel && v->show_panel && v->show_hud;
+}
+
 bool viewer_panel_wants_mouse(const viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
