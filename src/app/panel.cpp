@@ -175,6 +175,23 @@ void param_widget(mur_panel_io *io, const mur_param *q)
     tooltip(q);
 }
 
+// The presets as a combo box: choosing one sets all its parameters and its boid count (as N does).
+void preset_widget(mur_panel_io *io)
+{
+    const char *shown = io->preset >= 0 ? mur_preset_name(io->preset) : "(changed)";
+    if (ImGui::BeginCombo("preset", shown ? shown : "")) {
+        for (int i = 0; i < mur_preset_count(); i++) {
+            if (ImGui::Selectable(mur_preset_name(i), i == io->preset))
+                io->new_preset = i;
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", mur_preset_summary(i));
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("sets every parameter of the preset and its boid count; the boids fly on");
+}
+
 } // namespace
 
 extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
@@ -182,6 +199,7 @@ extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
     (void)p;
     io->new_def = io->def;
     io->def_changed = io->pause_changed = io->step = io->speed_changed = false;
+    io->new_preset = -1;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
@@ -207,6 +225,7 @@ extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
         ImGui::Text("tick %llu   %.0f fps", static_cast<unsigned long long>(io->tick), io->fps);
         ImGui::Separator();
         ImGui::PushItemWidth(-170.0f);
+        preset_widget(io);
         // counts first, then the toggles, then every other live parameter in table order
         const int n = mur_param_count();
         for (int pass = 0; pass < 3; pass++) {
