@@ -13,6 +13,7 @@
 struct mur_panel {
     GLFWwindow *win;
     ImGuiContext *ctx;
+    float x0, y0, x1, y1; // the panel window's rectangle in the last frame (window coordinates)
 };
 
 extern "C" mur_panel *mur_panel_create(GLFWwindow *win)
@@ -47,9 +48,10 @@ extern "C" void mur_panel_destroy(mur_panel *p)
     std::free(p);
 }
 
-extern "C" bool mur_panel_wants_mouse(const mur_panel *p)
+extern "C" bool mur_panel_wants_mouse(const mur_panel *p, double x, double y)
 {
-    return p && ImGui::GetIO().WantCaptureMouse;
+    // ImGui's flag is a frame late for a cursor that has just arrived: the rectangle is not
+    return p && (ImGui::GetIO().WantCaptureMouse || (x >= p->x0 && x < p->x1 && y >= p->y0 && y < p->y1));
 }
 
 extern "C" bool mur_panel_wants_keyboard(const mur_panel *p)
@@ -196,7 +198,6 @@ void preset_widget(mur_panel_io *io)
 
 extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
 {
-    (void)p;
     io->new_def = io->def;
     io->def_changed = io->pause_changed = io->step = io->speed_changed = false;
     io->new_preset = -1;
@@ -208,7 +209,13 @@ extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
                             ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowSize(ImVec2(380.0f, vp->WorkSize.y * 0.85f), ImGuiCond_Once);
     ImGui::SetNextWindowBgAlpha(0.85f);
-    if (ImGui::Begin("murmur parameters (E hides)")) {
+    bool open = ImGui::Begin("murmur parameters (E hides)");
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    p->x0 = pos.x;
+    p->y0 = pos.y;
+    p->x1 = pos.x + size.x;
+    p->y1 = pos.y + size.y;
+    if (open) {
         bool paused = io->paused;
         if (ImGui::Checkbox("paused", &paused)) {
             io->pause_changed = true;

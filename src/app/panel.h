@@ -46,7 +46,8 @@ void mur_panel_destroy(mur_panel *p);
 /// Build and draw the panel over the window's framebuffer; io->*_changed say what to apply.
 void mur_panel_draw(mur_panel *p, mur_panel_io *io);
 /// The mouse or the keyboard is over or in the panel: the viewer must not act on it.
-bool mur_panel_wants_mouse(const mur_panel *p);
+/// (x, y): the cursor in window coordinates; inside the panel counts even before ImGui has seen it.
+bool mur_panel_wants_mouse(const mur_panel *p, double x, double y);
 bool mur_panel_wants_keyboard(const mur_panel *p);
 
 #ifdef __cplusplus

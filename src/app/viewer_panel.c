@@ -47,7 +47,7 @@ bool viewer_panel_shown(const viewer *v)
 bool viewer_panel_wants_mouse(const viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
-    return v->panel && v->show_panel && v->show_hud && mur_panel_wants_mouse(v->panel);
+    return v->panel && v->show_panel && v->show_hud && mur_panel_wants_mouse(v->panel, v->mouse_x, v->mouse_y);
 #else
     (void)v;
     return false;
