@@ -312,7 +312,8 @@ def case_errors(c):
 
 
 def case_plots(c):
-    """M shows the live plots at the top right; --metrics writes one row per tick in the viewer too."""
+    """M shows the live plots at the top right, the same in two identical scripted runs; --metrics
+    writes one row per tick in the viewer too."""
     size = (640, 480)
     plain, plots, met = c.path('plain.png'), c.path('plots.png'), c.path('m.csv')
     c.run(['--screenshot', plain, '--set', 'boids=300', '--seed', '5'], size=size, frames=60)
@@ -326,6 +327,13 @@ def case_plots(c):
             pa, pb = pixel(a, x, y), pixel(b, x, y)
             changed += sum(abs(int(u) - int(v)) for u, v in zip(pa, pb)) > 30
     check(changed > 0.5 * total, 'the plot panel should cover the top right: %d of %d pixels changed' % (changed, total))
+    # sampled on the simulation's clock in scripted runs: the same run draws the same graphs
+    again = c.path('plots2.png')
+    c.run(['--screenshot', again, '--set', 'boids=300', '--seed', '5', '--keys', '1:M'], size=size, frames=60)
+    b2 = read_png(again)
+    differ = sum(1 for y in range(int(0.05 * size[1]), int(0.5 * size[1]))
+                 for x in range(int(0.72 * size[0]), int(0.97 * size[0])) if pixel(b, x, y) != pixel(b2, x, y))
+    check(differ == 0, 'the plots of two identical scripted runs differ in %d pixels' % differ)
     with open(met) as f:
         rows = f.read().splitlines()
     check(rows[0].startswith('tick,centre_x,'), 'metrics header: %s' % rows[0])
