@@ -335,7 +335,20 @@ static void act_bounds(viewer *v, int key, int mods)
     viewer_message(v, "bounds: %s", mur_bounds_name(b));
 }
 
-/* N: the next preset (its parameters and boid count; the boids keep flying from where they are) */
+/* A preset's parameters and boid count, live: the boids keep flying from where they are. */
+void viewer_apply_preset(viewer *v, int i)
+{
+    mur_flock_def d;
+    mur_error err = {{0}};
+    bool ok = mur_def_preset(&d, mur_preset_name(i), &err) && mur_flock_apply_def(v->flock, &d, &err);
+    if (ok)
+        snprintf(v->preset, sizeof v->preset, "%s", mur_preset_name(i));
+    char done[64];
+    snprintf(done, sizeof done, "preset: %s", mur_preset_name(i));
+    report(v, ok, &err, done);
+}
+
+/* N: the next preset */
 static void act_preset(viewer *v, int key, int mods)
 {
     (void)key;
@@ -344,14 +357,7 @@ static void act_preset(viewer *v, int key, int mods)
     for (int i = 0; i < n; i++)
         if (strcmp(mur_preset_name(i), v->preset) == 0)
             next = (i + 1) % n;
-    mur_flock_def d;
-    mur_error err = {{0}};
-    bool ok = mur_def_preset(&d, mur_preset_name(next), &err) && mur_flock_apply_def(v->flock, &d, &err);
-    if (ok)
-        snprintf(v->preset, sizeof v->preset, "%s", mur_preset_name(next));
-    char done[64];
-    snprintf(done, sizeof done, "preset: %s", mur_preset_name(next));
-    report(v, ok, &err, done);
+    viewer_apply_preset(v, next);
 }
 
 static void act_boids(viewer *v, int key, int mods)
@@ -443,7 +449,7 @@ static const viewer_binding BINDINGS[] = {
     {K(0), 0, false, "wheel", "zoom", "each notch moves 12% of the distance, so it feels the same near and far",
      NULL},
     {K(GLFW_KEY_TAB), 0, false, "Tab", "hide / show the HUD and the parameter panel", NULL, act_show},
-    {K(GLFW_KEY_E), 0, false, "E", "parameter panel on / off (mouse: sliders, toggles, counts, pause, speed)",
+    {K(GLFW_KEY_E), 0, false, "E", "parameter panel on / off (mouse: sliders, toggles, presets, counts, pause, speed)",
      "every live parameter from the library's table with its unit, range and meaning as a tooltip; shown at "
      "start in interactive runs, not in scripted ones (`--frames`); never drawn into a recording; needs "
      "Dear ImGui (libimgui-dev) at build time",

@@ -13,6 +13,7 @@
 struct mur_panel {
     GLFWwindow *win;
     ImGuiContext *ctx;
+    float x0, y0, x1, y1; // the panel window's rectangle in the last frame (window coordinates)
 };
 
 extern "C" mur_panel *mur_panel_create(GLFWwindow *win)
@@ -47,9 +48,10 @@ extern "C" void mur_panel_destroy(mur_panel *p)
     std::free(p);
 }
 
-extern "C" bool mur_panel_wants_mouse(const mur_panel *p)
+extern "C" bool mur_panel_wants_mouse(const mur_panel *p, double x, double y)
 {
-    return p && ImGui::GetIO().WantCaptureMouse;
+    // ImGui's flag is a frame late for a cursor that has just arrived: the rectangle is not
+    return p && (ImGui::GetIO().WantCaptureMouse || (x >= p->x0 && x < p->x1 && y >= p->y0 && y < p->y1));
 }
 
 extern "C" bool mur_panel_wants_keyboard(const mur_panel *p)
@@ -175,13 +177,30 @@ void param_widget(mur_panel_io *io, const mur_param *q)
     tooltip(q);
 }
 
+// The presets as a combo box: choosing one sets all its parameters and its boid count (as N does).
+void preset_widget(mur_panel_io *io)
+{
+    const char *shown = io->preset >= 0 ? mur_preset_name(io->preset) : "(changed)";
+    if (ImGui::BeginCombo("preset", shown ? shown : "")) {
+        for (int i = 0; i < mur_preset_count(); i++) {
+            if (ImGui::Selectable(mur_preset_name(i), i == io->preset))
+                io->new_preset = i;
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", mur_preset_summary(i));
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("sets every parameter of the preset and its boid count; the boids fly on");
+}
+
 } // namespace
 
 extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
 {
-    (void)p;
     io->new_def = io->def;
     io->def_changed = io->pause_changed = io->step = io->speed_changed = false;
+    io->new_preset = -1;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
@@ -190,7 +209,13 @@ extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
                             ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowSize(ImVec2(380.0f, vp->WorkSize.y * 0.85f), ImGuiCond_Once);
     ImGui::SetNextWindowBgAlpha(0.85f);
-    if (ImGui::Begin("murmur parameters (E hides)")) {
+    bool open = ImGui::Begin("murmur parameters (E hides)");
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    p->x0 = pos.x;
+    p->y0 = pos.y;
+    p->x1 = pos.x + size.x;
+    p->y1 = pos.y + size.y;
+    if (open) {
         bool paused = io->paused;
         if (ImGui::Checkbox("paused", &paused)) {
             io->pause_changed = true;
@@ -207,6 +232,7 @@ extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
         ImGui::Text("tick %llu   %.0f fps", static_cast<unsigned long long>(io->tick), io->fps);
         ImGui::Separator();
         ImGui::PushItemWidth(-170.0f);
+        preset_widget(io);
         // counts first, then the toggles, then every other live parameter in table order
         const int n = mur_param_count();
         for (int pass = 0; pass < 3; pass++) {

@@ -1,6 +1,6 @@
 /* The parameter panel: a Dear ImGui window built from the library's parameter table (every live
- * parameter as a slider or field with its unit, range and meaning as a tooltip), the boid and
- * predator counts, pause, step and speed. One C++ file (panel.cpp) behind this C interface; the
+ * parameter as a slider or field with its unit, range and meaning as a tooltip), the presets, the
+ * boid and predator counts, pause, step and speed. One C++ file (panel.cpp) behind this C interface; the
  * viewer applies what the panel asks for when the simulation worker is idle. Drawn in the window
  * only, never into a recording. */
 #ifndef MUR_APP_PANEL_H
@@ -22,6 +22,7 @@ typedef struct mur_panel mur_panel;
 typedef struct mur_panel_io {
     /* in */
     mur_flock_def def;      ///< parameters in force (counts included)
+    int preset;             ///< index of the preset in force (mur_preset_name), -1 if unknown
     bool paused;
     double speed;           ///< simulated seconds per real second
     uint64_t tick;
@@ -31,6 +32,7 @@ typedef struct mur_panel_io {
     mur_flock_def new_def;
     bool pause_changed;     ///< set paused to new_paused
     bool new_paused;
+    int new_preset;         ///< switch to this preset (index), -1: no change
     bool step;              ///< advance one tick
     bool speed_changed;
     double new_speed;
@@ -44,7 +46,8 @@ void mur_panel_destroy(mur_panel *p);
 /// Build and draw the panel over the window's framebuffer; io->*_changed say what to apply.
 void mur_panel_draw(mur_panel *p, mur_panel_io *io);
 /// The mouse or the keyboard is over or in the panel: the viewer must not act on it.
-bool mur_panel_wants_mouse(const mur_panel *p);
+/// (x, y): the cursor in window coordinates; inside the panel counts even before ImGui has seen it.
+bool mur_panel_wants_mouse(const mur_panel *p, double x, double y);
 bool mur_panel_wants_keyboard(const mur_panel *p);
 
 #ifdef __cplusplus

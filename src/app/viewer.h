@@ -137,6 +137,8 @@ typedef struct viewer_binding {
 const viewer_binding *viewer_bindings(int *count);
 /// Apply a key press (from GLFW or from the --keys script); repeat: a key held down.
 void viewer_key(viewer *v, int key, int mods, bool repeat);
+/// Switch to preset i (N and the panel): its parameters and boid count, live; worker idle.
+void viewer_apply_preset(viewer *v, int i);
 
 /* viewer_mouse.c */
 void viewer_mouse_button(viewer *v, int button, bool down, int mods);
@@ -172,6 +174,7 @@ void viewer_draw_recorded(viewer *v, const struct mur_scene *scene);
 bool viewer_panel_setup(viewer *v);
 void viewer_panel_destroy(viewer *v);
 bool viewer_panel_available(void);
+bool viewer_panel_shown(const viewer *v); ///< drawn in the window this frame (E on, HUD not hidden)
 bool viewer_panel_wants_mouse(const viewer *v);
 bool viewer_panel_wants_keyboard(const viewer *v);
 void viewer_panel_draw(viewer *v);

@@ -172,9 +172,13 @@ void viewer_draw_hud(viewer *v)
             panel_text(v, x0, y + 2.0f * scale, v->message, WHITE);
 
         if (v->show_plots) {
-            /* the graphs in a column at the right edge */
+            /* the graphs in a column at the right edge; while the parameter panel holds the right
+             * edge (window only, never in a video), at the left under the HUD's lines */
             float w = 220.0f * scale, gh = 34.0f * scale;
-            viewer_plots_draw(&v->plots, h, (float)v->fb_w - w - x0, 8.0f * scale, w, gh, v->sim_time);
+            if (viewer_panel_shown(v) && !v->drawing_video)
+                viewer_plots_draw(&v->plots, h, x0, y + 2.0f * lh + 8.0f * scale, w, gh, v->sim_time);
+            else
+                viewer_plots_draw(&v->plots, h, (float)v->fb_w - w - x0, 8.0f * scale, w, gh, v->sim_time);
         }
 
         const char *hint = "H help   M plots   Tab hide";

@@ -4,6 +4,7 @@
 #include "gl.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "panel.h"
 #include "viewer.h"
@@ -38,10 +39,15 @@ bool viewer_panel_available(void)
 #endif
 }
 
+bool viewer_panel_shown(const viewer *v)
+{
+    return v->panel && v->show_panel && v->show_hud;
+}
+
 bool viewer_panel_wants_mouse(const viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
-    return v->panel && v->show_panel && v->show_hud && mur_panel_wants_mouse(v->panel);
+    return v->panel && v->show_panel && v->show_hud && mur_panel_wants_mouse(v->panel, v->mouse_x, v->mouse_y);
 #else
     (void)v;
     return false;
@@ -72,10 +78,14 @@ void viewer_panel_draw(viewer *v)
     io->speed = v->speed;
     io->tick = v->tick;
     io->fps = v->fps;
+    io->preset = -1;
+    for (int i = 0; i < mur_preset_count(); i++)
+        if (strcmp(mur_preset_name(i), v->preset) == 0)
+            io->preset = i;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, v->fb_w, v->fb_h);
     mur_panel_draw(v->panel, io);
-    v->panel_pending = io->def_changed || io->pause_changed || io->step || io->speed_changed;
+    v->panel_pending = io->def_changed || io->pause_changed || io->step || io->speed_changed || io->new_preset >= 0;
 #else
     (void)v;
 #endif
@@ -97,6 +107,8 @@ void viewer_panel_apply(viewer *v)
             viewer_message(v, "%s", err.msg);
         }
     }
+    if (io->new_preset >= 0)
+        viewer_apply_preset(v, io->new_preset);
     if (io->pause_changed)
         v->paused = io->new_paused;
     if (io->step)

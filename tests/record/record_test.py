@@ -216,18 +216,30 @@ def case_faults(c):
     c.one_line_error(r, '--frames')
 
 
+def rec_red(rgb, w, h):
+    """Pixels of the REC mark's red square (235, 40, 40) in the bottom right quarter."""
+    return sum(1 for y in range(h // 2, h) for x in range(w // 2, w)
+               if all(abs(rgb[3 * (y * w + x) + k] - v) < 12 for k, v in enumerate((235, 40, 40))))
+
+
 def case_window(c):
     """Recording the window while it is shown (Xvfb): --record, and V pressed twice."""
     check(shutil.which('xvfb-run') is not None, 'xvfb-run is not installed')
     xvfb = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24', c.murmur]
     out = c.path('win.mp4')
-    r = subprocess.run(xvfb + ['--record', out, '--frames', '20', '--size', '320x240'] + SMALL,
+    r = subprocess.run(xvfb + ['--record', out, '--frames', '20', '--size', '320x240', '--screenshot',
+                               c.path('win.png')] + SMALL,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=c.tmp,
                        timeout=300)
     check(r.returncode == 0, 'window --record failed:\n' + r.stderr)
     n, w, h, _ = probe(out)
     check((n, w, h) == (20, 320, 240), 'window recording: %d frames %dx%d' % (n, w, h))
     not_blank(video_frame_rgb(out, 10, w, h), 'window frame 10')
+    # the red REC mark: in the window, never in the video
+    ww, wh, win = png_rgb(c.path('win.png'))
+    check(rec_red(win, ww, wh) > 30, 'no REC mark in the window: %d red pixels' % rec_red(win, ww, wh))
+    last = video_frame_rgb(out, 19, w, h)
+    check(rec_red(last, w, h) == 0, 'the REC mark went into the video: %d red pixels' % rec_red(last, w, h))
     os.unlink(out)
     # V at frame 3 starts an auto-named recording, V at frame 13 stops it: frames 3..12
     r = subprocess.run(xvfb + ['--frames', '16', '--size', '320x240', '--keys', '3:V,13:V']

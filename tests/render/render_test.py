@@ -312,7 +312,8 @@ def case_errors(c):
 
 
 def case_plots(c):
-    """M shows the live plots at the top right; --metrics writes one row per tick in the viewer too."""
+    """M shows the live plots at the top right, the same in two identical scripted runs; --metrics
+    writes one row per tick in the viewer too."""
     size = (640, 480)
     plain, plots, met = c.path('plain.png'), c.path('plots.png'), c.path('m.csv')
     c.run(['--screenshot', plain, '--set', 'boids=300', '--seed', '5'], size=size, frames=60)
@@ -326,6 +327,13 @@ def case_plots(c):
             pa, pb = pixel(a, x, y), pixel(b, x, y)
             changed += sum(abs(int(u) - int(v)) for u, v in zip(pa, pb)) > 30
     check(changed > 0.5 * total, 'the plot panel should cover the top right: %d of %d pixels changed' % (changed, total))
+    # sampled on the simulation's clock in scripted runs: the same run draws the same graphs
+    again = c.path('plots2.png')
+    c.run(['--screenshot', again, '--set', 'boids=300', '--seed', '5', '--keys', '1:M'], size=size, frames=60)
+    b2 = read_png(again)
+    differ = sum(1 for y in range(int(0.05 * size[1]), int(0.5 * size[1]))
+                 for x in range(int(0.72 * size[0]), int(0.97 * size[0])) if pixel(b, x, y) != pixel(b2, x, y))
+    check(differ == 0, 'the plots of two identical scripted runs differ in %d pixels' % differ)
     with open(met) as f:
         rows = f.read().splitlines()
     check(rows[0].startswith('tick,centre_x,'), 'metrics header: %s' % rows[0])
@@ -352,14 +360,15 @@ def case_panel(c):
     size = (640, 480)
     base = ['--set', 'boids=300', '--seed', '5', '--keys']
     shots = {}
-    for name, keys in (('plain', '1:M,2:M'), ('panel', '1:E'), ('hidden', '1:E,2:Tab,3:Tab,4:Tab')):
+    for name, keys in (('plain', '1:M,2:M'), ('panel', '1:E'), ('hidden', '1:E,2:Tab,3:Tab,4:Tab'),
+                       ('plots', '1:E,1:M')):
         c.run(['--screenshot', c.path(name + '.png')] + base + [keys], size=size, frames=6)
         shots[name] = read_png(c.path(name + '.png'))
 
-    def region_changed(a, b):
+    def region_changed(a, b, xs=(0.72, 0.97), ys=(0.05, 0.6)):
         changed = total = 0
-        for y in range(int(0.05 * size[1]), int(0.6 * size[1]), 2):
-            for x in range(int(0.72 * size[0]), int(0.97 * size[0]), 2):
+        for y in range(int(ys[0] * size[1]), int(ys[1] * size[1]), 2):
+            for x in range(int(xs[0] * size[0]), int(xs[1] * size[0]), 2):
                 total += 1
                 changed += sum(abs(int(u) - int(v)) for u, v in zip(pixel(a, x, y), pixel(b, x, y))) > 30
         return changed / total
@@ -375,6 +384,12 @@ def case_panel(c):
     check(title_blue(shots['hidden']) == 0 and title_blue(shots['plain']) == 0,
           'the panel shows without E or after Tab')
     check(not os.path.exists(c.path('imgui.ini')), 'the panel left imgui.ini behind')
+    # with the panel at the right, the live plots (M) move to the left under the HUD's lines
+    # instead of showing through the panel
+    left = region_changed(shots['panel'], shots['plots'], (0.03, 0.33), (0.3, 0.75))
+    under = region_changed(shots['panel'], shots['plots'], (0.65, 0.95), (0.2, 0.55))
+    check(left > 0.6 and under < 0.02, 'plots with the panel: %.0f%% of the left column changed, '
+          '%.0f%% under the panel' % (100 * left, 100 * under))
     # never in a recording: the window shows the panel, the video does not
     out = c.path('rec.mp4')
     c.run(['--record', out, '--hud', 'on', '--screenshot', c.path('win.png')] + base + ['1:E'],
