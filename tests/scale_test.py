@@ -205,6 +205,9 @@ class SameFile(Temp):
         # a link to a file that does not exist yet names that file
         os.symlink("new.csv", self.p("dangling.csv"))
         self.refused(["--export", self.p("new.csv"), "--metrics", self.p("dangling.csv")], ["--export", "--metrics"])
+        # and so does a chain of links to it
+        os.symlink("dangling.csv", self.p("chain.csv"))
+        self.refused(["--metrics", self.p("chain.csv"), "--export", self.p("new.csv")], ["--export", "--metrics"])
 
     def test_distinct_outputs_run(self):
         r = run("--steps", "3", "--boids", "100", "--export", self.p("a.csv"), "--metrics", self.p("b.csv"))

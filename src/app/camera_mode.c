@@ -74,7 +74,7 @@ void mur_cam_mode_apply(const mur_cam_mode *m, mur_camera *cam, const double cen
     }
     if (m->orbit_s > 0.0) {
         /* the goal and the drawn yaw turn together: a constant angular speed, no damping lag */
-        float d = (float)(6.283185307179586 / m->orbit_s) * dt;
+        float d = (float)(2.0 * GLM_PI / m->orbit_s) * dt;
         cam->goal.yaw += d;
         cam->cur.yaw += d;
     }

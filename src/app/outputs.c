@@ -33,20 +33,31 @@ static bool same_entry(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && strcmp(na, nb) == 0;
 }
 
-/* A dangling symbolic link names the file it would create: its target, relative to the link's folder. */
+/* A dangling symbolic link names the file it would create: its target, relative to the link's folder,
+ * followed through a chain of links (as open() would, up to 40 of them). */
 static const char *link_target(const char *path, char *out, size_t len)
 {
-    struct stat st;
-    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
-        return path;
-    char t[4096], dir[4096];
-    ssize_t n = readlink(path, t, sizeof t - 1);
-    if (n <= 0)
-        return path;
-    t[n] = 0;
-    split(path, dir, sizeof dir);
-    int w = t[0] == '/' ? snprintf(out, len, "%s", t) : snprintf(out, len, "%s/%s", dir, t);
-    return w > 0 && (size_t)w < len ? out : path;
+    char cur[4096];
+    snprintf(cur, sizeof cur, "%s", path);
+    bool moved = false;
+    for (int hop = 0; hop < 40; hop++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            break;
+        char t[4096], dir[4096], next[4096];
+        ssize_t n = readlink(cur, t, sizeof t - 1);
+        if (n <= 0)
+            break;
+        t[n] = 0;
+        split(cur, dir, sizeof dir);
+        int w = t[0] == '/' ? snprintf(next, sizeof next, "%s", t) : snprintf(next, sizeof next, "%s/%s", dir, t);
+        if (w <= 0 || (size_t)w >= sizeof next)
+            break;
+        memcpy(cur, next, (size_t)w + 1);
+        moved = true;
+    }
+    int w = snprintf(out, len, "%s", cur);
+    return moved && w > 0 && (size_t)w < len ? out : path;
 }
 
 static bool same_file(const char *a, const char *b)

@@ -308,10 +308,10 @@ static void move_camera(viewer *v, double real_dt)
         v->cam.goal.pitch = asinf(fmaxf(-1.0f, fminf(1.0f, -f[1]))) + 0.25f;
         v->cam.goal.distance = 10.0f * v->boid_size;
         /* the shortest way round, as an orbit would take it */
-        while (v->cam.goal.yaw - v->cam.cur.yaw > 3.14159265f)
-            v->cam.goal.yaw -= 6.2831853f;
-        while (v->cam.goal.yaw - v->cam.cur.yaw < -3.14159265f)
-            v->cam.goal.yaw += 6.2831853f;
+        while (v->cam.goal.yaw - v->cam.cur.yaw > GLM_PIf)
+            v->cam.goal.yaw -= 2.0f * GLM_PIf;
+        while (v->cam.goal.yaw - v->cam.cur.yaw < -GLM_PIf)
+            v->cam.goal.yaw += 2.0f * GLM_PIf;
     }
     if (v->cam.follow) {
         float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};

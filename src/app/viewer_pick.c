@@ -114,7 +114,7 @@ void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
     glm_vec3_normalize(right);
     glm_vec3_cross(right, fwd, up);
     for (int k = 0; k < 72; k++) {
-        float a = (float)k * 6.2831853f / 72.0f, q[3], c2[2];
+        float a = (float)k * (2.0f * GLM_PIf) / 72.0f, q[3], c2[2];
         for (int i = 0; i < 3; i++)
             q[i] = v->sel_pos[i] + v->sel_radius * (cosf(a) * right[i] + sinf(a) * up[i]);
         if (project(vp, q, v->fb_w, v->fb_h, c2))
@@ -130,7 +130,7 @@ void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
         glm_vec3_cross(f, up0, a);
         glm_vec3_normalize(a);
         glm_vec3_cross(a, f, b);
-        float half = 0.5f * v->sel_angle * 3.14159265f / 180.0f;
+        float half = 0.5f * v->sel_angle * GLM_PIf / 180.0f;
         vec3 dirs[5];
         glm_vec3_copy(f, dirs[0]);
         for (int e = 0; e < 4; e++) {

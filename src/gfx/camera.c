@@ -85,7 +85,7 @@ void mur_camera_orbit(mur_camera *c, float dyaw, float dpitch)
 {
     c->goal.yaw += dyaw;
     /* keep the angle small so damping never takes the long way round */
-    const float two_pi = 6.2831853f;
+    const float two_pi = 2.0f * GLM_PIf;
     while (c->goal.yaw - c->cur.yaw > 0.5f * two_pi) {
         c->goal.yaw -= two_pi;
     }

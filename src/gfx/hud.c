@@ -32,6 +32,7 @@ typedef struct stb_vertex {
 
 struct mur_hud {
     GLuint prog, vao, vbo;
+    GLint u_screen;   ///< uniform location, looked up once at creation
     hud_vertex *verts;
     size_t count, cap;
     int width, height;
@@ -49,6 +50,7 @@ mur_hud *mur_hud_create(void)
         free(h);
         return NULL;
     }
+    h->u_screen = glGetUniformLocation(h->prog, "u_screen");
     glGenVertexArrays(1, &h->vao);
     glGenBuffers(1, &h->vbo);
     glBindVertexArray(h->vao);
@@ -169,7 +171,7 @@ void mur_hud_end(mur_hud *h)
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(h->prog);
-    glUniform2f(glGetUniformLocation(h->prog, "u_screen"), (float)h->width, (float)h->height);
+    glUniform2f(h->u_screen, (float)h->width, (float)h->height);
     glBindVertexArray(h->vao);
     glBindBuffer(GL_ARRAY_BUFFER, h->vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(h->count * sizeof(hud_vertex)), h->verts,

@@ -512,8 +512,8 @@ static void build_lines(mur_renderer *r, const mur_scene *s)
         line_add(r, g, foot, dim);
         const int seg = 40;
         for (int i = 0; i < seg; i++) {
-            float t0 = 6.2831853f * (float)i / (float)seg;
-            float t1 = 6.2831853f * (float)(i + 1) / (float)seg;
+            float t0 = (2.0f * GLM_PIf) * (float)i / (float)seg;
+            float t1 = (2.0f * GLM_PIf) * (float)(i + 1) / (float)seg;
             float a[3] = {g[0] + k * cosf(t0), s->ground, g[2] + k * sinf(t0)};
             float b[3] = {g[0] + k * cosf(t1), s->ground, g[2] + k * sinf(t1)};
             line_add(r, a, b, c);
@@ -570,7 +570,7 @@ static int build_ground(line_vertex *v, const float c[3], float y, float half)
         mix3(ground_color, sky_horizon, smooth(0.45f, 1.0f, r0 / half), c0);
         mix3(ground_color, sky_horizon, smooth(0.45f, 1.0f, r1 / half), c1);
         for (int s = 0; s < SEGS; s++) {
-            float a0 = 6.2831853f * (float)s / SEGS, a1 = 6.2831853f * (float)(s + 1) / SEGS;
+            float a0 = (2.0f * GLM_PIf) * (float)s / SEGS, a1 = (2.0f * GLM_PIf) * (float)(s + 1) / SEGS;
             float p[4][2] = {{cosf(a0) * r0, sinf(a0) * r0}, {cosf(a1) * r0, sinf(a1) * r0},
                              {cosf(a0) * r1, sinf(a0) * r1}, {cosf(a1) * r1, sinf(a1) * r1}};
             const int tri[6] = {0, 2, 1, 1, 2, 3};

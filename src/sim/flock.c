@@ -94,7 +94,7 @@ static const buffer BUFFERS[] = {
     BUF(ptmp, PER_PREDATOR, 6 * sizeof(float)),
     BUF(item_cnt, PER_ITEM, 2 * sizeof(int64_t)),
     BUF(item_nn, PER_ITEM, sizeof(double)),
-    BUF(msum, PER_BLOCK, MUR_METRIC_BLOCK_BYTES),
+    BUF(msum, PER_BLOCK, sizeof(mur_metric_block)),
 };
 #define NBUFFERS (sizeof BUFFERS / sizeof BUFFERS[0])
 

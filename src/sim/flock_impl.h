@@ -20,8 +20,6 @@
 #define MUR_W_PERCHED 1.0f
 /// Boids per block of the metric sums.
 #define MUR_METRIC_BLOCK 4096
-/// Bytes of one metric block sum.
-#define MUR_METRIC_BLOCK_BYTES 80
 
 /// A thread's gather buffer: the columns of cells around one row of cells, contiguous, so the
 /// neighbourhood of every cell of the row is one slice of it.
@@ -50,7 +48,7 @@ struct mur_flock {
     uint8_t *cwhole;           ///< per cell: its boids are one group (metrics)
     double *item_nn;           ///< per work item: sum of nearest-neighbour distances (metrics)
     int64_t *item_cnt;         ///< per work item: neighbours counted, boids with a neighbour
-    void *msum;                ///< metrics block sums (MUR_METRIC_BLOCK boids a block)
+    struct mur_metric_block *msum; ///< metrics block sums (MUR_METRIC_BLOCK boids a block, metrics.h)
     int threads;               ///< worker threads, 1..MUR_MAX_THREADS
     mur_cores cores;           ///< all threads or one, by what the last ticks measured
     mur_gather gather[MUR_MAX_THREADS];

@@ -17,10 +17,7 @@
 
 #define BLOCK MUR_METRIC_BLOCK
 
-typedef struct block_sum {
-    double x, y, z, ux, uy, uz, dist;
-    int64_t flying, perching;
-} block_sum;
+typedef mur_metric_block block_sum;
 
 /* Concurrent union-find over sorted slots (Anderson & Woll style: link the larger root under the
  * smaller with a compare-and-swap). The partition, and so the group count, is the same whatever the
@@ -415,7 +412,6 @@ void mur_metrics_state(mur_flock *f, const mur_step *st, mur_stats *s)
     if (n == 0)
         return;
     const int64_t nb = (n + BLOCK - 1) / BLOCK;
-    _Static_assert(sizeof(block_sum) <= MUR_METRIC_BLOCK_BYTES, "block sum size");
     block_sum *bs = f->msum; /* sized by ensure_metric_buffers */
     const float *p = f->pos;
     const int nt = st->threads;

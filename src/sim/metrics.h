@@ -7,6 +7,13 @@
 
 struct mur_step;
 
+/// The sums of one block of MUR_METRIC_BLOCK boids (mur_metrics_state), added in block order. The
+/// flock's allocation table sizes its block buffer by this struct: a new state sum is a field here.
+typedef struct mur_metric_block {
+    double x, y, z, ux, uy, uz, dist;
+    int64_t flying, perching;
+} mur_metric_block;
+
 /// Centre, diameter, polarisation, perching and groups of the current state (grid already built).
 void mur_metrics_state(mur_flock *f, const struct mur_step *s, mur_stats *out);
 

@@ -519,6 +519,34 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     return true;
 }
 
+/* The presets' table is presets.c; applying one goes through this file's parser. */
+bool mur_def_preset(mur_flock_def *def, const char *name, mur_error *err)
+{
+    const int n = mur_preset_count();
+    for (int i = 0; i < n; i++) {
+        if (!name || strcmp(name, mur_preset_name(i)) != 0)
+            continue;
+        mur_flock_def d = mur_flock_default_def();
+        const char *s = mur_preset_settings(i);
+        while (*s) {
+            const char *nl = strchr(s, '\n');
+            size_t l = nl ? (size_t)(nl - s) : strlen(s);
+            char pair[160];
+            snprintf(pair, sizeof pair, "%.*s", (int)l, s);
+            if (!mur_def_set_pair(&d, pair, err))
+                return false; /* a bad table row: caught by the presets test */
+            s += nl ? l + 1 : l;
+        }
+        *def = d;
+        return true;
+    }
+    char names[128] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? "|" : "", mur_preset_name(i));
+    mur_set_error(err, "bad preset '%s': expected one of %s", name ? name : "", names);
+    return false;
+}
+
 /* "preset = NAME": the def becomes that preset (later lines change it further). True when the line
  * is a preset line; e->msg is then empty or the error. */
 static bool is_preset_line(const char *s, mur_error *e, mur_flock_def *def)

@@ -1,9 +1,9 @@
 /* The presets: named sets of parameters applied on top of the classic defaults. One row per preset;
- * --preset, "preset = NAME" in parameter files and --list-presets all read this table. */
-#include <stdio.h>
-#include <string.h>
+ * --preset, "preset = NAME" in parameter files and --list-presets all read this table. A table only:
+ * applying a preset (mur_def_preset) is the parameter parser's work, in params.c. */
+#include <stddef.h>
 
-#include "core.h"
+#include "murmur/murmur.h"
 
 typedef struct preset {
     const char *name;
@@ -72,29 +72,3 @@ const char *mur_preset_name(int i) { return i >= 0 && i < NPRESETS ? PRESETS[i].
 const char *mur_preset_summary(int i) { return i >= 0 && i < NPRESETS ? PRESETS[i].summary : NULL; }
 
 const char *mur_preset_settings(int i) { return i >= 0 && i < NPRESETS ? PRESETS[i].settings : NULL; }
-
-bool mur_def_preset(mur_flock_def *def, const char *name, mur_error *err)
-{
-    for (int i = 0; i < NPRESETS; i++) {
-        if (!name || strcmp(name, PRESETS[i].name) != 0)
-            continue;
-        mur_flock_def d = mur_flock_default_def();
-        const char *s = PRESETS[i].settings;
-        while (*s) {
-            const char *nl = strchr(s, '\n');
-            size_t l = nl ? (size_t)(nl - s) : strlen(s);
-            char pair[160];
-            snprintf(pair, sizeof pair, "%.*s", (int)l, s);
-            if (!mur_def_set_pair(&d, pair, err))
-                return false; /* a bad table row: caught by the presets test */
-            s += nl ? l + 1 : l;
-        }
-        *def = d;
-        return true;
-    }
-    char names[128] = "";
-    for (int i = 0; i < NPRESETS; i++)
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? "|" : "", PRESETS[i].name);
-    mur_set_error(err, "bad preset '%s': expected one of %s", name ? name : "", names);
-    return false;
-}

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core.h"
+
 #define PAIR_LIMIT 10000 /* all pairs up to this many boids in mur_shape_corr */
 
-static const double RAD2DEG = 57.295779513082320876798;
+static const double RAD2DEG = 360.0 / MUR_TWO_PI;
 
 /* ---- groups ---------------------------------------------------------------------------------- */
 
