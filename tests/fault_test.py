@@ -351,5 +351,5 @@ class Fault(TempCase):
 
 if __name__ == "__main__":
     MURMUR = os.path.abspath(sys.argv[1])
-    CMD = [*VALGRIND, MURMUR]
+    CMD = [*VALGRIND, MURMUR, "--preset", "classic"]  # the tests are written for the classic flock
     unittest.main(argv=[sys.argv[0], "-v"])

@@ -27,7 +27,7 @@ VALGRIND = shlex.split(os.environ.get("MURMUR_VALGRIND", ""))
 
 
 def run(*args, timeout=300, preexec_fn=None):
-    return subprocess.run([*VALGRIND, MURMUR, *args], capture_output=True, text=True, timeout=timeout,
+    return subprocess.run([*VALGRIND, MURMUR, "--preset", "classic", *args], capture_output=True, text=True, timeout=timeout,
                           preexec_fn=preexec_fn)
 
 
@@ -35,7 +35,7 @@ def run_tty(args, interrupt_when=None, timeout=300):
     """murmur with stderr on a pseudo-terminal (stdout a pipe). Returns (exit status, stderr text,
     stdout text, seconds). interrupt_when: a regex; SIGINT is sent once stderr matches it."""
     master, slave = pty.openpty()
-    p = subprocess.Popen([*VALGRIND, MURMUR, *args], stdout=subprocess.PIPE, stderr=slave)
+    p = subprocess.Popen([*VALGRIND, MURMUR, "--preset", "classic", *args], stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
     out, sent, t0 = b"", False, time.time()
     while True:

@@ -22,7 +22,7 @@ BEGIN, END = "<!-- scale_figures: begin -->", "<!-- scale_figures: end -->"
 def run(args):
     """murmur with stderr on a pseudo-terminal: (cost line, summary line)."""
     master, slave = pty.openpty()
-    p = subprocess.Popen([MURMUR, *args], stdout=subprocess.DEVNULL, stderr=slave)
+    p = subprocess.Popen([MURMUR, "--preset", "classic", *args], stdout=subprocess.DEVNULL, stderr=slave)
     os.close(slave)
     out = b""
     while True:

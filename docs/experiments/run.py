@@ -41,7 +41,7 @@ class Runner:
         os.makedirs(self.data, exist_ok=True)
 
     def run(self, args):
-        r = subprocess.run([self.murmur, *args], capture_output=True, text=True)
+        r = subprocess.run([self.murmur, "--preset", "classic", *args], capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit("murmur %s failed (%d): %s" % (" ".join(args), r.returncode, r.stderr.strip()))
         return r.stderr

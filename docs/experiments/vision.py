@@ -43,7 +43,8 @@ def murmur_args(dvis, salign, box=200.0, per_tick=True):
     (the report's Algorithm 2.1), so murmur's per-second weight is S/dt; otherwise murmur's weight is S."""
     k = 1.0 / DT if per_tick else 1.0
     t = TABLE1
-    return ["--set", "dt=%g" % DT, "--set", "plane=on", "--set", "view_angle=360", "--set", "steer_unit=on",
+    # from the classic preset (the library's defaults), whatever murmur's default preset is
+    return ["--preset", "classic", "--set", "dt=%g" % DT, "--set", "plane=on", "--set", "view_angle=360", "--set", "steer_unit=on",
             "--set", "view_radius=%g" % (dvis if dvis else 1e6),
             "--set", "cohesion=%g" % (t["scoh"] * k), "--set", "alignment=%g" % (salign * k),
             "--set", "separation=%g" % (t["ssep"] * k), "--set", "separation_radius=%g" % t["dsep"],

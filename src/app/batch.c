@@ -222,9 +222,11 @@ static const char *const WORLD_NOTE =
     "batch summary and the viewer's HUD show the mean neighbours. Choose `scale` to get a larger flock of the\n"
     "same character.\n";
 
-void mur_print_params(bool markdown)
+void mur_print_params(bool markdown, const char *preset)
 {
-    mur_flock_def d = mur_flock_default_def();
+    const mur_flock_def lib = mur_flock_default_def();
+    mur_flock_def d = lib;
+    mur_def_preset(&d, preset, NULL); /* checked by the parser before we get here */
     if (markdown) {
         puts("# Parameters");
         puts("");
@@ -233,22 +235,28 @@ void mur_print_params(bool markdown)
         puts("lines, `#` comments). Vectors are written `x,y,z`. Units: wu = world units, s = seconds.");
         puts("Every parameter marked live can also change on a running flock (viewer, `mur_flock_set`).");
         puts("");
-        puts("| name | type | default | range | unit | live | meaning |");
-        puts("|---|---|---|---|---|---|---|");
+        printf("`%s` is the value murmur starts from (its default preset, `%s`); `classic` is the library's\n",
+               preset, preset);
+        puts("default (`mur_flock_default_def`, the `classic` preset). `murmur --list-presets` lists what each");
+        puts("preset sets; `--preset NAME --list-params` lists from another preset.");
+        puts("");
+        printf("| name | type | %s | classic | range | unit | live | meaning |\n", preset);
+        puts("|---|---|---|---|---|---|---|---|");
     } else {
-        printf("%-18s %-7s %-16s %-22s %-7s %s\n", "name", "type", "default", "range", "unit", "meaning");
+        printf("%-18s %-7s %-16s %-16s %-22s %-7s %s\n", "name", "type", preset, "classic", "range", "unit", "meaning");
     }
     for (int i = 0; i < mur_param_count(); i++) {
         const mur_param *p = mur_param_at(i);
-        char def[64], type[16], range[64];
+        char def[64], cls[64], type[16], range[64];
         mur_def_get(&d, p->name, def, sizeof def);
+        mur_def_get(&lib, p->name, cls, sizeof cls);
         type_name(p, type, sizeof type);
         range_of(p, range, sizeof range);
         if (markdown)
-            printf("| `%s` | %s | `%s` | %s | %s | %s | %s |\n", p->name, type, def, range, p->unit[0] ? p->unit : "-",
-                   p->live ? "yes" : "no", p->meaning);
+            printf("| `%s` | %s | `%s` | `%s` | %s | %s | %s | %s |\n", p->name, type, def, cls, range,
+                   p->unit[0] ? p->unit : "-", p->live ? "yes" : "no", p->meaning);
         else
-            printf("%-18s %-7s %-16s %-22s %-7s %s\n", p->name, type, def, range, p->unit[0] ? p->unit : "-",
+            printf("%-18s %-7s %-16s %-16s %-22s %-7s %s\n", p->name, type, def, cls, range, p->unit[0] ? p->unit : "-",
                    p->meaning);
     }
     if (markdown)

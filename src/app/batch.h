@@ -15,7 +15,9 @@ bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile *metrics);
 /// status, or MUR_EXIT_USAGE after printing a failure.
 int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile *metrics, int status);
 /// Print the parameter table (text or markdown) to stdout.
-void mur_print_params(bool markdown);
+/// --list-params: every parameter with its value in preset `preset` (what murmur starts from) and in
+/// the library's defaults (the classic preset).
+void mur_print_params(bool markdown, const char *preset);
 /// --list-presets: every preset, its summary and the parameters it sets on top of the classic defaults.
 void mur_print_presets(void);
 #endif

@@ -8,7 +8,7 @@
 #include "murmur/murmur.h"
 
 /// The preset the program starts from when --preset is not given.
-#define MUR_DEFAULT_PRESET "classic"
+#define MUR_DEFAULT_PRESET "starling"
 
 /// Exit status for bad input (flags, files, values) and unusable environments (no display, no ffmpeg).
 #define MUR_EXIT_USAGE 2

@@ -56,16 +56,27 @@ mur_group mur_biggest_group(const mur_view *v, const mur_flock_def *def)
     if (v->boids <= 0)
         return out;
     grid g;
+    /* the boids' bounding box: without walls (roost, bounds=none) they fly outside the world box */
+    float lo[3], hi[3];
+    for (int k = 0; k < 3; k++)
+        lo[k] = hi[k] = v->pos[k];
+    for (int32_t i = 1; i < v->boids; i++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fminf(lo[k], v->pos[(size_t)i * 3 + k]);
+            hi[k] = fmaxf(hi[k], v->pos[(size_t)i * 3 + k]);
+        }
     float ext = 0.0f;
     for (int k = 0; k < 3; k++)
-        ext = fmaxf(ext, def->world_max[k] - def->world_min[k]);
-    g.cell = fmaxf(2.0f * def->view_radius, ext / (float)MAX_CELLS);
+        ext = fmaxf(ext, hi[k] - lo[k]);
+    const bool topo = def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && def->separation_radius > 0.0f;
+    const float link = topo ? fminf(2.5f * def->separation_radius, def->view_radius) : 2.0f * def->view_radius;
+    g.cell = fmaxf(link, ext / (float)MAX_CELLS);
     if (!(g.cell > 0.0f))
         g.cell = 1.0f;
     size_t cells = 1;
     for (int k = 0; k < 3; k++) {
-        g.lo[k] = def->world_min[k];
-        int n = (int)ceilf((def->world_max[k] - def->world_min[k]) / g.cell);
+        g.lo[k] = lo[k];
+        int n = (int)ceilf((hi[k] - lo[k]) / g.cell) + 1;
         g.n[k] = n < 1 ? 1 : n > MAX_CELLS ? MAX_CELLS : n;
         cells *= (size_t)g.n[k];
     }

@@ -27,7 +27,7 @@ static int print_info(const mur_cli *cli)
     else if (cli->version)
         puts("murmur " MUR_VERSION_STRING);
     else if (cli->list_params)
-        mur_print_params(cli->params_markdown);
+        mur_print_params(cli->params_markdown, cli->preset);
     else if (cli->list_presets)
         mur_print_presets();
     else {

@@ -16,7 +16,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'render'))
 from render_test import Failure, check, read_png, pixel, classify  # noqa: E402
 
-SMALL = ['--set', 'boids=1500', '--seed', '11']
+SMALL = ['--preset', 'classic', '--set', 'boids=1500', '--seed', '11']  # the tests are written for classic
 
 
 def env_headless(**extra):
@@ -35,7 +35,7 @@ class Ctx:
         return os.path.join(self.tmp, *parts)
 
     def run(self, args, expect=0, env=None):
-        cmd = [self.murmur, '--headless'] + args
+        cmd = [self.murmur, '--headless', '--preset', 'classic'] + args  # a later --preset in args wins
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            env=env or env_headless(), cwd=self.tmp, timeout=600)
         if r.returncode != expect:

@@ -139,7 +139,8 @@ class Ctx:
         return p
 
     def run(self, args, frames=3, size=SIZE, display=True, cwd=None, expect=0, env=None):
-        cmd = [self.murmur, '--frames', str(frames), '--size', '%dx%d' % size] + args
+        # the tests are written for the classic preset (a later --preset in args wins)
+        cmd = [self.murmur, '--preset', 'classic', '--frames', str(frames), '--size', '%dx%d' % size] + args
         if display:
             cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24'] + cmd
         extra, env = env or {}, dict(os.environ)
