@@ -138,9 +138,11 @@ class Ctx:
                 f.write(','.join(str(v) for v in r) + '\n')
         return p
 
-    def run(self, args, frames=3, size=SIZE, display=True, cwd=None, expect=0, env=None):
-        # the tests are written for the classic preset (a later --preset in args wins)
-        cmd = [self.murmur, '--preset', 'classic', '--frames', str(frames), '--size', '%dx%d' % size] + args
+    def run(self, args, frames=3, size=SIZE, display=True, cwd=None, expect=0, env=None, preset='classic'):
+        # the tests are written for the classic preset (a later --preset in args wins); preset=None:
+        # murmur's own default
+        first = ['--preset', preset] if preset else []
+        cmd = [self.murmur] + first + ['--frames', str(frames), '--size', '%dx%d' % size] + args
         if display:
             cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24'] + cmd
         extra, env = env or {}, dict(os.environ)
@@ -300,6 +302,28 @@ def case_png(c):
     # an unwritable screenshot path fails clearly
     r = c.run(['--screenshot', os.path.join(c.tmp, 'no', 'such', 'dir.png')], frames=1, expect=2)
     check('no/such' in r.stderr, 'error should name the path:\n' + r.stderr)
+
+
+def case_default(c):
+    """What a new user sees: murmur's default preset is starling, whose camera follows the biggest
+    group (no walls to frame), so once the flock has formed its birds sit round the image centre."""
+    shot = c.path('default.png')
+    r = c.run(['--screenshot', shot, '--hud', 'off', '--set', 'boids=600', '--warmup', '1500'], frames=30,
+              preset=None)
+    st = c.state(r.stdout)
+    check(st['follow'] == 'on' and st['bounds'] == 'none', 'default: want the starling roost world followed, got %s' % st)
+    img = read_png(shot)
+    w, h, _, _ = img
+    xs, ys = [], []
+    for y in range(0, h, 2):
+        for x in range(0, w, 2):
+            if classify(pixel(img, x, y)) == 'flying':
+                xs.append(x)
+                ys.append(y)
+    check(len(xs) > 40, 'too few bird pixels in the default view (%d)' % len(xs))
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    check(abs(mx - w / 2) < w / 4 and abs(my - h / 2) < h / 4,
+          'the followed flock should sit round the centre, its pixels average (%.0f, %.0f)' % (mx, my))
 
 
 def case_errors(c):
@@ -583,7 +607,7 @@ def case_trails(c):
     check(big > 150, 'riding: the bird should be close and large, %d bird pixels' % big)
 
 
-CASES = {'lod': case_lod, 'axes': case_axes, 'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'world_scale': case_world_scale, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
+CASES = {'default': case_default, 'lod': case_lod, 'axes': case_axes, 'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'world_scale': case_world_scale, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
          'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
          'errors': case_errors, 'plots': case_plots}
 
