@@ -13,7 +13,7 @@ for rep in $(seq "$reps"); do
                 args=(); [ "$cam" = near ] && args=(--camera-pos 20,30,85 --look-at 0,20,40)
                 frames=200; [ "$n" -gt 10000 ] && frames=60
                 l0=$(cut -d' ' -f1 /proc/loadavg)
-                ms=$("$m" --headless --boids "$n" --frames "$frames" "${args[@]}" 2>&1 | grep -o '[0-9.]* ms/frame' | cut -d' ' -f1)
+                ms=$("$m" --headless --preset classic --boids "$n" --frames "$frames" "${args[@]}" 2>&1 | grep -o '[0-9.]* ms/frame' | cut -d' ' -f1)
                 echo "{\"bin\":\"$bin\",\"rep\":$rep,\"boids\":$n,\"camera\":\"$cam\",\"frames\":$frames,\"ms_per_frame\":$ms,\"load0\":$l0}" >> "$out"
             done
         done

@@ -60,9 +60,11 @@ bool mur_cam_setup(mur_camera *cam, mur_cam_mode *mode, const mur_cli *cli, cons
         apply_path(mode, cam, 0.0);
     }
     mur_camera_snap(cam);
-    /* a roost world has no walls to frame (the starling preset): unless a camera is asked for, the
-     * camera follows the biggest group as F does (F or Home stop it) */
-    bool roam = !cli->camera && def->roost && !cli->cam_pos_given && !cli->look_at_given && !cli->camera_path;
+    /* a roost world has no walls to frame (the starling preset): unless a fixed camera, a position or a
+     * path is asked for, the camera (an orbit too) follows the biggest group as F does (F or Home stop
+     * it in the viewer) */
+    bool roam = (!cli->camera || mode->orbit_s > 0.0) && def->roost && !cli->cam_pos_given && !cli->look_at_given &&
+                !cli->camera_path;
     if (mode->follow || roam)
         mur_camera_set_follow(cam, true);
     return true;

@@ -123,7 +123,8 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
     const mur_cli *cli = hl->cli;
     mur_view v0 = mur_flock_view(flock);
     hl->job.copy = true;
-    hl->job.centre = hl->mode.follow;
+    const bool follow = hl->mode.follow || hl->cam.follow; /* --camera follow, or a roost world's default */
+    hl->job.centre = follow;
     hl->job.metrics = hl->metrics.fp;
     mur_renderer_map(hl->r, v0.boids, v0.predators, &hl->job.dst);
     hl->job.ticks = 0;
@@ -148,7 +149,7 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
             hl->job.ticks = mur_pace_ticks(&hl->pace, cli->fps, sim_dt);
             mur_sim_kick(hl->sim, &hl->job);
         }
-        if (hl->mode.follow && !snapped) {
+        if (follow && !snapped) {
             hl->cam.follow = true;
             float c[3] = {(float)centre[0], (float)centre[1], (float)centre[2]};
             mur_camera_frame(&hl->cam, c, (float)radius);

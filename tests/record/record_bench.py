@@ -19,7 +19,7 @@ import tempfile
 def run(murmur, args, frames):
     env = dict(os.environ)
     env.pop('DISPLAY', None)
-    cmd = [murmur, '--headless', '--frames', str(frames), '--size', '1280x720',
+    cmd = [murmur, '--headless', '--preset', 'classic', '--frames', str(frames), '--size', '1280x720',
            '--boids', '10000', '--seed', '1'] + args
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if r.returncode != 0:

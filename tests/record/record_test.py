@@ -409,17 +409,20 @@ def case_follow(c):
                                                 rnd.uniform(-3, 3)))
     with open(c.path('two.csv'), 'w') as f:
         f.write('\n'.join(rows) + '\n')
-    shot = c.path('follow.png')
-    c.run(['--init', c.path('two.csv'), '--frames', '2', '--size', '320x240', '--camera', 'follow',
-           '--screenshot', shot, '--seed', '3'])
-    w, h, rgb = png_rgb(shot)
-    px = [tuple(rgb[i:i + 3]) for i in range(0, len(rgb), 3)]
-    birds = [(i % w, i // w) for i, p in enumerate(px) if classify(p) == 'flying']
-    check(len(birds) > 500, 'the followed group is small in the frame: %d bird pixels' % len(birds))
-    mx = sum(x for x, _ in birds) / len(birds)
-    my = sum(y for _, y in birds) / len(birds)
-    check(abs(mx - w / 2) < w * 0.12 and abs(my - h / 2) < h * 0.15,
-          'the bird pixels centre at %.0f,%.0f, not the middle of %dx%d' % (mx, my, w, h))
+    # --camera follow; in the starling preset's roost world the default camera and an orbit follow too
+    for name, cam in (('follow', ['--camera', 'follow']), ('roost', ['--preset', 'starling']),
+                      ('roost_orbit', ['--preset', 'starling', '--camera', 'orbit:10'])):
+        shot = c.path(name + '.png')
+        c.run(['--init', c.path('two.csv'), '--frames', '2', '--size', '320x240', '--screenshot', shot,
+               '--seed', '3'] + cam)
+        w, h, rgb = png_rgb(shot)
+        px = [tuple(rgb[i:i + 3]) for i in range(0, len(rgb), 3)]
+        birds = [(i % w, i // w) for i, p in enumerate(px) if classify(p) == 'flying']
+        check(len(birds) > 300, '%s: the followed group is small in the frame: %d bird pixels' % (name, len(birds)))
+        mx = sum(x for x, _ in birds) / len(birds)
+        my = sum(y for _, y in birds) / len(birds)
+        check(abs(mx - w / 2) < w * 0.12 and abs(my - h / 2) < h * 0.15,
+              '%s: the bird pixels centre at %.0f,%.0f, not the middle of %dx%d' % (name, mx, my, w, h))
 
 
 CASES = {'filming': case_filming, 'camera': case_camera, 'follow': case_follow, 'mp4': case_mp4, 'png': case_png, 'determinism': case_determinism,

@@ -16,7 +16,7 @@ import sys
 
 def run(murmur, boids, frames, msaa):
     env = dict(os.environ, MURMUR_MSAA=str(msaa))
-    cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24', murmur, '--boids', str(boids),
+    cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24', murmur, '--preset', 'classic', '--boids', str(boids),
            '--frames', str(frames), '--size', '1280x720', '--vsync', 'off']
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if r.returncode != 0:
@@ -30,7 +30,7 @@ def run(murmur, boids, frames, msaa):
 def run_headless(murmur, boids, frames):
     env = dict(os.environ)
     env.pop('DISPLAY', None)
-    cmd = [murmur, '--headless', '--boids', str(boids), '--frames', str(frames), '--size',
+    cmd = [murmur, '--headless', '--preset', 'classic', '--boids', str(boids), '--frames', str(frames), '--size',
            '1280x720']
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if r.returncode != 0:
