@@ -47,7 +47,8 @@ SEP_SPARSE = 4.0 * 4 ** (1 / 3)
 METRIC_RADIUS = 3.0
 VARIANTS = {
     "starling": ([], 10.0),
-    "starling-sparse": (["--set", "separation_radius=%.3f" % SEP_SPARSE], 10.0 * 4 ** (1 / 3)),
+    "starling-sparse": (["--set", "separation_radius=%.3f" % SEP_SPARSE,
+                         "--set", "view_radius=%.3f" % (10.0 * 4 ** (1 / 3))], 10.0 * 4 ** (1 / 3)),
     "metric": (["--set", "neighbours=metric", "--set", "hard_radius=0", "--set", "view_radius=%g" % METRIC_RADIUS],
                10.0),
     "metric-sparse": (["--set", "neighbours=metric", "--set", "hard_radius=0",
