@@ -158,7 +158,7 @@ typedef struct piece {
 } piece;
 
 typedef int32_t (*gather_fn)(const mur_flock *, mur_gather *, const piece *, int, int, int32_t, int64_t, float,
-                             int32_t, int32_t *, bool, int32_t);
+                             int32_t, int32_t *, bool, int32_t, bool);
 
 /* The pass's view of the tick: the step context and the kernel path. */
 typedef struct tick_cfg {
@@ -166,6 +166,7 @@ typedef struct tick_cfg {
     bool cone, pairwise, move, metrics;
     scan_fn kernel;
     scan2_fn kernel2;   ///< two boids per pass, or NULL
+    scan_fn lean;       ///< the lean kernel for the row gather (kernel.h), or NULL (with kernel2)
     gather_fn gather;
 } tick_cfg;
 
@@ -194,8 +195,9 @@ static inline void set_params(kparams *p, const tick_cfg *t, const boid_in *b)
 
 /* Scan and update the boids [klo, khi) (sorted slots) of one cell against the candidates of J; boid k
  * is candidate self_off + k of J's arrays. */
+/* With poison (the lean kernel), J's x array: the boid's own x there is NaN while it is scanned. */
 static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo, int32_t khi, int32_t self_off,
-                       int32_t ncand, sums *S)
+                       int32_t ncand, sums *S, float *poison)
 {
     boid_in bb[UPDATE_BATCH];
     acc ss[UPDATE_BATCH];
@@ -228,7 +230,14 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
         for (int q = 0; q < nb;) {
             set_params(&J->p, t, &bb[q]);
             J->self = self_off + kk[q];
-            if (t->kernel2 && q + 1 < nb) {
+            if (poison) {
+                float *me = poison + J->self;
+                const float keep = *me;
+                *me = NAN;
+                t->lean(J, &ss[q]);
+                *me = keep;
+                q++;
+            } else if (t->kernel2 && q + 1 < nb) {
                 set_params(&p2, t, &bb[q + 1]);
                 t->kernel2(J, &p2, self_off + kk[q + 1], &ss[q]);
                 q += 2;
@@ -324,7 +333,7 @@ static void do_cell(mur_flock *f, const tick_cfg *t, int32_t cx, int32_t cy, int
         J.nr = nr;
         self_base = 0;
     }
-    scan_boids(f, t, &J, klo, khi, self_base, total, S);
+    scan_boids(f, t, &J, klo, khi, self_base, total, S, NULL);
 }
 
 /* The column copy, once per vector width (gather_body.h). */
@@ -446,7 +455,8 @@ static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_
                     full = true;
                     break;
                 }
-                o = t->gather(f, gb, pc, np, cp, cy, xoff, shx, o, &gb->self[c - cs], xk + 1 < dx, dy);
+                o = t->gather(f, gb, pc, np, cp, cy, xoff, shx, o, &gb->self[c - cs], xk + 1 < dx, dy,
+                              t->lean != NULL);
                 gb->col[c - cs + 1] = o;
             }
             if (full)
@@ -458,7 +468,7 @@ static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_
             const int32_t wlo = x - H > colmin ? x - H : colmin;
             one.lo = gb->col[wlo - cs];
             one.hi = gb->col[wend - cs + 1];
-            scan_boids(f, t, &J, klo, khi, gb->self[x - cs] - klo, one.hi - one.lo, S);
+            scan_boids(f, t, &J, klo, khi, gb->self[x - cs] - klo, one.hi - one.lo, S, t->lean ? gb->x : NULL);
         }
         if (full && x == xs) {
             /* this cell's window alone does not fit */
@@ -480,14 +490,17 @@ static void tick_config(const mur_flock *f, const mur_step *s, tick_cfg *t)
     t->metrics = s->metrics;
     t->kernel = mur_scan_boid_base;
     t->kernel2 = NULL; /* two boids need 22 sum vectors: only the 32 AVX-512 registers hold them */
+    t->lean = mur_scan_boid_lean_base;
     t->gather = gather_column_base;
 #ifdef MUR_X86_PATHS
     if (s->simd == MUR_SIMD_AVX2) {
         t->kernel = mur_scan_boid_avx2;
+        t->lean = mur_scan_boid_lean_avx2;
         t->gather = gather_column_avx2;
     } else if (s->simd == MUR_SIMD_AVX512) {
         t->kernel = mur_scan_boid_avx512;
         t->kernel2 = mur_scan_boid2_avx512;
+        t->lean = NULL; /* the two-boid kernel needs each boid visible to the other */
         t->gather = gather_column_avx512;
     }
 #endif
