@@ -6,17 +6,21 @@
  * Appends column xoff (shifted by shx) of the row's pieces to the buffer at o and returns the new end.
  * Copies go GW floats at a time and may write up to GW - 1 floats past the end (the buffer is padded;
  * the next piece overwrites them); the values are the same for every GW. *center gets the buffer
- * position of the first boid of cell (x, cy). No include guard: each inclusion is one path. */
+ * position of the first boid of cell (x, cy). With lean (the lean kernel's buffer, kernel.h) the
+ * weights are not copied and a candidate of weight 0 gets x = NaN instead. No include guard: each
+ * inclusion is one path. */
 #define G_CAT2(a, b) a##_##b
 #define G_CAT(a, b) G_CAT2(a, b)
 #define G(x) G_CAT(x, GNAME)
 
 typedef float G(vg) __attribute__((vector_size(4 * GW)));
+typedef int32_t G(vgi) __attribute__((vector_size(4 * GW)));
 static GATTR int32_t G(gather_column)(const mur_flock *f, mur_gather *gb, const piece *pc, int np, int cp,
                                          int32_t cy, int64_t xoff, float shx, int32_t o, int32_t *center,
-                                         bool prefetch, int32_t dy)
+                                         bool prefetch, int32_t dy, bool lean)
 {
     typedef G(vg) vg;
+    typedef G(vgi) vgi;
     const int32_t *restrict start = f->grid.start;
     /* local copies of the pointers: stores through float * could otherwise alias them */
     const float *restrict ax = f->sx, *restrict ay = f->sy, *restrict az = f->sz;
@@ -26,6 +30,7 @@ static GATTR int32_t G(gather_column)(const mur_flock *f, mur_gather *gb, const 
     float *restrict gvx = gb->vx, *restrict gvy = gb->vy, *restrict gvz = gb->vz, *restrict gw = gb->w;
     const vg zero = {0};
     const vg sx = zero + shx;
+    const vgi qnan = (vgi){0} + 0x7fc00000;
     for (int p = 0; p < np; p++) {
         const int32_t lo = start[pc[p].zoff + xoff + pc[p].y0];
         const int32_t hi = start[pc[p].zoff + xoff + pc[p].y1 + 1];
@@ -48,6 +53,23 @@ static GATTR int32_t G(gather_column)(const mur_flock *f, mur_gather *gb, const 
             }
         }
         int32_t q = o;
+        if (lean) {
+            for (int32_t j = lo; j < hi; j += GW, q += GW) {
+                vg a, w;
+                memcpy(&w, aw + j, sizeof w);
+                const vgi keep = w > zero;
+                memcpy(&a, ax + j, sizeof a); a += sx;
+                a = (vg)(((vgi)a & keep) | (~keep & qnan));
+                memcpy(gx + q, &a, sizeof a);
+                memcpy(&a, ay + j, sizeof a); a += sy; memcpy(gy + q, &a, sizeof a);
+                memcpy(&a, az + j, sizeof a); a += sz; memcpy(gz + q, &a, sizeof a);
+                memcpy(gvx + q, avx + j, sizeof a);
+                memcpy(gvy + q, avy + j, sizeof a);
+                memcpy(gvz + q, avz + j, sizeof a);
+            }
+            o += hi - lo;
+            continue;
+        }
         for (int32_t j = lo; j < hi; j += GW, q += GW) {
             vg a;
             memcpy(&a, ax + j, sizeof a); a += sx; memcpy(gx + q, &a, sizeof a);

@@ -59,8 +59,12 @@ typedef void (*scan2_fn)(const scan_job *, const kparams *, int32_t, acc *);
 /* One boid against every candidate of J (sums in a fixed 16-lane order); the AVX-512 path also has
  * a two-boid version sharing the candidate loads. */
 void mur_scan_boid_base(const scan_job *J, acc *out);
+/* The same sums over one unshifted run whose excluded candidates (weight 0, the boid itself) have
+ * x = NaN (the row gather's buffer, rules.c); J->w and J->self are not read. */
+void mur_scan_boid_lean_base(const scan_job *J, acc *out);
 #ifdef MUR_X86_PATHS
 void mur_scan_boid_avx2(const scan_job *J, acc *out);
+void mur_scan_boid_lean_avx2(const scan_job *J, acc *out);
 void mur_scan_boid_avx512(const scan_job *J, acc *out);
 void mur_scan_boid2_avx512(const scan_job *J, const kparams *p2, int32_t self2, acc *out);
 #endif

@@ -136,6 +136,83 @@ static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job 
         all2[s] = b;
     }
 }
+/* The lean kernel of the row gather (rules.c do_row): one run, unshifted, whose candidates that must
+ * not count (weight 0, and the boid itself) have x = NaN in the buffer, so their d2 is NaN and fails
+ * every comparison. The mask is then d2 < r2 (and the end of the run in the last chunk), with no
+ * weight load, no shift adds and no self compare. The count is an integer per lane (exact, as the
+ * float sums of 1 are below 2^24), converted before the reduction. Each lane gets the same sums as
+ * in K(chunk): dx = x - px instead of (x + 0) - px differs at most in the sign of a zero, which no
+ * masked sum (all start at +0) and no comparison sees. */
+static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *a, K(vi) *cnt,
+    const float *const *src, int32_t o, int32_t hi, const kparams *p, const bool cone, const bool tail,
+    const bool nnd)
+{
+    typedef K(vf) vf;
+    typedef K(vi) vi;
+    const vf zero = {0};
+    vf x, y, z, vx, vy, vz;
+    memcpy(&x, src[0] + o, sizeof x);
+    memcpy(&y, src[1] + o, sizeof y);
+    memcpy(&z, src[2] + o, sizeof z);
+    const vf dx = x - p->px, dy = y - p->py, dz = z - p->pz;
+    const vf d2 = dx * dx + dy * dy + dz * dz;
+    vi m = d2 < zero + p->r2;
+    if (tail) { /* lanes past the run's end: whatever is there, weight 0 */
+        vi iota;
+        memcpy(&iota, lane_iota, sizeof iota);
+        m &= (iota + o) < hi;
+    }
+    if (cone) {
+        const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;
+        const vf dd = dot * dot, kd = d2 * p->k2;
+        const vi ahead = dot >= zero;
+        const vi kp = (vi){0} - (int32_t)p->kpos;
+        m &= (kp & ahead & (dd >= kd)) | (~kp & (ahead | (dd <= kd)));
+    }
+    memcpy(&vx, src[3] + o, sizeof vx);
+    memcpy(&vy, src[4] + o, sizeof vy);
+    memcpy(&vz, src[5] + o, sizeof vz);
+    const vi ms = m & (d2 < zero + p->sr2);
+    *cnt -= m;
+    {
+        KMASK(km, m);
+        KMASK(kms, ms);
+        MADD(a->cx, dx, km);
+        MADD(a->cy, dy, km);
+        MADD(a->cz, dz, km);
+        MADD(a->ax, vx, km);
+        MADD(a->ay, vy, km);
+        MADD(a->az, vz, km);
+        MSUB(a->sx, dx, kms);
+        MSUB(a->sy, dy, kms);
+        MSUB(a->sz, dz, kms);
+    }
+    if (nnd) {
+        const vf dn = VSEL(vf, m, d2, zero + INFINITY);
+        a->nn = VSEL(vf, dn < a->nn, dn, a->nn);
+    }
+}
+static inline __attribute__((always_inline)) KATTR void K(runs_lean)(const scan_job *J, K(lanes) *all,
+    const bool cone, const bool nnd)
+{
+    const float *src[6] = {J->x, J->y, J->z, J->vx, J->vy, J->vz};
+    const run *R = &J->runs[0];
+    for (int s = 0; s < MUR_LANES / KW; s++) {
+        const int32_t so = s * KW;
+        K(lanes) a;
+        const K(vf) zero = {0};
+        K(vi) cnt = {0};
+        a.cnt = a.cx = a.cy = a.cz = a.ax = a.ay = a.az = a.sx = a.sy = a.sz = zero;
+        a.nn = zero + INFINITY;
+        int32_t j = R->lo;
+        for (; j + MUR_LANES <= R->hi; j += MUR_LANES)
+            K(chunk_lean)(&a, &cnt, src, j + so, R->hi, &J->p, cone, false, nnd);
+        if (j < R->hi)
+            K(chunk_lean)(&a, &cnt, src, j + so, R->hi, &J->p, cone, true, nnd);
+        a.cnt = __builtin_convertvector(cnt, K(vf));
+        all[s] = a;
+    }
+}
 static inline __attribute__((always_inline)) KATTR void K(reduce)(K(lanes) *all, acc *out)
 {
     /* the fixed tree: lane l += lane l + w for w = 8, 4, 2, 1 (across sub-vectors, then inside one) */
@@ -177,6 +254,18 @@ KATTR void K(mur_scan_boid)(const scan_job *J, acc *out)
     case 5: K(runs)(J, all, true, false, true); break;
     case 6: K(runs)(J, all, true, true, false); break;
     default: K(runs)(J, all, true, true, true); break;
+    }
+    K(reduce)(all, out);
+}
+KATTR __attribute__((unused)) void K(mur_scan_boid_lean)(const scan_job *J, acc *out)
+{
+    K(lanes) all[MUR_LANES / KW];
+    const int sel = (J->cone ? 2 : 0) | (J->nn ? 1 : 0);
+    switch (sel) {
+    case 0: K(runs_lean)(J, all, false, false); break;
+    case 1: K(runs_lean)(J, all, false, true); break;
+    case 2: K(runs_lean)(J, all, true, false); break;
+    default: K(runs_lean)(J, all, true, true); break;
     }
     K(reduce)(all, out);
 }
