@@ -5,6 +5,7 @@
 
 #include "flock_impl.h"
 #include "grid.h"
+#include "kernel.h"
 #include "step.h"
 #include "topo.h"
 
@@ -71,20 +72,26 @@ static void knn_case(float topo_k, float box)
     mur_step s;
     grid_step(f, &s);
     const int cap = mur_topo_list_size(&f->def);
-    int64_t total = 0, mismatched = 0;
-    for (int32_t k = 0; k < f->n; k++) {
-        mur_topo_nb a[MUR_TOPO_MAX], b[MUR_TOPO_MAX];
-        const int na = mur_topo_find(f, &s, k, a);
-        const int nb = brute_knn(f, &s, f->order[k], cap, b);
-        bool same = na == nb;
-        for (int q = 0; same && q < na; q++)
-            same = a[q].idx == b[q].idx && a[q].d2 == b[q].d2;
-        mismatched += !same;
-        total += na;
+    /* every search path this CPU runs */
+    for (int path = MUR_SIMD_BASE; path < MUR_SIMD_COUNT; path++) {
+        if (!mur_kernel_supports((mur_simd)path))
+            continue;
+        s.simd = (mur_simd)path;
+        int64_t total = 0, mismatched = 0;
+        for (int32_t k = 0; k < f->n; k++) {
+            mur_topo_nb a[MUR_TOPO_MAX], b[MUR_TOPO_MAX];
+            const int na = mur_topo_find(f, &s, k, a);
+            const int nb = brute_knn(f, &s, f->order[k], cap, b);
+            bool same = na == nb;
+            for (int q = 0; same && q < na; q++)
+                same = a[q].idx == b[q].idx && a[q].d2 == b[q].d2;
+            mismatched += !same;
+            total += na;
+        }
+        assert_int_equal(mismatched, 0);
+        /* the case is not trivial: most boids have a full list */
+        assert_true(total > (int64_t)f->n * cap * 9 / 10);
     }
-    assert_int_equal(mismatched, 0);
-    /* the case is not trivial: most boids have a full list */
-    assert_true(total > (int64_t)f->n * cap * 9 / 10);
     mur_flock_destroy(f);
 }
 
