@@ -7,12 +7,14 @@
  *
  * Rings 0 and 1 are one block of at most 9 columns (each one slice of the sorted arrays, the own
  * column first), scanned with the threshold b_1: only candidates within b_1 can be in a list that
- * ring 1 makes certain. When fewer than k are (about 1 boid in 10 at 2 boids per cell), the block's
- * candidates beyond b_1 and the next rings follow, skipping the columns and cells farther than the
- * list's last distance. Candidates are tested a vector at a time (topo_body.h); only those that pass
- * are inserted. The result does not depend on the visiting order, so the pass is bit-identical for
- * any grid, thread count or vector path. */
+ * ring 1 makes certain. The block's boids are copied once per cell into one contiguous buffer that
+ * the cell's boids scan a vector at a time (topo_body.h); those that pass are appended to a small
+ * buffer without branches and ranked into the list. When fewer than k pass (about 1 boid in 10 at 2
+ * boids per cell), the block's candidates beyond b_1 and the next rings follow, skipping the columns
+ * and cells farther than the list's last distance, inserting one by one. The result does not depend
+ * on the visiting order, so the pass is bit-identical for any grid, thread count or vector path. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -32,6 +34,9 @@
 #define MAX_CONTACTS 4
 /* Sorted slots per work item. */
 #define ITEM_SLOTS 64
+/* Candidates the block pass collects before they are ranked (a crowded block empties it into the
+ * list earlier). */
+#define BUF_SIZE 64
 
 int mur_topo_list_size(const mur_flock_def *d)
 {
@@ -70,9 +75,12 @@ typedef struct search {
     float thr0;         ///< candidates farther than this (squared) are not looked at
     float thr;          ///< thr0, or the list's last distance once it is full
     int32_t self;       ///< own sorted slot
-    uint64_t key[MUR_TOPO_MAX]; ///< the list, ascending: d2's bits above the boid index
-    int32_t slot[MUR_TOPO_MAX];
+    uint64_t key[MUR_TOPO_MAX + 1]; ///< the list, ascending: d2's bits above the boid index (+1: a
+    int32_t slot[MUR_TOPO_MAX + 1]; ///< slot written by ranks past the list)
     int n, cap;
+    int nb;             ///< candidates in the buffer (block pass)
+    float bd2[BUF_SIZE];
+    int32_t bslot[BUF_SIZE];
     mur_topo_nb *hard;  ///< contacts (any direction) closer than the contact radius, or NULL
     int nh;
     int64_t tested;     ///< candidates tested
@@ -86,7 +94,21 @@ typedef struct block {
     int ns;
     int32_t lo[9], hi[9];
     int32_t own_lo, own_hi;  ///< the cell itself
+    int32_t total;           ///< boids in the block
 } block;
+
+/* Most candidates of a block gathered for its cell's boids (more: scanned in place). */
+#define GATHER_MAX 320
+
+/* A block's candidates gathered (topo_body.h's gather): cell is the block's cell, or -1. */
+typedef struct gathered {
+    int64_t cell;
+    int32_t n;
+    float x[GATHER_MAX + 16] __attribute__((aligned(32)));
+    float y[GATHER_MAX + 16] __attribute__((aligned(32)));
+    float z[GATHER_MAX + 16] __attribute__((aligned(32)));
+    int32_t s[GATHER_MAX + 16] __attribute__((aligned(32)));
+} gathered;
 
 static inline float key_d2(uint64_t key)
 {
@@ -135,10 +157,55 @@ static inline void list_add(search *S, float d2, int32_t idx, int32_t slot)
     }
 }
 
+/* Move the buffered candidates into the list one by one. */
+static inline void buffer_flush(search *S, const int32_t *order)
+{
+    for (int i = 0; i < S->nb; i++)
+        list_add(S, S->bd2[i], order[S->bslot[i]], S->bslot[i]);
+    S->nb = 0;
+}
+
+/* Lanes of an 8-bit mask, packed 3 bits each (first set lane lowest), and their count in bits 24-31. */
+static const uint32_t compress8[256] = {
+0x00000000, 0x01000000, 0x01000001, 0x02000008, 0x01000002, 0x02000010, 0x02000011, 0x03000088,
+0x01000003, 0x02000018, 0x02000019, 0x030000c8, 0x0200001a, 0x030000d0, 0x030000d1, 0x04000688,
+0x01000004, 0x02000020, 0x02000021, 0x03000108, 0x02000022, 0x03000110, 0x03000111, 0x04000888,
+0x02000023, 0x03000118, 0x03000119, 0x040008c8, 0x0300011a, 0x040008d0, 0x040008d1, 0x05004688,
+0x01000005, 0x02000028, 0x02000029, 0x03000148, 0x0200002a, 0x03000150, 0x03000151, 0x04000a88,
+0x0200002b, 0x03000158, 0x03000159, 0x04000ac8, 0x0300015a, 0x04000ad0, 0x04000ad1, 0x05005688,
+0x0200002c, 0x03000160, 0x03000161, 0x04000b08, 0x03000162, 0x04000b10, 0x04000b11, 0x05005888,
+0x03000163, 0x04000b18, 0x04000b19, 0x050058c8, 0x04000b1a, 0x050058d0, 0x050058d1, 0x0602c688,
+0x01000006, 0x02000030, 0x02000031, 0x03000188, 0x02000032, 0x03000190, 0x03000191, 0x04000c88,
+0x02000033, 0x03000198, 0x03000199, 0x04000cc8, 0x0300019a, 0x04000cd0, 0x04000cd1, 0x05006688,
+0x02000034, 0x030001a0, 0x030001a1, 0x04000d08, 0x030001a2, 0x04000d10, 0x04000d11, 0x05006888,
+0x030001a3, 0x04000d18, 0x04000d19, 0x050068c8, 0x04000d1a, 0x050068d0, 0x050068d1, 0x06034688,
+0x02000035, 0x030001a8, 0x030001a9, 0x04000d48, 0x030001aa, 0x04000d50, 0x04000d51, 0x05006a88,
+0x030001ab, 0x04000d58, 0x04000d59, 0x05006ac8, 0x04000d5a, 0x05006ad0, 0x05006ad1, 0x06035688,
+0x030001ac, 0x04000d60, 0x04000d61, 0x05006b08, 0x04000d62, 0x05006b10, 0x05006b11, 0x06035888,
+0x04000d63, 0x05006b18, 0x05006b19, 0x060358c8, 0x05006b1a, 0x060358d0, 0x060358d1, 0x071ac688,
+0x01000007, 0x02000038, 0x02000039, 0x030001c8, 0x0200003a, 0x030001d0, 0x030001d1, 0x04000e88,
+0x0200003b, 0x030001d8, 0x030001d9, 0x04000ec8, 0x030001da, 0x04000ed0, 0x04000ed1, 0x05007688,
+0x0200003c, 0x030001e0, 0x030001e1, 0x04000f08, 0x030001e2, 0x04000f10, 0x04000f11, 0x05007888,
+0x030001e3, 0x04000f18, 0x04000f19, 0x050078c8, 0x04000f1a, 0x050078d0, 0x050078d1, 0x0603c688,
+0x0200003d, 0x030001e8, 0x030001e9, 0x04000f48, 0x030001ea, 0x04000f50, 0x04000f51, 0x05007a88,
+0x030001eb, 0x04000f58, 0x04000f59, 0x05007ac8, 0x04000f5a, 0x05007ad0, 0x05007ad1, 0x0603d688,
+0x030001ec, 0x04000f60, 0x04000f61, 0x05007b08, 0x04000f62, 0x05007b10, 0x05007b11, 0x0603d888,
+0x04000f63, 0x05007b18, 0x05007b19, 0x0603d8c8, 0x05007b1a, 0x0603d8d0, 0x0603d8d1, 0x071ec688,
+0x0200003e, 0x030001f0, 0x030001f1, 0x04000f88, 0x030001f2, 0x04000f90, 0x04000f91, 0x05007c88,
+0x030001f3, 0x04000f98, 0x04000f99, 0x05007cc8, 0x04000f9a, 0x05007cd0, 0x05007cd1, 0x0603e688,
+0x030001f4, 0x04000fa0, 0x04000fa1, 0x05007d08, 0x04000fa2, 0x05007d10, 0x05007d11, 0x0603e888,
+0x04000fa3, 0x05007d18, 0x05007d19, 0x0603e8c8, 0x05007d1a, 0x0603e8d0, 0x0603e8d1, 0x071f4688,
+0x030001f5, 0x04000fa8, 0x04000fa9, 0x05007d48, 0x04000faa, 0x05007d50, 0x05007d51, 0x0603ea88,
+0x04000fab, 0x05007d58, 0x05007d59, 0x0603eac8, 0x05007d5a, 0x0603ead0, 0x0603ead1, 0x071f5688,
+0x04000fac, 0x05007d60, 0x05007d61, 0x0603eb08, 0x05007d62, 0x0603eb10, 0x0603eb11, 0x071f5888,
+0x05007d63, 0x0603eb18, 0x0603eb19, 0x071f58c8, 0x0603eb1a, 0x071f58d0, 0x071f58d1, 0x08fac688
+
+};
+
 /* After ring R around cell c every unvisited boid is at least this far: the nearest face of the
  * visited block that has cells beyond it (less a margin for the cell mapping's rounding), never less
  * than R cells. */
-static inline float ring_bound(const mur_flock *f, const search *S, const int32_t c[3], int32_t R)
+static inline __attribute__((always_inline)) float ring_bound(const mur_flock *f, const search *S, const int32_t c[3], int32_t R)
 {
     const mur_grid *g = &f->grid;
     const float p[3] = {S->px, S->py, S->pz};
@@ -195,7 +262,7 @@ static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 
 #undef TATTR
 #endif
 
-typedef void (*grow_fn)(const mur_flock *f, search *S, const block *B);
+typedef void (*grow_fn)(const mur_flock *f, search *S, const block *B, gathered *G);
 
 static grow_fn grow_for(mur_simd simd)
 {
@@ -235,12 +302,14 @@ static void block_at(const mur_flock *f, float px, float py, float pz, block *B)
     static const int8_t cols[9][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
     const int32_t y0 = c[1] > 0 ? c[1] - 1 : 0, y1 = c[1] + 1 < D[1] ? c[1] + 1 : D[1] - 1;
     B->ns = 0;
+    B->total = 0;
     for (int q = 0; q < 9; q++) {
         const int32_t x = c[0] + cols[q][0], z = c[2] + cols[q][1];
         if (x < 0 || x >= D[0] || z < 0 || z >= D[2])
             continue;
         B->lo[B->ns] = g->start[mur_cell_id(g, x, y0, z)];
         B->hi[B->ns] = g->start[mur_cell_id(g, x, y1, z) + 1];
+        B->total += B->hi[B->ns] - B->lo[B->ns];
         B->ns++;
     }
 }
@@ -280,6 +349,7 @@ static inline void search_boid(search *S, const mur_flock *f, const mur_step *s,
     S->kpos = c >= 0.0f;
     S->self = k;
     S->n = 0;
+    S->nb = 0;
     S->nh = 0;
 }
 
@@ -292,7 +362,9 @@ int mur_topo_find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb 
     block B;
     B.cell = -1;
     block_at(f, S.px, S.py, S.pz, &B);
-    grow_for(s->simd)(f, &S, &B);
+    gathered G;
+    G.cell = -1;
+    grow_for(s->simd)(f, &S, &B, &G);
     for (int q = 0; q < S.n; q++)
         out[q] = (mur_topo_nb){key_d2(S.key[q]), (int32_t)(uint32_t)S.key[q], S.slot[q]};
     return S.n;
@@ -384,6 +456,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, int32_t k0, 
     search_setup(&S, f, s, hard);
     block B;
     B.cell = -1;
+    gathered G;
+    G.cell = -1;
     for (int32_t k = k0; k < k1; k++) {
         const int32_t i = f->order[k];
         if (!(f->sw[k] > MUR_W_PERCHED)) {
@@ -393,7 +467,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, int32_t k0, 
         }
         search_boid(&S, f, s, k);
         block_at(f, S.px, S.py, S.pz, &B);
-        grow(f, &S, &B);
+        grow(f, &S, &B, &G);
         acc a;
         sums(f, s, &S, &a);
         if (s->metrics) {
