@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) || defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
@@ -165,6 +165,7 @@ static inline void buffer_flush(search *S, const int32_t *order)
     S->nb = 0;
 }
 
+#ifdef MUR_X86_PATHS
 /* Lanes of an 8-bit mask, packed 3 bits each (first set lane lowest), and their count in bits 24-31. */
 static const uint32_t compress8[256] = {
 0x00000000, 0x01000000, 0x01000001, 0x02000008, 0x01000002, 0x02000010, 0x02000011, 0x03000088,
@@ -201,6 +202,7 @@ static const uint32_t compress8[256] = {
 0x05007d63, 0x0603eb18, 0x0603eb19, 0x071f58c8, 0x0603eb1a, 0x071f58d0, 0x071f58d1, 0x08fac688
 
 };
+#endif
 
 /* After ring R around cell c every unvisited boid is at least this far: the nearest face of the
  * visited block that has cells beyond it (less a margin for the cell mapping's rounding), never less
