@@ -1,12 +1,25 @@
 /* Topological neighbours on the uniform grid (docs/murmuration-model.md). For the boid in cell c the
  * rings R = 0, 1, 2, ... (cells at Chebyshev cell distance exactly R) are visited, keeping the best
  * candidates in an insertion list ordered by (d2, boid index). After ring R every unvisited boid is at
- * least R * (smallest cell side) away, so the search stops once the list is full and its last
- * distance is within that bound, when the bound passes view_radius, or when the ring leaves the
- * grid. The result does not depend on the visiting order, so the pass is bit-identical for any grid,
- * thread count or kernel path. */
+ * least a bound b_R away (the nearest face of the visited block with cells beyond it, at least about
+ * R cells), so the search stops once the list is full and its last distance is within b_R, when b_R
+ * passes view_radius, or when the ring leaves the grid.
+ *
+ * Rings 0 and 1 are one block of at most 9 columns (each one slice of the sorted arrays, the own
+ * column first), scanned with the threshold b_1: only candidates within b_1 can be in a list that
+ * ring 1 makes certain. The block's boids are copied once per cell into one contiguous buffer that
+ * the cell's boids scan a vector at a time (topo_body.h); those that pass are appended to a small
+ * buffer without branches and ranked into the list. When fewer than k pass (about 1 boid in 10 at 2
+ * boids per cell), the block's candidates beyond b_1 and the next rings follow, skipping the columns
+ * and cells farther than the list's last distance, inserting one by one. The result does not depend
+ * on the visiting order, so the pass is bit-identical for any grid, thread count or vector path. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -21,6 +34,9 @@
 #define MAX_CONTACTS 4
 /* Sorted slots per work item. */
 #define ITEM_SLOTS 64
+/* Candidates the block pass collects before they are ranked (a crowded block empties it into the
+ * list earlier). */
+#define BUF_SIZE 64
 
 int mur_topo_list_size(const mur_flock_def *d)
 {
@@ -47,124 +63,218 @@ static inline void insert(mur_topo_nb *l, int *n, int cap, float d2, int32_t idx
         (*n)++;
 }
 
-/* The search state of one boid. */
+/* The search state of one boid and the pass's constants. */
 typedef struct search {
     float px, py, pz, vx, vy, vz;
-    float c;            ///< cos(view_angle / 2) * |v|
+    float k2;           ///< (cos(view_angle / 2) * |v|)^2
+    bool kpos;          ///< cos(view_angle / 2) * |v| >= 0
     bool cone;
-    float r2, h2;       ///< view radius squared, contact radius squared (hard sphere)
+    float r2, vr;       ///< view radius squared, view radius
+    float h2, hr;       ///< contact radius squared and contact radius (hard sphere)
+    float hmin;         ///< smallest cell side
+    float thr0;         ///< candidates farther than this (squared) are not looked at
+    float thr;          ///< thr0, or the list's last distance once it is full
     int32_t self;       ///< own sorted slot
-    mur_topo_nb *list;
+    uint64_t key[MUR_TOPO_MAX + 1]; ///< the list, ascending: d2's bits above the boid index (+1: a
+    int32_t slot[MUR_TOPO_MAX + 1]; ///< slot written by ranks past the list)
     int n, cap;
-    mur_topo_nb *hard;  ///< contacts (any direction) closer than hard_radius, or NULL
+    int nb;             ///< candidates in the buffer (block pass)
+    float bd2[BUF_SIZE];
+    int32_t bslot[BUF_SIZE];
+    mur_topo_nb *hard;  ///< contacts (any direction) closer than the contact radius, or NULL
     int nh;
-    int wi;             ///< full list: the entry that is last in (d2, index) order (the list is kept
-                        ///< unsorted while searching and sorted at the end)
     int64_t tested;     ///< candidates tested
 } search;
 
-static inline bool before(float d2a, int32_t ia, float d2b, int32_t ib)
+/* The rings 0 and 1 around one cell: at most 9 columns of up to 3 cells, each one slice of the sorted
+ * arrays, the cell's own column first, then the face columns, then the edge columns. */
+typedef struct block {
+    int64_t cell;
+    int32_t c[3];
+    int ns;
+    int32_t lo[9], hi[9];
+    int32_t own_lo, own_hi;  ///< the cell itself
+    int32_t total;           ///< boids in the block
+} block;
+
+/* Most candidates of a block gathered for its cell's boids (more: scanned in place). */
+#define GATHER_MAX 320
+
+/* A block's candidates gathered (topo_body.h's gather): cell is the block's cell, or -1. */
+typedef struct gathered {
+    int64_t cell;
+    int32_t n;
+    float x[GATHER_MAX + 16] __attribute__((aligned(32)));
+    float y[GATHER_MAX + 16] __attribute__((aligned(32)));
+    float z[GATHER_MAX + 16] __attribute__((aligned(32)));
+    int32_t s[GATHER_MAX + 16] __attribute__((aligned(32)));
+} gathered;
+
+static inline float key_d2(uint64_t key)
 {
-    return d2a < d2b || (d2a == d2b && ia < ib);
+    const uint32_t b = (uint32_t)(key >> 32);
+    float d2;
+    memcpy(&d2, &b, sizeof d2);
+    return d2;
 }
 
-/* The last entry of a full list. */
-static inline int last_entry(const mur_topo_nb *l, int n)
+static inline float list_worst(const search *S)
 {
-    int w = 0;
-    for (int q = 1; q < n; q++)
-        if (before(l[w].d2, l[w].idx, l[q].d2, l[q].idx))
-            w = q;
-    return w;
+    return key_d2(S->key[S->cap - 1]);
 }
 
-/* One candidate j at squared distance d2 (already known to be closer than the list's last entry or
- * the contact radius). */
-static inline void consider(const mur_flock *f, search *S, int32_t j, float d2, float dx, float dy, float dz,
-                            float *worst)
+/* Whether the full list's last entry is within bound (every unvisited boid is at least that far). */
+static inline bool list_certain(const search *S, float bound)
 {
-    if (j == S->self || !(f->sw[j] > 0.0f) || !(d2 < S->r2))
-        return;
-    const int32_t idx = f->order[j];
-    if (S->hard && d2 < S->h2)
-        insert(S->hard, &S->nh, MAX_CONTACTS, d2, idx, j);
-    if (S->cone) {
-        /* dot >= c |d| without the root, as the metric kernel does */
-        const float dot = dx * S->vx + dy * S->vy + dz * S->vz;
-        const float dd = dot * dot, kd = d2 * (S->c * S->c);
-        const bool vis = S->c >= 0.0f ? (dot >= 0.0f && dd >= kd) : (dot >= 0.0f || dd <= kd);
-        if (!vis)
+    return S->n == S->cap && list_worst(S) <= bound * bound;
+}
+
+/* Insert a candidate into the ascending list: distances are >= +0, so their bits order like the
+ * values, and (d2, index) is one 64-bit key. */
+static inline void list_add(search *S, float d2, int32_t idx, int32_t slot)
+{
+    uint32_t b;
+    memcpy(&b, &d2, sizeof b);
+    const uint64_t key = (uint64_t)b << 32 | (uint32_t)idx;
+    int m;
+    if (S->n == S->cap) {
+        if (key >= S->key[S->cap - 1])
             return;
-    }
-    if (S->n < S->cap) {
-        S->list[S->n++] = (mur_topo_nb){d2, idx, j};
-        if (S->n < S->cap)
-            return;
+        m = S->cap - 1;
     } else {
-        const mur_topo_nb *w = &S->list[S->wi];
-        if (!before(d2, idx, w->d2, w->idx))
-            return;
-        S->list[S->wi] = (mur_topo_nb){d2, idx, j};
+        m = S->n++;
     }
-    S->wi = last_entry(S->list, S->cap);
-    *worst = S->list[S->wi].d2;
+    while (m > 0 && S->key[m - 1] > key) {
+        S->key[m] = S->key[m - 1];
+        S->slot[m] = S->slot[m - 1];
+        m--;
+    }
+    S->key[m] = key;
+    S->slot[m] = slot;
+    if (S->n == S->cap) {
+        const float w = list_worst(S);
+        S->thr = w < S->thr0 ? w : S->thr0;
+    }
 }
 
-/* The candidates of sorted slots [lo, hi), in blocks of 16: the distances of a block are computed
- * together (vectorised), and only those closer than the list's last entry or the contact radius are
- * looked at one by one. */
-#define BLOCK 16
-static void scan(const mur_flock *f, search *S, int32_t lo, int32_t hi)
+/* Move the buffered candidates into the list one by one. */
+static inline void buffer_flush(search *S, const int32_t *order)
 {
-    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz;
-    const float px = S->px, py = S->py, pz = S->pz, h2 = S->hard ? S->h2 : -1.0f;
-    float worst = S->n == S->cap ? S->list[S->wi].d2 : S->r2;
-    S->tested += hi - lo;
-    for (int32_t j0 = lo; j0 < hi; j0 += BLOCK) {
-        const int32_t m = hi - j0 < BLOCK ? hi - j0 : BLOCK;
-        float dx[BLOCK], dy[BLOCK], dz[BLOCK], d2[BLOCK];
-        for (int32_t q = 0; q < BLOCK; q++) {
-            /* the sorted arrays have MUR_PAD floats of slack: reading past hi is safe, unused */
-            dx[q] = X[j0 + q] - px;
-            dy[q] = Y[j0 + q] - py;
-            dz[q] = Z[j0 + q] - pz;
-            d2[q] = dx[q] * dx[q] + dy[q] * dy[q] + dz[q] * dz[q];
-        }
-        for (int32_t q = 0; q < m; q++)
-            if (d2[q] <= worst || d2[q] < h2)
-                consider(f, S, j0 + q, d2[q], dx[q], dy[q], dz[q], &worst);
-    }
+    for (int i = 0; i < S->nb; i++)
+        list_add(S, S->bd2[i], order[S->bslot[i]], S->bslot[i]);
+    S->nb = 0;
 }
 
-/* Ring R around cell (cx, cy, cz), clipped to the grid. False when the ring is wholly outside. */
-static bool ring(const mur_flock *f, search *S, const int32_t c[3], int32_t R)
+#ifdef MUR_X86_PATHS
+/* Lanes of an 8-bit mask, packed 3 bits each (first set lane lowest), and their count in bits 24-31. */
+static const uint32_t compress8[256] = {
+0x00000000, 0x01000000, 0x01000001, 0x02000008, 0x01000002, 0x02000010, 0x02000011, 0x03000088,
+0x01000003, 0x02000018, 0x02000019, 0x030000c8, 0x0200001a, 0x030000d0, 0x030000d1, 0x04000688,
+0x01000004, 0x02000020, 0x02000021, 0x03000108, 0x02000022, 0x03000110, 0x03000111, 0x04000888,
+0x02000023, 0x03000118, 0x03000119, 0x040008c8, 0x0300011a, 0x040008d0, 0x040008d1, 0x05004688,
+0x01000005, 0x02000028, 0x02000029, 0x03000148, 0x0200002a, 0x03000150, 0x03000151, 0x04000a88,
+0x0200002b, 0x03000158, 0x03000159, 0x04000ac8, 0x0300015a, 0x04000ad0, 0x04000ad1, 0x05005688,
+0x0200002c, 0x03000160, 0x03000161, 0x04000b08, 0x03000162, 0x04000b10, 0x04000b11, 0x05005888,
+0x03000163, 0x04000b18, 0x04000b19, 0x050058c8, 0x04000b1a, 0x050058d0, 0x050058d1, 0x0602c688,
+0x01000006, 0x02000030, 0x02000031, 0x03000188, 0x02000032, 0x03000190, 0x03000191, 0x04000c88,
+0x02000033, 0x03000198, 0x03000199, 0x04000cc8, 0x0300019a, 0x04000cd0, 0x04000cd1, 0x05006688,
+0x02000034, 0x030001a0, 0x030001a1, 0x04000d08, 0x030001a2, 0x04000d10, 0x04000d11, 0x05006888,
+0x030001a3, 0x04000d18, 0x04000d19, 0x050068c8, 0x04000d1a, 0x050068d0, 0x050068d1, 0x06034688,
+0x02000035, 0x030001a8, 0x030001a9, 0x04000d48, 0x030001aa, 0x04000d50, 0x04000d51, 0x05006a88,
+0x030001ab, 0x04000d58, 0x04000d59, 0x05006ac8, 0x04000d5a, 0x05006ad0, 0x05006ad1, 0x06035688,
+0x030001ac, 0x04000d60, 0x04000d61, 0x05006b08, 0x04000d62, 0x05006b10, 0x05006b11, 0x06035888,
+0x04000d63, 0x05006b18, 0x05006b19, 0x060358c8, 0x05006b1a, 0x060358d0, 0x060358d1, 0x071ac688,
+0x01000007, 0x02000038, 0x02000039, 0x030001c8, 0x0200003a, 0x030001d0, 0x030001d1, 0x04000e88,
+0x0200003b, 0x030001d8, 0x030001d9, 0x04000ec8, 0x030001da, 0x04000ed0, 0x04000ed1, 0x05007688,
+0x0200003c, 0x030001e0, 0x030001e1, 0x04000f08, 0x030001e2, 0x04000f10, 0x04000f11, 0x05007888,
+0x030001e3, 0x04000f18, 0x04000f19, 0x050078c8, 0x04000f1a, 0x050078d0, 0x050078d1, 0x0603c688,
+0x0200003d, 0x030001e8, 0x030001e9, 0x04000f48, 0x030001ea, 0x04000f50, 0x04000f51, 0x05007a88,
+0x030001eb, 0x04000f58, 0x04000f59, 0x05007ac8, 0x04000f5a, 0x05007ad0, 0x05007ad1, 0x0603d688,
+0x030001ec, 0x04000f60, 0x04000f61, 0x05007b08, 0x04000f62, 0x05007b10, 0x05007b11, 0x0603d888,
+0x04000f63, 0x05007b18, 0x05007b19, 0x0603d8c8, 0x05007b1a, 0x0603d8d0, 0x0603d8d1, 0x071ec688,
+0x0200003e, 0x030001f0, 0x030001f1, 0x04000f88, 0x030001f2, 0x04000f90, 0x04000f91, 0x05007c88,
+0x030001f3, 0x04000f98, 0x04000f99, 0x05007cc8, 0x04000f9a, 0x05007cd0, 0x05007cd1, 0x0603e688,
+0x030001f4, 0x04000fa0, 0x04000fa1, 0x05007d08, 0x04000fa2, 0x05007d10, 0x05007d11, 0x0603e888,
+0x04000fa3, 0x05007d18, 0x05007d19, 0x0603e8c8, 0x05007d1a, 0x0603e8d0, 0x0603e8d1, 0x071f4688,
+0x030001f5, 0x04000fa8, 0x04000fa9, 0x05007d48, 0x04000faa, 0x05007d50, 0x05007d51, 0x0603ea88,
+0x04000fab, 0x05007d58, 0x05007d59, 0x0603eac8, 0x05007d5a, 0x0603ead0, 0x0603ead1, 0x071f5688,
+0x04000fac, 0x05007d60, 0x05007d61, 0x0603eb08, 0x05007d62, 0x0603eb10, 0x0603eb11, 0x071f5888,
+0x05007d63, 0x0603eb18, 0x0603eb19, 0x071f58c8, 0x0603eb1a, 0x071f58d0, 0x071f58d1, 0x08fac688
+
+};
+#endif
+
+/* After ring R around cell c every unvisited boid is at least this far: the nearest face of the
+ * visited block that has cells beyond it (less a margin for the cell mapping's rounding), never less
+ * than R cells. */
+static inline __attribute__((always_inline)) float ring_bound(const mur_flock *f, const search *S, const int32_t c[3], int32_t R)
 {
     const mur_grid *g = &f->grid;
-    const int32_t *D = g->dims;
-    if (c[0] - R < 0 && c[0] + R >= D[0] && c[1] - R < 0 && c[1] + R >= D[1] && c[2] - R < 0 && c[2] + R >= D[2])
-        return false;
-    const int32_t z0 = c[2] - R < 0 ? 0 : c[2] - R, z1 = c[2] + R >= D[2] ? D[2] - 1 : c[2] + R;
-    const int32_t x0 = c[0] - R < 0 ? 0 : c[0] - R, x1 = c[0] + R >= D[0] ? D[0] - 1 : c[0] + R;
-    const int32_t y0 = c[1] - R < 0 ? 0 : c[1] - R, y1 = c[1] + R >= D[1] ? D[1] - 1 : c[1] + R;
-    for (int32_t z = z0; z <= z1; z++) {
-        const bool zface = z == c[2] - R || z == c[2] + R;
-        for (int32_t x = x0; x <= x1; x++) {
-            if (zface || x == c[0] - R || x == c[0] + R) {
-                /* the whole column is on the ring: one slice of the sorted arrays */
-                scan(f, S, g->start[mur_cell_id(g, x, y0, z)], g->start[mur_cell_id(g, x, y1, z) + 1]);
-            } else {
-                if (c[1] - R >= 0) {
-                    const int64_t id = mur_cell_id(g, x, c[1] - R, z);
-                    scan(f, S, g->start[id], g->start[id + 1]);
-                }
-                if (c[1] + R < D[1]) {
-                    const int64_t id = mur_cell_id(g, x, c[1] + R, z);
-                    scan(f, S, g->start[id], g->start[id + 1]);
-                }
-            }
+    const float p[3] = {S->px, S->py, S->pz};
+    float bound = INFINITY;
+    for (int a = 0; a < 3; a++) {
+        const float m = 0.05f * g->cell[a];
+        if (c[a] - R > 0) {
+            const float lo = g->origin[a] + (float)(c[a] - R) * g->cell[a];
+            const float e = p[a] - lo - m;
+            bound = e < bound ? e : bound;
+        }
+        if (c[a] + R + 1 < g->dims[a]) {
+            const float hi = g->origin[a] + (float)(c[a] + R + 1) * g->cell[a];
+            const float e = hi - p[a] - m;
+            bound = e < bound ? e : bound;
         }
     }
-    return true;
+    const float r = ((float)R - 0.05f) * S->hmin;
+    return bound < r ? r : bound;
+}
+
+/* Distance from coordinate p to cells [i0, i1] on axis a, less the rounding margin (never negative). */
+static inline float cell_gap(const mur_grid *g, int a, int32_t i0, int32_t i1, float p)
+{
+    const float m = 0.05f * g->cell[a];
+    const float lo = g->origin[a] + (float)i0 * g->cell[a] - m;
+    const float hi = g->origin[a] + (float)(i1 + 1) * g->cell[a] + m;
+    return p < lo ? lo - p : (p > hi ? p - hi : 0.0f);
+}
+
+/* Cells whose squared gap exceeds this cannot hold a candidate the search still wants. */
+static inline float scan_limit(const search *S, bool hard)
+{
+    return hard && S->h2 > S->thr ? S->h2 : S->thr;
+}
+
+static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
+/* The search, once per vector width (topo_body.h). */
+#define TNAME base
+#define TW 4
+#define TATTR
+#include "topo_body.h"
+#undef TNAME
+#undef TW
+#undef TATTR
+#ifdef MUR_X86_PATHS
+#define TNAME avx2
+#define TW 8
+#define TATTR __attribute__((target("avx2")))
+#include "topo_body.h"
+#undef TNAME
+#undef TW
+#undef TATTR
+#endif
+
+typedef void (*grow_fn)(const mur_flock *f, search *S, const block *B, gathered *G);
+
+static grow_fn grow_for(mur_simd simd)
+{
+    (void)simd;
+#ifdef MUR_X86_PATHS
+    /* the AVX-512 path uses the 8-lane search: a slice holds about 6 boids (the same list either way) */
+    if (simd == MUR_SIMD_AVX2 || simd == MUR_SIMD_AVX512)
+        return grow_avx2;
+#endif
+    return grow_base;
 }
 
 static inline int32_t axis_cell(float p, float origin, float inv, int32_t dim)
@@ -174,88 +284,91 @@ static inline int32_t axis_cell(float p, float origin, float inv, int32_t dim)
     return c < dim ? c : dim - 1;
 }
 
-/* Grow rings until the list is certain (see the top of the file). */
-static void grow(const mur_flock *f, search *S)
+/* The block of the cell holding position (px, py, pz) (the grid build's cell mapping), unless B
+ * already is that cell's. */
+static void block_at(const mur_flock *f, float px, float py, float pz, block *B)
 {
     const mur_grid *g = &f->grid;
+    const int32_t *D = g->dims;
     int32_t c[3];
-    const float p[3] = {S->px, S->py, S->pz};
-    float hmin = INFINITY;
-    for (int a = 0; a < 3; a++) {
-        c[a] = axis_cell(p[a], g->origin[a], g->inv_cell[a], g->dims[a]);
-        hmin = g->cell[a] < hmin ? g->cell[a] : hmin;
-    }
-    const float vr = sqrtf(S->r2), hr = sqrtf(S->h2);
-    for (int32_t R = 0;; R++) {
-        if (!ring(f, S, c, R))
-            break;
-        /* every unvisited boid is at least as far as the nearest face of the visited block that has
-         * cells beyond it (less a margin for the cell mapping's rounding); never less than R cells */
-        float bound = INFINITY;
-        for (int a = 0; a < 3; a++) {
-            const float m = 0.05f * g->cell[a];
-            if (c[a] - R > 0) {
-                const float lo = g->origin[a] + (float)(c[a] - R) * g->cell[a];
-                bound = fminf(bound, p[a] - lo - m);
-            }
-            if (c[a] + R + 1 < g->dims[a]) {
-                const float hi = g->origin[a] + (float)(c[a] + R + 1) * g->cell[a];
-                bound = fminf(bound, hi - p[a] - m);
-            }
-        }
-        bound = fmaxf(bound, ((float)R - 0.05f) * hmin);
-        if (!(bound > 0.0f))
+    c[0] = axis_cell(px, g->origin[0], g->inv_cell[0], D[0]);
+    c[1] = axis_cell(py, g->origin[1], g->inv_cell[1], D[1]);
+    c[2] = axis_cell(pz, g->origin[2], g->inv_cell[2], D[2]);
+    const int64_t id = mur_cell_id(g, c[0], c[1], c[2]);
+    if (id == B->cell)
+        return;
+    B->cell = id;
+    memcpy(B->c, c, sizeof c);
+    B->own_lo = g->start[id];
+    B->own_hi = g->start[id + 1];
+    static const int8_t cols[9][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+    const int32_t y0 = c[1] > 0 ? c[1] - 1 : 0, y1 = c[1] + 1 < D[1] ? c[1] + 1 : D[1] - 1;
+    B->ns = 0;
+    B->total = 0;
+    for (int q = 0; q < 9; q++) {
+        const int32_t x = c[0] + cols[q][0], z = c[2] + cols[q][1];
+        if (x < 0 || x >= D[0] || z < 0 || z >= D[2])
             continue;
-        if (bound >= vr)
-            break;
-        if (S->n == S->cap && S->list[S->wi].d2 <= bound * bound && bound >= hr)
-            break;
-    }
-    /* sort the list by (d2, index) */
-    for (int q = 1; q < S->n; q++) {
-        const mur_topo_nb e = S->list[q];
-        int m = q;
-        while (m > 0 && before(e.d2, e.idx, S->list[m - 1].d2, S->list[m - 1].idx)) {
-            S->list[m] = S->list[m - 1];
-            m--;
-        }
-        S->list[m] = e;
+        B->lo[B->ns] = g->start[mur_cell_id(g, x, y0, z)];
+        B->hi[B->ns] = g->start[mur_cell_id(g, x, y1, z) + 1];
+        B->total += B->hi[B->ns] - B->lo[B->ns];
+        B->ns++;
     }
 }
 
-static void search_init(search *S, const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *list,
-                        mur_topo_nb *hard)
+/* The per-pass part of the search state. */
+static void search_setup(search *S, const mur_flock *f, const mur_step *s, mur_topo_nb *hard)
 {
     const mur_flock_def *d = s->def;
+    const mur_grid *g = &f->grid;
+    memset(S, 0, sizeof *S);
+    S->cone = s->rule.cone;
+    S->r2 = s->rule.r2;
+    S->vr = sqrtf(S->r2);
+    /* contacts: boids that could reach hard_radius within this tick */
+    float hc = d->hard_radius + 2.0f * d->max_speed * d->dt;
+    hc = hc < d->view_radius ? hc : d->view_radius;
+    S->h2 = hc * hc;
+    S->hr = sqrtf(S->h2);
+    S->hmin = INFINITY;
+    for (int a = 0; a < 3; a++)
+        S->hmin = g->cell[a] < S->hmin ? g->cell[a] : S->hmin;
+    S->cap = mur_topo_list_size(d);
+    S->hard = d->hard_radius > 0.0f ? hard : NULL;
+}
+
+/* The per-boid part: the boid in sorted slot k. */
+static inline void search_boid(search *S, const mur_flock *f, const mur_step *s, int32_t k)
+{
     S->px = f->sx[k];
     S->py = f->sy[k];
     S->pz = f->sz[k];
     S->vx = f->svx[k];
     S->vy = f->svy[k];
     S->vz = f->svz[k];
-    S->cone = s->rule.cone;
-    S->c = s->rule.cos_half * sqrtf(S->vx * S->vx + S->vy * S->vy + S->vz * S->vz);
-    S->r2 = s->rule.r2;
-    /* contacts: boids that could reach hard_radius within this tick */
-    float hc = d->hard_radius + 2.0f * d->max_speed * d->dt;
-    hc = hc < d->view_radius ? hc : d->view_radius;
-    S->h2 = hc * hc;
+    const float c = s->rule.cos_half * sqrtf(S->vx * S->vx + S->vy * S->vy + S->vz * S->vz);
+    S->k2 = c * c;
+    S->kpos = c >= 0.0f;
     S->self = k;
-    S->list = list;
     S->n = 0;
-    S->cap = mur_topo_list_size(d);
-    S->hard = d->hard_radius > 0.0f ? hard : NULL;
+    S->nb = 0;
     S->nh = 0;
-    S->wi = 0;
-    S->tested = 0;
 }
 
 int mur_topo_find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *out)
 {
     search S;
     mur_topo_nb hard[MAX_CONTACTS];
-    search_init(&S, f, s, k, out, hard);
-    grow(f, &S);
+    search_setup(&S, f, s, hard);
+    search_boid(&S, f, s, k);
+    block B;
+    B.cell = -1;
+    block_at(f, S.px, S.py, S.pz, &B);
+    gathered G;
+    G.cell = -1;
+    grow_for(s->simd)(f, &S, &B, &G);
+    for (int q = 0; q < S.n; q++)
+        out[q] = (mur_topo_nb){key_d2(S.key[q]), (int32_t)(uint32_t)S.key[q], S.slot[q]};
     return S.n;
 }
 
@@ -271,7 +384,7 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
     const float sr = d->separation_radius;
     float sw = 0.0f;
     for (int q = 0; q < S->n; q++) {
-        const int32_t j = S->list[q].slot;
+        const int32_t j = S->slot[q];
         const float w = q < kk ? 1.0f : frac;
         const float dx = f->sx[j] - S->px, dy = f->sy[j] - S->py, dz = f->sz[j] - S->pz;
         a->cnt += w;
@@ -281,7 +394,7 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
         a->ax += w * f->svx[j];
         a->ay += w * f->svy[j];
         a->az += w * f->svz[j];
-        const float dist = sqrtf(S->list[q].d2);
+        const float dist = sqrtf(key_d2(S->key[q]));
         if (dist > 0.0f) {
             const float u = w / dist;
             a->ux += u * dx;
@@ -301,7 +414,7 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
         a->sy /= sw;
         a->sz /= sw;
     }
-    a->nn = S->n > 0 ? S->list[0].d2 : INFINITY;
+    a->nn = S->n > 0 ? key_d2(S->key[0]) : INFINITY;
 }
 
 /* Hard sphere: a contact that would come closer than hard_radius within this tick (at the closing
@@ -344,9 +457,15 @@ typedef struct item_sums {
     double nn;
 } item_sums;
 
-static void run_item(mur_flock *f, const mur_step *s, int32_t k0, int32_t k1, item_sums *T)
+static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, int32_t k0, int32_t k1, item_sums *T)
 {
-    mur_topo_nb list[MUR_TOPO_MAX], hard[MAX_CONTACTS];
+    mur_topo_nb hard[MAX_CONTACTS];
+    search S;
+    search_setup(&S, f, s, hard);
+    block B;
+    B.cell = -1;
+    gathered G;
+    G.cell = -1;
     for (int32_t k = k0; k < k1; k++) {
         const int32_t i = f->order[k];
         if (!(f->sw[k] > MUR_W_PERCHED)) {
@@ -354,12 +473,11 @@ static void run_item(mur_flock *f, const mur_step *s, int32_t k0, int32_t k1, it
                 f->perch[i]--;
             continue;
         }
-        search S;
-        search_init(&S, f, s, k, list, hard);
-        grow(f, &S);
+        search_boid(&S, f, s, k);
+        block_at(f, S.px, S.py, S.pz, &B);
+        grow(f, &S, &B, &G);
         acc a;
         sums(f, s, &S, &a);
-        T->cand += S.tested;
         if (s->metrics) {
             T->cnt += S.n;
             if (S.n > 0) {
@@ -374,6 +492,7 @@ static void run_item(mur_flock *f, const mur_step *s, int32_t k0, int32_t k1, it
             mur_rules_update(f, s, i, &b, &a, S.nh > 0 ? &c : NULL);
         }
     }
+    T->cand += S.tested;
 }
 
 void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
@@ -381,6 +500,7 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const int64_t count = ((int64_t)f->n + ITEM_SLOTS - 1) / ITEM_SLOTS;
     const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);
     int64_t cand_total = 0;
+    const grow_fn grow = grow_for(s->simd);
     (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 4) reduction(+ : cand_total)
@@ -389,7 +509,7 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
         item_sums T = {0, 0, 0, 0.0};
         const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
         const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
-        run_item(f, s, k0, k1, &T);
+        run_item(f, s, grow, k0, k1, &T);
         cand_total += T.cand;
         if (s->metrics) {
             f->item_cnt[2 * it] = T.cnt;
