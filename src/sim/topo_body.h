@@ -51,6 +51,46 @@ static inline __attribute__((always_inline)) TATTR void T(append)(search *S, T(t
 #endif
 }
 
+/* One vector of candidates (slots idx, offsets dx dy dz, squared distances d2, valid lanes v): those
+ * within the threshold (and the cone) into the list, or the buffer with buf; with hard, every valid one
+ * closer than the contact radius into the contacts. */
+static inline __attribute__((always_inline)) TATTR void T(take)(search *S, const int32_t *restrict order,
+    T(tvf) dx, T(tvf) dy, T(tvf) dz, T(tvf) d2, T(tvi) v, T(tvi) idx, const bool cone, const bool hard,
+    const bool buf)
+{
+    typedef T(tvf) vf;
+    typedef T(tvi) vi;
+    const vf zero = {0};
+    vi m = v & (d2 <= S->thr);
+    if (cone) {
+        /* dot >= c |d| without the root, as the metric kernel does */
+        const vf dot = dx * S->vx + dy * S->vy + dz * S->vz;
+        const vf dd = dot * dot, kd = d2 * S->k2;
+        const vi ahead = dot >= zero;
+        m &= S->kpos ? (ahead & (dd >= kd)) : (ahead | (dd <= kd));
+    }
+    uint32_t b = T(bits)(m);
+    if (buf) {
+        if (S->nb > BUF_SIZE - TW)
+            buffer_flush(S, order);
+        T(append)(S, d2, idx, b);
+    } else {
+        while (b) {
+            const int q = __builtin_ctz(b);
+            b &= b - 1;
+            list_add(S, d2[q], order[idx[q]], idx[q]);
+        }
+    }
+    if (hard) {
+        uint32_t h = T(bits)(v & (d2 < S->h2));
+        while (h) {
+            const int q = __builtin_ctz(h);
+            h &= h - 1;
+            insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[idx[q]], idx[q]);
+        }
+    }
+}
+
 /* The candidates of sorted slots [lo, hi) with d2 > dlo: those closer than the threshold go into the
  * list (with buf: appended to the buffer, without branches), and (with hard) every valid one closer
  * than the contact radius into the contacts. */
@@ -77,34 +117,7 @@ static inline __attribute__((always_inline)) TATTR void T(slice)(const mur_flock
         const vf d2 = dx * dx + dy * dy + dz * dz;
         const vi j = iota + j0;
         const vi v = (j < hi) & (j != S->self) & (w > zero) & (d2 < S->r2) & (d2 > dlo);
-        vi m = v & (d2 <= S->thr);
-        if (cone) {
-            /* dot >= c |d| without the root, as the metric kernel does */
-            const vf dot = dx * S->vx + dy * S->vy + dz * S->vz;
-            const vf dd = dot * dot, kd = d2 * S->k2;
-            const vi ahead = dot >= zero;
-            m &= S->kpos ? (ahead & (dd >= kd)) : (ahead | (dd <= kd));
-        }
-        uint32_t b = T(bits)(m);
-        if (buf) {
-            if (S->nb > BUF_SIZE - TW)
-                buffer_flush(S, order);
-            T(append)(S, d2, j, b);
-        } else {
-            while (b) {
-                const int q = __builtin_ctz(b);
-                b &= b - 1;
-                list_add(S, d2[q], order[j0 + q], j0 + q);
-            }
-        }
-        if (hard) {
-            uint32_t h = T(bits)(v & (d2 < S->h2));
-            while (h) {
-                const int q = __builtin_ctz(h);
-                h &= h - 1;
-                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[j0 + q], j0 + q);
-            }
-        }
+        T(take)(S, order, dx, dy, dz, d2, v, j, cone, hard, buf);
     }
 }
 
@@ -148,7 +161,6 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     typedef T(tvf) vf;
     typedef T(tvi) vi;
     const int32_t *restrict order = f->order;
-    const vf zero = {0};
     const float px = S->px, py = S->py, pz = S->pz;
     S->tested += G->n;
     for (int32_t j0 = 0; j0 < G->n; j0 += TW) {
@@ -161,33 +173,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
         const vf dx = x - px, dy = y - py, dz = z - pz;
         const vf d2 = dx * dx + dy * dy + dz * dz;
         const vi v = (sl != S->self) & (d2 < S->r2) & (d2 > dlo);
-        vi m = v & (d2 <= S->thr);
-        if (cone) {
-            const vf dot = dx * S->vx + dy * S->vy + dz * S->vz;
-            const vf dd = dot * dot, kd = d2 * S->k2;
-            const vi ahead = dot >= zero;
-            m &= S->kpos ? (ahead & (dd >= kd)) : (ahead | (dd <= kd));
-        }
-        uint32_t b = T(bits)(m);
-        if (buf) {
-            if (S->nb > BUF_SIZE - TW)
-                buffer_flush(S, order);
-            T(append)(S, d2, sl, b);
-        } else {
-            while (b) {
-                const int q = __builtin_ctz(b);
-                b &= b - 1;
-                list_add(S, d2[q], order[sl[q]], sl[q]);
-            }
-        }
-        if (hard) {
-            uint32_t h = T(bits)(v & (d2 < S->h2));
-            while (h) {
-                const int q = __builtin_ctz(h);
-                h &= h - 1;
-                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[sl[q]], sl[q]);
-            }
-        }
+        T(take)(S, order, dx, dy, dz, d2, v, sl, cone, hard, buf);
     }
 }
 
