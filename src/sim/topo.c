@@ -27,6 +27,8 @@
 
 #include "topo.h"
 
+#include "core.h"
+#include "cores.h"
 #include "kernel.h"
 #include "step.h"
 
@@ -495,24 +497,48 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);
     int64_t cand_total = 0;
     const grow_fn grow = grow_for(s->simd);
+    /* each thread's CPU time against the pass's wall time: did every thread have its core? (cores.h;
+     * as mur_rules_pass) */
+    double own[MUR_MAX_THREADS];
+    for (int k = 0; k < nt; k++)
+        own[k] = 1.0; /* a thread the runtime did not start counts as having had its core */
+    const double t0 = nt > 1 ? mur_now_ms() : 0.0;
     (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 4) reduction(+ : cand_total)
+#pragma omp parallel num_threads(nt)
 #endif
-    for (int64_t it = 0; it < count; it++) {
-        item_sums T = {0, 0, 0, 0.0};
-        const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
-        const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
-        run_item(f, s, grow, k0, k1, &T);
-        cand_total += T.cand;
-        if (s->metrics) {
-            f->item_cnt[2 * it] = T.cnt;
-            f->item_cnt[2 * it + 1] = T.with;
-            f->item_nn[it] = T.nn;
+    {
+#ifdef _OPENMP
+        const int tid = omp_get_thread_num();
+#else
+        const int tid = 0;
+#endif
+        const double c0 = nt > 1 ? mur_thread_cpu_ms() : 0.0;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 4) reduction(+ : cand_total) nowait
+#endif
+        for (int64_t it = 0; it < count; it++) {
+            item_sums T = {0, 0, 0, 0.0};
+            const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
+            const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
+            run_item(f, s, grow, k0, k1, &T);
+            cand_total += T.cand;
+            if (s->metrics) {
+                f->item_cnt[2 * it] = T.cnt;
+                f->item_cnt[2 * it + 1] = T.with;
+                f->item_nn[it] = T.nn;
+            }
+        }
+        if (nt > 1) {
+            const double wall = mur_now_ms() - t0;
+            own[tid] = wall > 0.0 ? (mur_thread_cpu_ms() - c0) / wall : 1.0;
         }
     }
     memset(out, 0, sizeof *out);
     out->candidates = cand_total;
+    out->own_core = 1.0;
+    for (int k = 0; k < nt && nt > 1; k++)
+        out->own_core = own[k] < out->own_core ? own[k] : out->own_core;
     if (s->metrics) {
         for (int64_t it = 0; it < count; it++) {
             out->neighbours += f->item_cnt[2 * it];
