@@ -12,9 +12,9 @@
  * pass are appended to a small buffer without branches and ranked into the list. A crowded cell
  * (more boids than the list holds) is scanned first: its k nearest may already be certain (ring 0),
  * and else give the rest of the block a closer threshold. When fewer than k pass (about 1 boid in 10
- * at 2 boids per cell), a second buffer, filled in the same scan with the candidates out to 1.25 b_1,
- * usually completes the list; the rest of the block and the next rings follow, skipping the columns
- * and cells farther than the list's last distance, inserting one by one. The result does not depend
+ * at 2 boids per cell), a second scan of the block's copy ranks its candidates out to 1.25 b_1 after
+ * them, which usually completes the list; the rest of the block and the next rings follow, skipping
+ * the columns and cells farther than the list's last distance, inserting one by one. The result does not depend
  * on the visiting order, so the pass is bit-identical for any grid, thread count or vector path. */
 #include <math.h>
 #include <stdint.h>
@@ -86,10 +86,6 @@ typedef struct search {
     int nb;             ///< candidates in the buffer (block pass): d2 <= thr
     float bd2[BUF_SIZE];
     int32_t bslot[BUF_SIZE];
-    float thr2;         ///< second buffer: the block's candidates with thr0 < d2 <= thr2, for when
-    int nb2;            ///< fewer than k are within thr0 (nb2 < 0: not collected)
-    float bd2b[BUF_SIZE];
-    int32_t bslotb[BUF_SIZE];
     mur_topo_nb *hard;  ///< contacts (any direction) closer than the contact radius, or NULL
     int nh;
     int64_t tested;     ///< candidates tested

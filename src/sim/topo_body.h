@@ -167,8 +167,7 @@ static __attribute__((noinline)) TATTR void T(gather)(const mur_flock *f, const 
 
 /* The gathered candidates with d2 > dlo: into the buffer (buf) or the list, and the contacts (hard). */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
-    const gathered *G, int32_t j1, int32_t j2, float dlo, const bool cone, const bool hard, const bool buf,
-    const bool tier2)
+    const gathered *G, int32_t j1, int32_t j2, float dlo, const bool cone, const bool hard, const bool buf)
 {
     typedef T(tvf) vf;
     typedef T(tvi) vi;
@@ -180,12 +179,11 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     memcpy(&iota, lane_iota, sizeof iota);
     /* locals: the buffers' stores could otherwise alias the counts and thresholds in S */
     const float px = S->px, py = S->py, pz = S->pz, vx = S->vx, vy = S->vy, vz = S->vz;
-    const float r2 = S->r2, k2 = S->k2, h2 = S->h2, thr2 = S->thr2;
+    const float r2 = S->r2, k2 = S->k2, h2 = S->h2;
     const bool kpos = S->kpos;
     const int32_t self = S->self;
     float thr = S->thr;
-    int nb = S->nb, nb2 = S->nb2 < 0 ? 0 : S->nb2;
-    bool lost2 = S->nb2 < 0;
+    int nb = S->nb;
     S->tested += j2 - j1;
     for (int32_t j0 = j1; j0 < j2; j0 += TW) {
         vf x, y, z;
@@ -214,12 +212,6 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
                 thr = S->thr;
             }
             T(append)(S->bd2, S->bslot, &nb, d2, sl, b);
-            if (tier2) {
-                /* the second buffer: a crowded one is given up (not needed: the list is then full) */
-                lost2 |= nb2 > BUF_SIZE - TW;
-                nb2 = lost2 ? 0 : nb2;
-                T(append)(S->bd2b, S->bslotb, &nb2, d2, sl, T(bits)(vis & (d2 > thr) & (d2 <= thr2)));
-            }
         } else if (b) {
             do {
                 const int q = __builtin_ctz(b);
@@ -239,8 +231,6 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     }
     if (buf)
         S->nb = nb;
-    if (tier2)
-        S->nb2 = lost2 ? -BUF_SIZE : nb2;
 }
 
 /* Put nb buffered candidates, all farther than the list's base entries, into the list by rank: the
@@ -428,15 +418,27 @@ static __attribute__((noinline)) TATTR void T(beyond)(const mur_flock *f, search
     S->thr0 = S->r2;
     S->thr = S->n == S->cap ? list_worst(S) : S->r2;
     if (S->n < S->cap) {
-        /* the block's candidates beyond b1: those of the second buffer, then the rest */
+        /* the block's candidates beyond b1 */
         float dlo = b1 * b1;
-        if (S->nb2 >= 0 && G->cell == B->cell) {
-            T(rank_into)(S, f->order, S->bd2b, S->bslotb, S->nb2, S->n);
-            dlo = S->thr2;
+        if (G->cell == B->cell) {
+            /* first those out to 1.25 b1 (few boids lack k neighbours there): buffered, and ranked
+             * after the list's entries, which are all nearer (unless a crowded buffer was emptied
+             * into the list) */
+            const float t2 = 1.5625f * dlo;
+            const int n0 = S->n;
+            S->thr = t2 < S->r2 ? t2 : S->r2;
+            T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, true);
+            if (S->n == n0)
+                T(rank_into)(S, f->order, S->bd2, S->bslot, S->nb, n0);
+            else
+                buffer_flush(S, f->order);
+            S->nb = 0;
+            S->thr = S->n == S->cap ? list_worst(S) : S->r2;
+            dlo = t2;
         }
         if (S->n < S->cap) {
             if (G->cell == B->cell) {
-                T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, false, false);
+                T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, false);
             } else {
                 for (int q = 0; q < B->ns; q++)
                     T(slice)(f, S, B->lo[q], B->hi[q], dlo, cone, false, false);
@@ -462,30 +464,20 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
 {
     const float b1 = block_bound(S, B);
     S->thr0 = S->thr = b1 >= S->vr ? INFINITY : b1 * b1;
-    /* the second buffer reaches 1.25 b1 (few boids lack k neighbours there) */
-    S->thr2 = 1.5625f * S->thr0;
-    S->nb2 = 0;
     if (B->total <= G->cap) {
         if (G->cell != B->cell)
             T(gather)(f, B, G, S->cap);
         if (G->own_n > 0) {
             /* a crowded cell: its own boids first, which may make the list certain, or at least give
              * the rest of the block a closer threshold */
-            T(scan_gathered)(f, S, G, 0, G->own_n, -1.0f, cone, hard, true, true);
+            T(scan_gathered)(f, S, G, 0, G->own_n, -1.0f, cone, hard, true);
             T(finish)(S, f->order);
             const float b0 = ring_bound(f, S, B->c, 0);
             if (b0 > 0.0f && b0 >= S->hr && list_certain(S, b0))
                 return;
         }
-        if (S->n < S->cap) {
-            T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true, true);
-        } else {
-            /* the list is full: the second buffer is not needed */
-            S->nb2 = -1;
-            T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true, false);
-        }
+        T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true);
     } else {
-        S->nb2 = -1;
         if (T(block_in_place)(f, S, B))
             return;
     }
