@@ -512,6 +512,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
     search_setup(&S, f, s, hard);
     block B;
     B.cell = -1;
+    B.own_lo = B.own_hi = 0;
     /* the slots go into the float array vx as int32 (allocated memory: its type is that of the last
      * store) */
     gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
@@ -523,7 +524,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
             continue;
         }
         search_boid(&S, f, s, k);
-        block_at(f, S.px, S.py, S.pz, &B);
+        /* the boids of a cell are the slots [start, next start): the same block as the last boid's */
+        if (!(k >= B.own_lo && k < B.own_hi))
+            block_at(f, S.px, S.py, S.pz, &B);
         grow(f, &S, &B, &G);
         acc a;
         sums(f, s, &S, &a);
