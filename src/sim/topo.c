@@ -7,11 +7,14 @@
  *
  * Rings 0 and 1 are one block of at most 9 columns (each one slice of the sorted arrays, the own
  * column first), scanned with the threshold b_1: only candidates within b_1 can be in a list that
- * ring 1 makes certain. The block's boids are copied once per cell into one contiguous buffer that
- * the cell's boids scan a vector at a time (topo_body.h); those that pass are appended to a small
- * buffer without branches and ranked into the list. When fewer than k pass (about 1 boid in 10 at 2
- * boids per cell), the block's candidates beyond b_1 and the next rings follow, skipping the columns
- * and cells farther than the list's last distance, inserting one by one. The result does not depend
+ * ring 1 makes certain. The block's boids are copied once per cell into one contiguous buffer (the
+ * thread's gather buffer) that the cell's boids scan a vector at a time (topo_body.h); those that
+ * pass are appended to a small buffer without branches and ranked into the list. A crowded cell
+ * (more boids than the list holds) is scanned first: its k nearest may already be certain (ring 0),
+ * and else give the rest of the block a closer threshold. When fewer than k pass (about 1 boid in 10
+ * at 2 boids per cell), a second scan of the block's copy ranks its candidates out to 1.25 b_1 after
+ * them, which usually completes the list; the rest of the block and the next rings follow, skipping
+ * the columns and cells farther than the list's last distance, inserting one by one. The result does not depend
  * on the visiting order, so the pass is bit-identical for any grid, thread count or vector path. */
 #include <math.h>
 #include <stdint.h>
@@ -27,6 +30,8 @@
 
 #include "topo.h"
 
+#include "core.h"
+#include "cores.h"
 #include "kernel.h"
 #include "step.h"
 
@@ -78,7 +83,7 @@ typedef struct search {
     uint64_t key[MUR_TOPO_MAX + 1]; ///< the list, ascending: d2's bits above the boid index (+1: a
     int32_t slot[MUR_TOPO_MAX + 1]; ///< slot written by ranks past the list)
     int n, cap;
-    int nb;             ///< candidates in the buffer (block pass)
+    int nb;             ///< candidates in the buffer (block pass): d2 <= thr
     float bd2[BUF_SIZE];
     int32_t bslot[BUF_SIZE];
     mur_topo_nb *hard;  ///< contacts (any direction) closer than the contact radius, or NULL
@@ -95,20 +100,24 @@ typedef struct block {
     int32_t lo[9], hi[9];
     int32_t own_lo, own_hi;  ///< the cell itself
     int32_t total;           ///< boids in the block
+    float face[6];           ///< per axis, the block's lower and upper face with cells beyond, or NAN
+    float margin[3];         ///< per axis, the rounding margin of ring_bound
+    float rmin;              ///< ring_bound's least bound for ring 1
 } block;
 
-/* Most candidates of a block gathered for its cell's boids (more: scanned in place). */
-#define GATHER_MAX 320
-
-/* A block's candidates gathered (topo_body.h's gather): cell is the block's cell, or -1. */
+/* A block's candidates gathered for its cell's boids (topo_body.h's gather), in a thread's gather
+ * buffer (mur_gather: x, y, z, and the sorted slots as int32 in vx); blocks of more than cap
+ * candidates are scanned in place. cell is the block's cell, or -1. With own_n > 0 (a crowded cell)
+ * the cell's own boids come first. */
 typedef struct gathered {
     int64_t cell;
-    int32_t n;
-    float x[GATHER_MAX + 16] __attribute__((aligned(32)));
-    float y[GATHER_MAX + 16] __attribute__((aligned(32)));
-    float z[GATHER_MAX + 16] __attribute__((aligned(32)));
-    int32_t s[GATHER_MAX + 16] __attribute__((aligned(32)));
+    int32_t n, cap, own_n;
+    float *x, *y, *z;
+    int32_t *s;
 } gathered;
+
+/* Values the gather may write past cap: 16 per column copy and a vector of NaN. */
+#define GATHER_SLACK 48
 
 static inline float key_d2(uint64_t key)
 {
@@ -229,6 +238,22 @@ static inline __attribute__((always_inline)) float ring_bound(const mur_flock *f
     return bound < r ? r : bound;
 }
 
+/* ring_bound(f, S, B->c, 1) from the block's faces (the same operations, the faces computed once per
+ * cell). */
+static inline float block_bound(const search *S, const block *B)
+{
+    const float p[3] = {S->px, S->py, S->pz};
+    float bound = INFINITY;
+    for (int a = 0; a < 3; a++) {
+        /* a NAN face (no cells beyond) never lowers the bound */
+        const float e0 = p[a] - B->face[2 * a] - B->margin[a];
+        const float e1 = B->face[2 * a + 1] - p[a] - B->margin[a];
+        bound = e0 < bound ? e0 : bound;
+        bound = e1 < bound ? e1 : bound;
+    }
+    return bound < B->rmin ? B->rmin : bound;
+}
+
 /* Distance from coordinate p to cells [i0, i1] on axis a, less the rounding margin (never negative). */
 static inline float cell_gap(const mur_grid *g, int a, int32_t i0, int32_t i1, float p)
 {
@@ -236,6 +261,18 @@ static inline float cell_gap(const mur_grid *g, int a, int32_t i0, int32_t i1, f
     const float lo = g->origin[a] + (float)i0 * g->cell[a] - m;
     const float hi = g->origin[a] + (float)(i1 + 1) * g->cell[a] + m;
     return p < lo ? lo - p : (p > hi ? p - hi : 0.0f);
+}
+
+/* The first (dir -1) or last (dir +1) cell on axis a, from ring cell r0 inwards, that can hold a boid
+ * at coordinate q or nearer to the ring's centre: one cell of slack for rounding, clipped to the grid
+ * (q may be infinite or NaN: then r0, clipped). */
+static inline int32_t axis_range(const mur_grid *g, int a, float q, int32_t r0, int dir)
+{
+    const int32_t lim = dir < 0 ? (r0 < 0 ? 0 : r0) : (r0 >= g->dims[a] ? g->dims[a] - 1 : r0);
+    const float t = (q - g->origin[a]) * g->inv_cell[a] + (float)dir;
+    if (dir < 0)
+        return t > (float)lim && t < (float)g->dims[a] ? (int32_t)t : lim;
+    return t < (float)lim && t >= 0.0f ? (int32_t)t : lim;
 }
 
 /* Cells whose squared gap exceeds this cannot hold a candidate the search still wants. */
@@ -284,6 +321,14 @@ static inline int32_t axis_cell(float p, float origin, float inv, int32_t dim)
     return c < dim ? c : dim - 1;
 }
 
+static inline float hmin_of(const mur_grid *g)
+{
+    float h = INFINITY;
+    for (int a = 0; a < 3; a++)
+        h = g->cell[a] < h ? g->cell[a] : h;
+    return h;
+}
+
 /* The block of the cell holding position (px, py, pz) (the grid build's cell mapping), unless B
  * already is that cell's. */
 static void block_at(const mur_flock *f, float px, float py, float pz, block *B)
@@ -303,6 +348,12 @@ static void block_at(const mur_flock *f, float px, float py, float pz, block *B)
     B->own_hi = g->start[id + 1];
     static const int8_t cols[9][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
     const int32_t y0 = c[1] > 0 ? c[1] - 1 : 0, y1 = c[1] + 1 < D[1] ? c[1] + 1 : D[1] - 1;
+    for (int a = 0; a < 3; a++) {
+        B->margin[a] = 0.05f * g->cell[a];
+        B->face[2 * a] = c[a] - 1 > 0 ? g->origin[a] + (float)(c[a] - 1) * g->cell[a] : NAN;
+        B->face[2 * a + 1] = c[a] + 2 < D[a] ? g->origin[a] + (float)(c[a] + 2) * g->cell[a] : NAN;
+    }
+    B->rmin = (1.0f - 0.05f) * hmin_of(g);
     B->ns = 0;
     B->total = 0;
     for (int q = 0; q < 9; q++) {
@@ -364,8 +415,10 @@ int mur_topo_find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb 
     block B;
     B.cell = -1;
     block_at(f, S.px, S.py, S.pz, &B);
-    gathered G;
-    G.cell = -1;
+    enum { CAP = 512 };
+    float gx[CAP + GATHER_SLACK], gy[CAP + GATHER_SLACK], gz[CAP + GATHER_SLACK];
+    int32_t gs[CAP + GATHER_SLACK];
+    gathered G = {-1, 0, CAP, 0, gx, gy, gz, gs};
     grow_for(s->simd)(f, &S, &B, &G);
     for (int q = 0; q < S.n; q++)
         out[q] = (mur_topo_nb){key_d2(S.key[q]), (int32_t)(uint32_t)S.key[q], S.slot[q]};
@@ -457,15 +510,18 @@ typedef struct item_sums {
     double nn;
 } item_sums;
 
-static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, int32_t k0, int32_t k1, item_sums *T)
+static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *gb, int32_t k0, int32_t k1,
+                     item_sums *T)
 {
     mur_topo_nb hard[MAX_CONTACTS];
     search S;
     search_setup(&S, f, s, hard);
     block B;
     B.cell = -1;
-    gathered G;
-    G.cell = -1;
+    B.own_lo = B.own_hi = 0;
+    /* the slots go into the float array vx as int32 (allocated memory: its type is that of the last
+     * store) */
+    gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
     for (int32_t k = k0; k < k1; k++) {
         const int32_t i = f->order[k];
         if (!(f->sw[k] > MUR_W_PERCHED)) {
@@ -474,7 +530,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, int32_t k0, 
             continue;
         }
         search_boid(&S, f, s, k);
-        block_at(f, S.px, S.py, S.pz, &B);
+        /* the boids of a cell are the slots [start, next start): the same block as the last boid's */
+        if (!(k >= B.own_lo && k < B.own_hi))
+            block_at(f, S.px, S.py, S.pz, &B);
         grow(f, &S, &B, &G);
         acc a;
         sums(f, s, &S, &a);
@@ -501,24 +559,48 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);
     int64_t cand_total = 0;
     const grow_fn grow = grow_for(s->simd);
+    /* each thread's CPU time against the pass's wall time: did every thread have its core? (cores.h;
+     * as mur_rules_pass) */
+    double own[MUR_MAX_THREADS];
+    for (int k = 0; k < nt; k++)
+        own[k] = 1.0; /* a thread the runtime did not start counts as having had its core */
+    const double t0 = nt > 1 ? mur_now_ms() : 0.0;
     (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 4) reduction(+ : cand_total)
+#pragma omp parallel num_threads(nt)
 #endif
-    for (int64_t it = 0; it < count; it++) {
-        item_sums T = {0, 0, 0, 0.0};
-        const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
-        const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
-        run_item(f, s, grow, k0, k1, &T);
-        cand_total += T.cand;
-        if (s->metrics) {
-            f->item_cnt[2 * it] = T.cnt;
-            f->item_cnt[2 * it + 1] = T.with;
-            f->item_nn[it] = T.nn;
+    {
+#ifdef _OPENMP
+        const int tid = omp_get_thread_num();
+#else
+        const int tid = 0;
+#endif
+        const double c0 = nt > 1 ? mur_thread_cpu_ms() : 0.0;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 4) reduction(+ : cand_total) nowait
+#endif
+        for (int64_t it = 0; it < count; it++) {
+            item_sums T = {0, 0, 0, 0.0};
+            const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
+            const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
+            run_item(f, s, grow, &f->gather[tid], k0, k1, &T);
+            cand_total += T.cand;
+            if (s->metrics) {
+                f->item_cnt[2 * it] = T.cnt;
+                f->item_cnt[2 * it + 1] = T.with;
+                f->item_nn[it] = T.nn;
+            }
+        }
+        if (nt > 1) {
+            const double wall = mur_now_ms() - t0;
+            own[tid] = wall > 0.0 ? (mur_thread_cpu_ms() - c0) / wall : 1.0;
         }
     }
     memset(out, 0, sizeof *out);
     out->candidates = cand_total;
+    out->own_core = 1.0;
+    for (int k = 0; k < nt && nt > 1; k++)
+        out->own_core = own[k] < out->own_core ? own[k] : out->own_core;
     if (s->metrics) {
         for (int64_t it = 0; it < count; it++) {
             out->neighbours += f->item_cnt[2 * it];

@@ -2,10 +2,11 @@
  *   TNAME   the path (base, avx2): every function here gets the suffix _TNAME
  *   TW      floats per vector (4, 8)
  *   TATTR   the target attribute of the path (empty for base)
- * The candidates of a slice are tested TW at a time without branches (distance, view radius,
- * weight, self, view cone, the current threshold); only those that pass are inserted one by one.
- * Which boids pass does not depend on TW, so every path finds the same list. No include guard: each
- * inclusion is one path. */
+ * Candidates are tested TW at a time without branches (distance, view radius, weight, self, view
+ * cone, the current threshold). In the block pass those that pass are appended to a buffer without
+ * branches and ranked into the list; beyond the block they are inserted one by one. Which boids
+ * pass does not depend on TW, so every path finds the same list. No include guard: each inclusion is
+ * one path. */
 #define T_CAT2(a, b) a##_##b
 #define T_CAT(a, b) T_CAT2(a, b)
 #define T(x) T_CAT(x, TNAME)
@@ -29,66 +30,27 @@ static inline __attribute__((always_inline)) TATTR uint32_t T(bits)(T(tvi) m)
 #endif
 }
 
-/* Append the lanes of b (d2 and slot) to the buffer, without branches. */
-static inline __attribute__((always_inline)) TATTR void T(append)(search *S, T(tvf) d2, T(tvi) sl, uint32_t b)
+/* Append the lanes of b (d2 and slot) to a buffer of *n entries, without branches. */
+static inline __attribute__((always_inline)) TATTR void T(append)(float *bd, int32_t *bs, int *n, T(tvf) d2,
+    T(tvi) sl, uint32_t b)
 {
 #if TW == 8 && defined(MUR_X86_PATHS)
     const uint32_t e = compress8[b];
     const __m256i perm = _mm256_and_si256(
         _mm256_srlv_epi32(_mm256_set1_epi32((int32_t)e), _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21)),
         _mm256_set1_epi32(7));
-    _mm256_storeu_ps(S->bd2 + S->nb, _mm256_permutevar8x32_ps((__m256)d2, perm));
-    _mm256_storeu_si256((__m256i *)(void *)(S->bslot + S->nb), _mm256_permutevar8x32_epi32((__m256i)sl, perm));
-    S->nb += (int)(e >> 24);
+    _mm256_storeu_ps(bd + *n, _mm256_permutevar8x32_ps((__m256)d2, perm));
+    _mm256_storeu_si256((__m256i *)(void *)(bs + *n), _mm256_permutevar8x32_epi32((__m256i)sl, perm));
+    *n += (int)(e >> 24);
 #else
-    int nb = S->nb;
+    int m = *n;
     for (int q = 0; q < TW; q++) {
-        S->bd2[nb] = d2[q];
-        S->bslot[nb] = sl[q];
-        nb += (int)((b >> q) & 1u);
+        bd[m] = d2[q];
+        bs[m] = sl[q];
+        m += (int)((b >> q) & 1u);
     }
-    S->nb = nb;
+    *n = m;
 #endif
-}
-
-/* One vector of candidates (slots idx, offsets dx dy dz, squared distances d2, valid lanes v): those
- * within the threshold (and the cone) into the list, or the buffer with buf; with hard, every valid one
- * closer than the contact radius into the contacts. */
-static inline __attribute__((always_inline)) TATTR void T(take)(search *S, const int32_t *restrict order,
-    T(tvf) dx, T(tvf) dy, T(tvf) dz, T(tvf) d2, T(tvi) v, T(tvi) idx, const bool cone, const bool hard,
-    const bool buf)
-{
-    typedef T(tvf) vf;
-    typedef T(tvi) vi;
-    const vf zero = {0};
-    vi m = v & (d2 <= S->thr);
-    if (cone) {
-        /* dot >= c |d| without the root, as the metric kernel does */
-        const vf dot = dx * S->vx + dy * S->vy + dz * S->vz;
-        const vf dd = dot * dot, kd = d2 * S->k2;
-        const vi ahead = dot >= zero;
-        m &= S->kpos ? (ahead & (dd >= kd)) : (ahead | (dd <= kd));
-    }
-    uint32_t b = T(bits)(m);
-    if (buf) {
-        if (S->nb > BUF_SIZE - TW)
-            buffer_flush(S, order);
-        T(append)(S, d2, idx, b);
-    } else {
-        while (b) {
-            const int q = __builtin_ctz(b);
-            b &= b - 1;
-            list_add(S, d2[q], order[idx[q]], idx[q]);
-        }
-    }
-    if (hard) {
-        uint32_t h = T(bits)(v & (d2 < S->h2));
-        while (h) {
-            const int q = __builtin_ctz(h);
-            h &= h - 1;
-            insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[idx[q]], idx[q]);
-        }
-    }
 }
 
 /* The candidates of sorted slots [lo, hi) with d2 > dlo: those closer than the threshold go into the
@@ -117,38 +79,87 @@ static inline __attribute__((always_inline)) TATTR void T(slice)(const mur_flock
         const vf d2 = dx * dx + dy * dy + dz * dz;
         const vi j = iota + j0;
         const vi v = (j < hi) & (j != S->self) & (w > zero) & (d2 < S->r2) & (d2 > dlo);
-        T(take)(S, order, dx, dy, dz, d2, v, j, cone, hard, buf);
+        vi m = v & (d2 <= S->thr);
+        if (cone) {
+            /* dot >= c |d| without the root, as the metric kernel does */
+            const vf dot = dx * S->vx + dy * S->vy + dz * S->vz;
+            const vf dd = dot * dot, kd = d2 * S->k2;
+            const vi ahead = dot >= zero;
+            m &= S->kpos ? (ahead & (dd >= kd)) : (ahead | (dd <= kd));
+        }
+        uint32_t b = T(bits)(m);
+        if (buf) {
+            if (S->nb > BUF_SIZE - TW)
+                buffer_flush(S, order);
+            T(append)(S->bd2, S->bslot, &S->nb, d2, j, b);
+        } else {
+            while (b) {
+                const int q = __builtin_ctz(b);
+                b &= b - 1;
+                list_add(S, d2[q], order[j0 + q], j0 + q);
+            }
+        }
+        if (hard) {
+            uint32_t h = T(bits)(v & (d2 < S->h2));
+            while (h) {
+                const int q = __builtin_ctz(h);
+                h &= h - 1;
+                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[j0 + q], j0 + q);
+            }
+        }
     }
+}
+
+/* Copy sorted slots [lo, lo + len) to G at o (see gather). Whole vectors, 16 values at least
+ * (without a branch for the usual short column): values past the slice are overwritten by the next
+ * one. */
+static inline __attribute__((always_inline)) TATTR int32_t T(gather_slice)(const mur_flock *f, gathered *G,
+    int32_t o, int32_t lo, int32_t len)
+{
+    typedef T(tvf) vf;
+    typedef T(tvi) vi;
+    const vf zero = {0}, nan = zero + NAN;
+    vi iota;
+    memcpy(&iota, lane_iota, sizeof iota);
+    const float *restrict X = f->sx + lo, *restrict Y = f->sy + lo, *restrict Z = f->sz + lo;
+    const float *restrict W = f->sw + lo;
+    float *restrict gx = G->x + o, *restrict gy = G->y + o, *restrict gz = G->z + o;
+    int32_t *restrict gs = G->s + o;
+    const int32_t n = len > 16 ? len : 16;
+    for (int32_t u = 0; u < n; u += TW) {
+        vf x, y, z, w;
+        memcpy(&x, X + u, sizeof x);
+        memcpy(&y, Y + u, sizeof y);
+        memcpy(&z, Z + u, sizeof z);
+        memcpy(&w, W + u, sizeof w);
+        x = VSEL_F(w > zero, x, nan);
+        memcpy(gx + u, &x, sizeof x);
+        memcpy(gy + u, &y, sizeof y);
+        memcpy(gz + u, &z, sizeof z);
+        const vi sl = iota + (lo + u);
+        memcpy(gs + u, &sl, sizeof sl);
+    }
+    return o + len;
 }
 
 /* The block's candidates, copied once per cell into G (contiguous, so a boid's scan has no slice
  * ends): positions (x NaN for a boid that is no neighbour, weight <= 0: its d2 is NaN and fails every
- * test) and sorted slots; one vector of NaN after the end. */
-static inline __attribute__((always_inline)) TATTR void T(gather)(const mur_flock *f, const block *B, gathered *G)
+ * test) and sorted slots; one vector of NaN after the end. A crowded cell's own boids first. */
+static __attribute__((noinline)) TATTR void T(gather)(const mur_flock *f, const block *B, gathered *G, int cap)
 {
     typedef T(tvf) vf;
-    typedef T(tvi) vi;
-    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz, *restrict W = f->sw;
-    const vf zero = {0}, nan = zero + NAN;
-    vi iota;
-    memcpy(&iota, lane_iota, sizeof iota);
+    const vf nan = (vf){0} + NAN;
     int32_t o = 0;
-    for (int q = 0; q < B->ns; q++) {
-        const int32_t lo = B->lo[q], hi = B->hi[q];
-        /* whole vectors: up to TW - 1 values past the slice, overwritten by the next one */
-        for (int32_t j = lo; j < hi; j += TW, o += TW) {
-            vf x, w;
-            memcpy(&x, X + j, sizeof x);
-            memcpy(&w, W + j, sizeof w);
-            x = VSEL_F(w > zero, x, nan);
-            memcpy(G->x + o, &x, sizeof x);
-            memcpy(G->y + o, Y + j, sizeof x);
-            memcpy(G->z + o, Z + j, sizeof x);
-            const vi sl = iota + j;
-            memcpy(G->s + o, &sl, sizeof sl);
-        }
-        o -= (TW - (hi - lo) % TW) % TW;
+    G->own_n = B->own_hi - B->own_lo > cap ? B->own_hi - B->own_lo : 0;
+    if (G->own_n > 0) {
+        o = T(gather_slice)(f, G, o, B->own_lo, B->own_hi - B->own_lo);
+        o = T(gather_slice)(f, G, o, B->lo[0], B->own_lo - B->lo[0]);
+        o = T(gather_slice)(f, G, o, B->own_hi, B->hi[0] - B->own_hi);
+    } else {
+        o = T(gather_slice)(f, G, o, B->lo[0], B->hi[0] - B->lo[0]);
     }
+    for (int q = 1; q < B->ns; q++)
+        o = T(gather_slice)(f, G, o, B->lo[q], B->hi[q] - B->lo[q]);
     memcpy(G->x + o, &nan, sizeof nan);
     G->n = o;
     G->cell = B->cell;
@@ -156,87 +167,176 @@ static inline __attribute__((always_inline)) TATTR void T(gather)(const mur_floc
 
 /* The gathered candidates with d2 > dlo: into the buffer (buf) or the list, and the contacts (hard). */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
-    const gathered *G, float dlo, const bool cone, const bool hard, const bool buf)
+    const gathered *G, int32_t j1, int32_t j2, float dlo, const bool cone, const bool hard, const bool buf)
 {
     typedef T(tvf) vf;
     typedef T(tvi) vi;
     const int32_t *restrict order = f->order;
-    const float px = S->px, py = S->py, pz = S->pz;
-    S->tested += G->n;
-    for (int32_t j0 = 0; j0 < G->n; j0 += TW) {
+    const float *restrict gx = G->x, *restrict gy = G->y, *restrict gz = G->z;
+    const int32_t *restrict gs = G->s;
+    const vf zero = {0};
+    vi iota;
+    memcpy(&iota, lane_iota, sizeof iota);
+    /* locals: the buffers' stores could otherwise alias the counts and thresholds in S */
+    const float px = S->px, py = S->py, pz = S->pz, vx = S->vx, vy = S->vy, vz = S->vz;
+    const float r2 = S->r2, k2 = S->k2, h2 = S->h2;
+    const bool kpos = S->kpos;
+    const int32_t self = S->self;
+    float thr = S->thr;
+    int nb = S->nb;
+    S->tested += j2 - j1;
+    for (int32_t j0 = j1; j0 < j2; j0 += TW) {
         vf x, y, z;
         vi sl;
-        memcpy(&x, G->x + j0, sizeof x);
-        memcpy(&y, G->y + j0, sizeof y);
-        memcpy(&z, G->z + j0, sizeof z);
-        memcpy(&sl, G->s + j0, sizeof sl);
+        memcpy(&x, gx + j0, sizeof x);
+        memcpy(&y, gy + j0, sizeof y);
+        memcpy(&z, gz + j0, sizeof z);
+        memcpy(&sl, gs + j0, sizeof sl);
         const vf dx = x - px, dy = y - py, dz = z - pz;
         const vf d2 = dx * dx + dy * dy + dz * dz;
-        const vi v = (sl != S->self) & (d2 < S->r2) & (d2 > dlo);
-        T(take)(S, order, dx, dy, dz, d2, v, sl, cone, hard, buf);
+        /* past j2: NaN at the end of the buffer, else the next part's candidates */
+        const vi v = (sl != self) & (d2 < r2) & (d2 > dlo) & (iota + j0 < j2);
+        vi vis = v;
+        if (cone) {
+            const vf dot = dx * vx + dy * vy + dz * vz;
+            const vf dd = dot * dot, kd = d2 * k2;
+            const vi ahead = dot >= zero;
+            vis &= kpos ? (ahead & (dd >= kd)) : (ahead | (dd <= kd));
+        }
+        uint32_t b = T(bits)(vis & (d2 <= thr));
+        if (buf) {
+            if (nb > BUF_SIZE - TW) {
+                S->nb = nb;
+                buffer_flush(S, order);
+                nb = 0;
+                thr = S->thr;
+            }
+            T(append)(S->bd2, S->bslot, &nb, d2, sl, b);
+        } else if (b) {
+            do {
+                const int q = __builtin_ctz(b);
+                b &= b - 1;
+                list_add(S, d2[q], order[sl[q]], sl[q]);
+            } while (b);
+            thr = S->thr;
+        }
+        if (hard) {
+            uint32_t h = T(bits)(v & (d2 < h2));
+            while (h) {
+                const int q = __builtin_ctz(h);
+                h &= h - 1;
+                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[sl[q]], sl[q]);
+            }
+        }
     }
+    if (buf)
+        S->nb = nb;
 }
 
-/* The buffered candidates into the list: into an empty list by rank (each one's place is the number of
- * candidates before it in (d2, index) order, counted without branches), else one by one. The ranks
- * are first counted by d2 alone, TW candidates at a time; they are a permutation exactly when no
- * two distances are equal (else tied ones share the lowest rank, and the sum of the ranks falls
- * short): then the 64-bit (d2, index) keys are ranked instead. */
-static inline __attribute__((always_inline)) TATTR void T(finish)(search *S, const int32_t *order)
+/* Put nb buffered candidates, all farther than the list's base entries, into the list by rank: the
+ * one with r candidates before it in (d2, index) order goes to base + r (counted without branches).
+ * The ranks are first counted by d2 alone, TW candidates at a time; they are a permutation exactly
+ * when no two distances are equal (else tied ones share the lowest rank, and the sum of the ranks
+ * falls short): then the 64-bit (d2, index) keys are ranked instead. Up to 16 candidates take one
+ * path of fixed length. */
+static inline __attribute__((always_inline)) TATTR void T(rank_into)(search *S, const int32_t *order, float *bd,
+    const int32_t *bs, int nb, int base)
 {
     typedef T(tvf) vf;
     typedef T(tvi) vi;
-    if (S->n > 0) {
-        buffer_flush(S, order);
-        return;
-    }
-    const int nb = S->nb;
-    const int np = (nb + TW - 1) / TW * TW;
-    for (int i = nb; i < np; i++)
-        S->bd2[i] = INFINITY;
+    const vf inf = (vf){0} + INFINITY;
     int32_t rank[BUF_SIZE] __attribute__((aligned(32)));
-    for (int i0 = 0; i0 < np; i0 += TW) {
-        vf di;
-        memcpy(&di, S->bd2 + i0, sizeof di);
-        vi acc = {0};
-        for (int j = 0; j < nb; j++)
-            acc += S->bd2[j] < di;
-        memcpy(rank + i0, &acc, sizeof acc);
+    int np;
+    bool distinct;
+    if (nb <= 16) {
+        /* INFINITY after the end: counted as after every candidate, never before one */
+        for (int u = 0; u < 16; u += TW)
+            memcpy(bd + nb + u, &inf, sizeof inf);
+        vf d[16 / TW];
+        vi acc[16 / TW];
+        for (int u = 0; u < 16 / TW; u++) {
+            memcpy(&d[u], bd + u * TW, sizeof d[u]);
+            acc[u] = (vi){0};
+        }
+        for (int j = 0; j < 16; j++)
+            for (int u = 0; u < 16 / TW; u++)
+                acc[u] += bd[j] < d[u];
+        vi tot = acc[0];
+        for (int u = 1; u < 16 / TW; u++)
+            tot += acc[u];
+        int32_t sum = 0;
+        for (int l = 0; l < TW; l++)
+            sum -= tot[l];
+        memcpy(rank, acc, sizeof acc);
+        np = 16;
+        distinct = sum == nb * (nb - 1) / 2 + (16 - nb) * nb;
+    } else {
+        np = (nb + TW - 1) / TW * TW;
+        for (int i = nb; i < np; i++)
+            bd[i] = INFINITY;
+        for (int i0 = 0; i0 < np; i0 += TW) {
+            vf di;
+            memcpy(&di, bd + i0, sizeof di);
+            vi acc = {0};
+            for (int j = 0; j < nb; j++)
+                acc += bd[j] < di;
+            memcpy(rank + i0, &acc, sizeof acc);
+        }
+        int32_t sum = 0;
+        for (int i = 0; i < nb; i++)
+            sum -= rank[i];
+        distinct = sum == nb * (nb - 1) / 2;
     }
-    int64_t sum = 0;
-    for (int i = 0; i < nb; i++)
-        sum -= rank[i];
-    if (sum == (int64_t)nb * (nb - 1) / 2) {
-        for (int i = 0; i < nb; i++) {
-            const int r = -rank[i];
-            const int dst = r < S->cap ? r : MUR_TOPO_MAX;
+    if (distinct) {
+        /* the candidates that enter the list (rank[] holds minus the ranks) */
+        vi iota;
+        memcpy(&iota, lane_iota, sizeof iota);
+        uint64_t keep = 0;
+        for (int i0 = 0; i0 < np; i0 += TW) {
+            vi r;
+            memcpy(&r, rank + i0, sizeof r);
+            keep |= (uint64_t)T(bits)((iota + i0 < nb) & (base - r < S->cap)) << i0;
+        }
+        while (keep) {
+            const int i = __builtin_ctzll(keep);
+            keep &= keep - 1;
+            const int dst = base - rank[i];
             uint32_t b;
-            memcpy(&b, &S->bd2[i], sizeof b);
-            S->key[dst] = (uint64_t)b << 32 | (uint32_t)order[S->bslot[i]];
-            S->slot[dst] = S->bslot[i];
+            memcpy(&b, &bd[i], sizeof b);
+            S->key[dst] = (uint64_t)b << 32 | (uint32_t)order[bs[i]];
+            S->slot[dst] = bs[i];
         }
     } else {
         int64_t key[BUF_SIZE];
         for (int i = 0; i < nb; i++) {
             uint32_t b;
-            memcpy(&b, &S->bd2[i], sizeof b);
-            key[i] = (int64_t)((uint64_t)b << 32 | (uint32_t)order[S->bslot[i]]);
+            memcpy(&b, &bd[i], sizeof b);
+            key[i] = (int64_t)((uint64_t)b << 32 | (uint32_t)order[bs[i]]);
         }
         for (int i = 0; i < nb; i++) {
-            int r = 0;
+            int r = base;
             for (int j = 0; j < nb; j++)
                 r += key[j] < key[i];
             const int dst = r < S->cap ? r : MUR_TOPO_MAX;
             S->key[dst] = (uint64_t)key[i];
-            S->slot[dst] = S->bslot[i];
+            S->slot[dst] = bs[i];
         }
     }
-    S->n = nb < S->cap ? nb : S->cap;
-    S->nb = 0;
+    S->n = base + nb < S->cap ? base + nb : S->cap;
     if (S->n == S->cap) {
         const float w = list_worst(S);
         S->thr = w < S->thr0 ? w : S->thr0;
     }
+}
+
+/* The buffered candidates into the list: into an empty list by rank, else one by one. */
+static inline __attribute__((always_inline)) TATTR void T(finish)(search *S, const int32_t *order)
+{
+    if (S->n > 0)
+        buffer_flush(S, order);
+    else
+        T(rank_into)(S, order, S->bd2, S->bslot, S->nb, 0);
+    S->nb = 0;
 }
 
 /* Ring R (R >= 2) around cell c, clipped to the grid; columns and cells that cannot hold a boid
@@ -249,9 +349,11 @@ static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock 
     const int32_t *D = g->dims;
     if (c[0] - R < 0 && c[0] + R >= D[0] && c[1] - R < 0 && c[1] + R >= D[1] && c[2] - R < 0 && c[2] + R >= D[2])
         return false;
-    const int32_t z0 = c[2] - R < 0 ? 0 : c[2] - R, z1 = c[2] + R >= D[2] ? D[2] - 1 : c[2] + R;
-    const int32_t x0 = c[0] - R < 0 ? 0 : c[0] - R, x1 = c[0] + R >= D[0] ? D[0] - 1 : c[0] + R;
-    const int32_t y0 = c[1] - R < 0 ? 0 : c[1] - R, y1 = c[1] + R >= D[1] ? D[1] - 1 : c[1] + R;
+    /* only the cells that can be within the limit's radius (the limit only falls during the ring) */
+    const float rad = sqrtf(scan_limit(S, hard));
+    const int32_t z0 = axis_range(g, 2, S->pz - rad, c[2] - R, -1), z1 = axis_range(g, 2, S->pz + rad, c[2] + R, 1);
+    const int32_t x0 = axis_range(g, 0, S->px - rad, c[0] - R, -1), x1 = axis_range(g, 0, S->px + rad, c[0] + R, 1);
+    const int32_t y0 = axis_range(g, 1, S->py - rad, c[1] - R, -1), y1 = axis_range(g, 1, S->py + rad, c[1] + R, 1);
     for (int32_t z = z0; z <= z1; z++) {
         const bool zface = z == c[2] - R || z == c[2] + R;
         const float gz = cell_gap(g, 2, z, z, S->pz);
@@ -261,7 +363,9 @@ static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock 
             if (gxz > scan_limit(S, hard))
                 continue;
             if (zface || x == c[0] - R || x == c[0] + R) {
-                /* the whole column is on the ring: one slice of the sorted arrays */
+                /* the column is on the ring: one slice of the sorted arrays */
+                if (y0 > y1)
+                    continue;
                 const float gy = cell_gap(g, 1, y0, y1, S->py);
                 if (gxz + gy * gy <= scan_limit(S, hard))
                     T(slice)(f, S, g->start[mur_cell_id(g, x, y0, z)], g->start[mur_cell_id(g, x, y1, z) + 1],
@@ -270,7 +374,7 @@ static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock 
             }
             for (int side = -1; side <= 1; side += 2) {
                 const int32_t y = c[1] + side * R;
-                if (y < 0 || y >= D[1])
+                if (y < y0 || y > y1)
                     continue;
                 const float gy = cell_gap(g, 1, y, y, S->py);
                 if (gxz + gy * gy <= scan_limit(S, hard)) {
@@ -283,47 +387,63 @@ static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock 
     return true;
 }
 
-/* The search of one boid (see the top of topo.c): the block of rings 0 and 1 with the threshold of
- * ring 1's bound, and only when that does not make the list certain, the rest of the block and the
- * rings beyond. */
-static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock *f, search *S, const block *B,
-    gathered *G, const bool cone, const bool hard)
+/* The block scanned in place (a crowded cell, or too many boids to gather); true when the cell
+ * itself made the list certain. Out of line (as is the part beyond the block), so that the common
+ * path stays small. */
+static __attribute__((noinline)) TATTR bool T(block_in_place)(const mur_flock *f, search *S, const block *B)
 {
-    const float b1 = ring_bound(f, S, B->c, 1);
-    S->thr0 = S->thr = b1 >= S->vr ? INFINITY : b1 * b1;
-    const bool crowded = B->own_hi - B->own_lo >= S->cap;
-    if (!crowded && B->total <= GATHER_MAX) {
-        if (G->cell != B->cell)
-            T(gather)(f, B, G);
-        T(scan_gathered)(f, S, G, -1.0f, cone, hard, true);
-    } else {
-        int s0 = 0;
-        if (crowded) {
-            /* a crowded cell may hold the whole list */
-            const float b0 = ring_bound(f, S, B->c, 0);
-            T(slice)(f, S, B->own_lo, B->own_hi, -1.0f, cone, hard, true);
-            T(finish)(S, f->order);
-            if (b0 > 0.0f && b0 >= S->hr && list_certain(S, b0))
-                return;
-            T(slice)(f, S, B->lo[0], B->own_lo, -1.0f, cone, hard, true);
-            T(slice)(f, S, B->own_hi, B->hi[0], -1.0f, cone, hard, true);
-            s0 = 1;
-        }
-        for (int q = s0; q < B->ns; q++)
-            T(slice)(f, S, B->lo[q], B->hi[q], -1.0f, cone, hard, true);
+    const bool cone = S->cone, hard = S->hard != NULL;
+    int s0 = 0;
+    if (B->own_hi - B->own_lo >= S->cap) {
+        /* a crowded cell may hold the whole list */
+        const float b0 = ring_bound(f, S, B->c, 0);
+        T(slice)(f, S, B->own_lo, B->own_hi, -1.0f, cone, hard, true);
+        T(finish)(S, f->order);
+        if (b0 > 0.0f && b0 >= S->hr && list_certain(S, b0))
+            return true;
+        T(slice)(f, S, B->lo[0], B->own_lo, -1.0f, cone, hard, true);
+        T(slice)(f, S, B->own_hi, B->hi[0], -1.0f, cone, hard, true);
+        s0 = 1;
     }
-    T(finish)(S, f->order);
-    if (b1 >= S->vr || (S->n == S->cap && b1 >= S->hr))
-        return;
-    /* not certain: the block's candidates beyond b1, then the next rings */
+    for (int q = s0; q < B->ns; q++)
+        T(slice)(f, S, B->lo[q], B->hi[q], -1.0f, cone, hard, true);
+    return false;
+}
+
+/* Not certain after the block: the block's candidates beyond b1, then the next rings. */
+static __attribute__((noinline)) TATTR void T(beyond)(const mur_flock *f, search *S, const block *B,
+    const gathered *G, float b1)
+{
+    const bool cone = S->cone, hard = S->hard != NULL;
     S->thr0 = S->r2;
     S->thr = S->n == S->cap ? list_worst(S) : S->r2;
-    const float b12 = b1 * b1;
-    if (G->cell == B->cell) {
-        T(scan_gathered)(f, S, G, b12, cone, false, false);
-    } else {
-        for (int q = 0; q < B->ns; q++)
-            T(slice)(f, S, B->lo[q], B->hi[q], b12, cone, false, false);
+    if (S->n < S->cap) {
+        /* the block's candidates beyond b1 */
+        float dlo = b1 * b1;
+        if (G->cell == B->cell) {
+            /* first those out to 1.25 b1 (few boids lack k neighbours there): buffered, and ranked
+             * after the list's entries, which are all nearer (unless a crowded buffer was emptied
+             * into the list) */
+            const float t2 = 1.5625f * dlo;
+            const int n0 = S->n;
+            S->thr = t2 < S->r2 ? t2 : S->r2;
+            T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, true);
+            if (S->n == n0)
+                T(rank_into)(S, f->order, S->bd2, S->bslot, S->nb, n0);
+            else
+                buffer_flush(S, f->order);
+            S->nb = 0;
+            S->thr = S->n == S->cap ? list_worst(S) : S->r2;
+            dlo = t2;
+        }
+        if (S->n < S->cap) {
+            if (G->cell == B->cell) {
+                T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, false);
+            } else {
+                for (int q = 0; q < B->ns; q++)
+                    T(slice)(f, S, B->lo[q], B->hi[q], dlo, cone, false, false);
+            }
+        }
     }
     for (int32_t R = 2;; R++) {
         if (!T(ring)(f, S, B->c, R, cone, hard))
@@ -334,6 +454,37 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
         if (bound >= S->hr && list_certain(S, bound))
             break;
     }
+}
+
+/* The search of one boid (see the top of topo.c): the block of rings 0 and 1 with the threshold of
+ * ring 1's bound, and only when that does not make the list certain, the rest of the block and the
+ * rings beyond. */
+static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock *f, search *S, const block *B,
+    gathered *G, const bool cone, const bool hard)
+{
+    const float b1 = block_bound(S, B);
+    S->thr0 = S->thr = b1 >= S->vr ? INFINITY : b1 * b1;
+    if (B->total <= G->cap) {
+        if (G->cell != B->cell)
+            T(gather)(f, B, G, S->cap);
+        if (G->own_n > 0) {
+            /* a crowded cell: its own boids first, which may make the list certain, or at least give
+             * the rest of the block a closer threshold */
+            T(scan_gathered)(f, S, G, 0, G->own_n, -1.0f, cone, hard, true);
+            T(finish)(S, f->order);
+            const float b0 = ring_bound(f, S, B->c, 0);
+            if (b0 > 0.0f && b0 >= S->hr && list_certain(S, b0))
+                return;
+        }
+        T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true);
+    } else {
+        if (T(block_in_place)(f, S, B))
+            return;
+    }
+    T(finish)(S, f->order);
+    if (b1 >= S->vr || (S->n == S->cap && b1 >= S->hr))
+        return;
+    T(beyond)(f, S, B, G, b1);
 }
 
 static TATTR void T(grow)(const mur_flock *f, search *S, const block *B, gathered *G)
