@@ -56,7 +56,8 @@ static void uf_union(int32_t *parent, int32_t a, int32_t b)
 /* Hits of boid k against the 16 slots from j0 (those at or past j0 + m masked off): bit j set when
  * slot j0 + j is closer than sqrt(r2) (the minimum image on a wrapped world, mur_min_image). Two
  * versions with the same arithmetic per pair: AVX-512 (16 lanes, the mask straight from the compare;
- * reads up to 15 slots past the end, which the sorted arrays' MUR_PAD of slack allows) and scalar. */
+ * reads up to 15 slots past the end, which the sorted arrays' MUR_PAD of slack allows), AVX2 (the same
+ * lanes as two halves) and scalar. */
 typedef uint32_t (*hits_fn)(const mur_flock *, int32_t, int32_t, int32_t, float, const mur_world *);
 
 static uint32_t hits16_base(const mur_flock *f, int32_t k, int32_t j0, int32_t m, float r2, const mur_world *w)
@@ -74,36 +75,63 @@ static uint32_t hits16_base(const mur_flock *f, int32_t k, int32_t j0, int32_t m
 }
 
 #ifdef MUR_X86_PATHS
-typedef float hv __attribute__((vector_size(64)));
-typedef int32_t hi __attribute__((vector_size(64)));
-#define HSEL(m, a, b) ((hv)(((m) & (hi)(a)) | (~(m) & (hi)(b))))
 static const int32_t hiota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+/* The hits of boid k against the slots j0 + o .. j0 + o + lanes - 1 as all-ones lanes of the int
+ * vector `out`, for float and int vector types vf, vi of that many lanes (AVX-512: 16, AVX2: two
+ * halves of 8: gcc splits a 16-lane vector badly where it has no 16-lane registers). */
+#define HITS_LANES(vf, vi, out, f, k, j0, o, m, r2, w)                                                      \
+    do {                                                                                                   \
+        vf x_, y_, z_;                                                                                     \
+        memcpy(&x_, (f)->sx + (j0) + (o), sizeof x_);                                                       \
+        memcpy(&y_, (f)->sy + (j0) + (o), sizeof y_);                                                       \
+        memcpy(&z_, (f)->sz + (j0) + (o), sizeof z_);                                                       \
+        const vf zero_ = {0};                                                                              \
+        const float px_ = (f)->sx[k], py_ = (f)->sy[k], pz_ = (f)->sz[k];                                  \
+        vf ex_ = x_ - px_, ey_ = y_ - py_, ez_ = z_ - pz_;                                                 \
+        if ((w)->wrap) {                                                                                   \
+            /* mur_min_image: t < -hL ? (b + L) - a : (t > hL ? (b - L) - a : t) */                       \
+            const vf hx_ = zero_ + (w)->hL[0], hy_ = zero_ + (w)->hL[1], hz_ = zero_ + (w)->hL[2];         \
+            ex_ = HSEL(vf, vi, ex_ < -hx_, (x_ + (w)->L[0]) - px_, HSEL(vf, vi, ex_ > hx_, (x_ - (w)->L[0]) - px_, ex_)); \
+            ey_ = HSEL(vf, vi, ey_ < -hy_, (y_ + (w)->L[1]) - py_, HSEL(vf, vi, ey_ > hy_, (y_ - (w)->L[1]) - py_, ey_)); \
+            ez_ = HSEL(vf, vi, ez_ < -hz_, (z_ + (w)->L[2]) - pz_, HSEL(vf, vi, ez_ > hz_, (z_ - (w)->L[2]) - pz_, ez_)); \
+        }                                                                                                  \
+        vi idx_;                                                                                           \
+        memcpy(&idx_, hiota + (o), sizeof idx_);                                                           \
+        (out) = (ex_ * ex_ + ey_ * ey_ + ez_ * ez_ < zero_ + (r2)) & (idx_ < (m));                         \
+    } while (0)
+#define HSEL(vf, vi, m, a, b) ((vf)(((m) & (vi)(a)) | (~(m) & (vi)(b))))
+typedef float hv16 __attribute__((vector_size(64)));
+typedef int32_t hi16 __attribute__((vector_size(64)));
+typedef float hv8 __attribute__((vector_size(32)));
+typedef int32_t hi8 __attribute__((vector_size(32)));
 __attribute__((target("avx512f"), always_inline)) static inline uint32_t hits16_avx512_in(const mur_flock *f,
     int32_t k, int32_t j0, int32_t m, float r2, const mur_world *w)
 {
-    hv x, y, z;
-    memcpy(&x, f->sx + j0, sizeof x);
-    memcpy(&y, f->sy + j0, sizeof y);
-    memcpy(&z, f->sz + j0, sizeof z);
-    const hv zero = {0};
-    const float px = f->sx[k], py = f->sy[k], pz = f->sz[k];
-    hv ex = x - px, ey = y - py, ez = z - pz;
-    if (w->wrap) {
-        /* mur_min_image: t < -hL ? (b + L) - a : (t > hL ? (b - L) - a : t) */
-        const hv hx = zero + w->hL[0], hy = zero + w->hL[1], hz = zero + w->hL[2];
-        ex = HSEL(ex < -hx, (x + w->L[0]) - px, HSEL(ex > hx, (x - w->L[0]) - px, ex));
-        ey = HSEL(ey < -hy, (y + w->L[1]) - py, HSEL(ey > hy, (y - w->L[1]) - py, ey));
-        ez = HSEL(ez < -hz, (z + w->L[2]) - pz, HSEL(ez > hz, (z - w->L[2]) - pz, ez));
-    }
-    hi idx;
-    memcpy(&idx, hiota, sizeof idx);
-    const hi hit = (ex * ex + ey * ey + ez * ez < zero + r2) & (idx < m);
+    hi16 hit;
+    HITS_LANES(hv16, hi16, hit, f, k, j0, 0, m, r2, w);
     return _mm512_test_epi32_mask((__m512i)hit, (__m512i)hit);
 }
 __attribute__((target("avx512f"))) static uint32_t hits16_avx512(const mur_flock *f, int32_t k, int32_t j0,
                                                                   int32_t m, float r2, const mur_world *w)
 {
     return hits16_avx512_in(f, k, j0, m, r2, w);
+}
+__attribute__((target("avx2"), always_inline)) static inline uint32_t hits16_avx2_in(const mur_flock *f,
+    int32_t k, int32_t j0, int32_t m, float r2, const mur_world *w)
+{
+    hi8 lo, up;
+    HITS_LANES(hv8, hi8, lo, f, k, j0, 0, m, r2, w);
+    uint32_t bits = (uint32_t)_mm256_movemask_ps((__m256)lo);
+    if (m > 8) {
+        HITS_LANES(hv8, hi8, up, f, k, j0, 8, m, r2, w);
+        bits |= (uint32_t)_mm256_movemask_ps((__m256)up) << 8;
+    }
+    return bits;
+}
+__attribute__((target("avx2"))) static uint32_t hits16_avx2(const mur_flock *f, int32_t k, int32_t j0, int32_t m,
+                                                             float r2, const mur_world *w)
+{
+    return hits16_avx2_in(f, k, j0, m, r2, w);
 }
 #endif
 
@@ -120,6 +148,12 @@ __attribute__((target("avx512f"))) static void rows_avx512(const mur_flock *f, i
 {
     for (int32_t k = 0; k < m; k++)
         adj[k] = hits16_avx512_in(f, lo + k, lo, m, r2, w);
+}
+__attribute__((target("avx2"))) static void rows_avx2(const mur_flock *f, int32_t lo, int32_t m, float r2,
+                                                       const mur_world *w, uint32_t *adj)
+{
+    for (int32_t k = 0; k < m; k++)
+        adj[k] = hits16_avx2_in(f, lo + k, lo, m, r2, w);
 }
 #endif
 
@@ -275,6 +309,9 @@ static int32_t count_groups(mur_flock *f, const mur_step *s)
     if (s->simd == MUR_SIMD_AVX512) {
         hits16 = hits16_avx512;
         rows = rows_avx512;
+    } else if (s->simd == MUR_SIMD_AVX2) {
+        hits16 = hits16_avx2;
+        rows = rows_avx2;
     }
 #endif
     link_ctx L = {parent, whole, r2, w, hits16, {{0}}, {0, 0}};
