@@ -17,6 +17,8 @@
 
 #include <time.h>
 
+#include "core.h"
+
 #define CONTENDED 2       /* ticks in a row with a thread off its core before a probe on one */
 #define PROBE_EVERY 16    /* ticks between probes */
 #define OWN_CORE 0.85     /* a thread that ran this share of the pass had its core */
@@ -85,4 +87,10 @@ double mur_thread_cpu_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+double mur_own_share(double t0, double c0)
+{
+    const double wall = mur_now_ms() - t0;
+    return wall > 0.0 ? (mur_thread_cpu_ms() - c0) / wall : 1.0;
 }

@@ -30,5 +30,8 @@ void mur_cores_update(mur_cores *c, int used, int threads, double ms, double own
 
 /// CPU time of the calling thread, ms.
 double mur_thread_cpu_ms(void);
+/// The share of the wall time since t0 (mur_now_ms) that the calling thread ran since its CPU time
+/// was c0 (mur_thread_cpu_ms): about 1 when it had its core.
+double mur_own_share(double t0, double c0);
 
 #endif

@@ -707,19 +707,23 @@ void mur_rules_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
                 f->item_nn[it] = S.nn;
             }
         }
-        if (nt > 1) {
-            const double wall = mur_now_ms() - t0;
-            own[tid] = wall > 0.0 ? (mur_thread_cpu_ms() - c0) / wall : 1.0;
-        }
+        if (nt > 1)
+            own[tid] = mur_own_share(t0, c0);
     }
+    mur_pass_finish(f, I.count, metrics, cand_total, own, nt, out);
+}
+
+void mur_pass_finish(const mur_flock *f, int64_t items, bool metrics, int64_t candidates, const double *own,
+                     int nt, mur_pass_sums *out)
+{
     memset(out, 0, sizeof *out);
-    out->candidates = cand_total;
+    out->candidates = candidates;
     out->own_core = 1.0;
     for (int k = 0; k < nt && nt > 1; k++)
         out->own_core = own[k] < out->own_core ? own[k] : out->own_core;
     if (metrics) {
         /* fixed order over items: the same sums for any thread count */
-        for (int64_t it = 0; it < I.count; it++) {
+        for (int64_t it = 0; it < items; it++) {
             out->neighbours += f->item_cnt[2 * it];
             out->with_nn += f->item_cnt[2 * it + 1];
             out->nn_sum += f->item_nn[it];

@@ -55,5 +55,10 @@ int64_t mur_rules_max_items(int32_t cap);
 /// One pass over every cell: with s->move, the tick's rules; with s->metrics, neighbour counts and
 /// nearest-neighbour sums of the state before the move.
 void mur_rules_pass(mur_flock *f, const struct mur_step *s, mur_pass_sums *out);
+/// The end of a pass over `items` work items on nt threads (the rules or the topological pass): the
+/// candidates, the least share of its wall time one thread ran (own[k], cores.h) and, with metrics,
+/// the per-item sums added in item order, so the same for any thread count.
+void mur_pass_finish(const mur_flock *f, int64_t items, bool metrics, int64_t candidates, const double *own,
+                     int nt, mur_pass_sums *out);
 
 #endif

@@ -591,21 +591,8 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
                 f->item_nn[it] = T.nn;
             }
         }
-        if (nt > 1) {
-            const double wall = mur_now_ms() - t0;
-            own[tid] = wall > 0.0 ? (mur_thread_cpu_ms() - c0) / wall : 1.0;
-        }
+        if (nt > 1)
+            own[tid] = mur_own_share(t0, c0);
     }
-    memset(out, 0, sizeof *out);
-    out->candidates = cand_total;
-    out->own_core = 1.0;
-    for (int k = 0; k < nt && nt > 1; k++)
-        out->own_core = own[k] < out->own_core ? own[k] : out->own_core;
-    if (s->metrics) {
-        for (int64_t it = 0; it < count; it++) {
-            out->neighbours += f->item_cnt[2 * it];
-            out->with_nn += f->item_cnt[2 * it + 1];
-            out->nn_sum += f->item_nn[it];
-        }
-    }
+    mur_pass_finish(f, count, s->metrics, cand_total, own, nt, out);
 }
