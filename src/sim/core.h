@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "murmur/murmur.h"
 
 /// 2 pi, the one place it is written (single and double precision uses derive from it).
@@ -25,5 +29,14 @@ float mur_hash_unit(uint64_t seed, uint64_t a, uint64_t b);
 double mur_now_ms(void);
 /// Worker threads for "all cores": the processor count, in [1, MUR_MAX_THREADS] (1 without OpenMP).
 int mur_all_cores(void);
+/// This thread's number in the parallel region (0 outside one, or without OpenMP).
+static inline int mur_thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
 
 #endif

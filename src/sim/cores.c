@@ -94,3 +94,10 @@ double mur_own_share(double t0, double c0)
     const double wall = mur_now_ms() - t0;
     return wall > 0.0 ? (mur_thread_cpu_ms() - c0) / wall : 1.0;
 }
+
+double mur_own_start(double *own, int nt)
+{
+    for (int k = 0; k < nt; k++)
+        own[k] = 1.0;
+    return nt > 1 ? mur_now_ms() : 0.0;
+}

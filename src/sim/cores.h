@@ -30,6 +30,9 @@ void mur_cores_update(mur_cores *c, int used, int threads, double ms, double own
 
 /// CPU time of the calling thread, ms.
 double mur_thread_cpu_ms(void);
+/// Start timing a pass on nt threads: own[0 .. nt) = 1 (a thread the runtime does not start counts as
+/// having had its core); returns t0 for mur_own_share (0 on one thread, which is not timed).
+double mur_own_start(double *own, int nt);
 /// The share of the wall time since t0 (mur_now_ms) that the calling thread ran since its CPU time
 /// was c0 (mur_thread_cpu_ms): about 1 when it had its core.
 double mur_own_share(double t0, double c0);

@@ -679,19 +679,13 @@ void mur_rules_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     int64_t cand_total = 0;
     /* each thread's CPU time against the pass's wall time: did every thread have its core? */
     double own[MUR_MAX_THREADS];
-    for (int k = 0; k < nt; k++)
-        own[k] = 1.0; /* a thread the runtime did not start counts as having had its core */
-    const double t0 = nt > 1 ? mur_now_ms() : 0.0;
+    const double t0 = mur_own_start(own, nt);
     (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
     {
-#ifdef _OPENMP
-        const int tid = omp_get_thread_num();
-#else
-        const int tid = 0;
-#endif
+        const int tid = mur_thread_id();
         mur_gather *gb = &f->gather[tid];
         const double c0 = nt > 1 ? mur_thread_cpu_ms() : 0.0;
 #ifdef _OPENMP
