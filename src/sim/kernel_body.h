@@ -14,6 +14,49 @@ typedef int32_t K(vi) __attribute__((vector_size(4 * KW)));
 typedef struct K(lanes) {
     K(vf) cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;
 } K(lanes);
+/* The view cone's lanes: dot >= c|v| sqrt(d2) without the root (squares compared, by the sign of
+ * c|v|). */
+static inline __attribute__((always_inline)) KATTR K(vi) K(in_cone)(K(vf) dx, K(vf) dy, K(vf) dz, K(vf) d2,
+    const kparams *p)
+{
+    typedef K(vf) vf;
+    typedef K(vi) vi;
+    const vf zero = {0};
+    const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;
+    const vf dd = dot * dot, kd = d2 * p->k2;
+    const vi ahead = dot >= zero;
+    const vi kp = (vi){0} - (int32_t)p->kpos;
+    return (kp & ahead & (dd >= kd)) | (~kp & (ahead | (dd <= kd)));
+}
+/* One chunk's masked sums: (fcnt) the float count, cohesion and alignment over the neighbours m,
+ * separation over those within the separation radius, and (nnd) the nearest squared distance. */
+static inline __attribute__((always_inline)) KATTR void K(add)(K(lanes) *a, K(vf) dx, K(vf) dy, K(vf) dz,
+    K(vf) vx, K(vf) vy, K(vf) vz, K(vf) d2, K(vi) m, const kparams *p, const bool fcnt, const bool nnd)
+{
+    typedef K(vf) vf;
+    typedef K(vi) vi;
+    const vf zero = {0};
+    const vi ms = m & (d2 < zero + p->sr2);
+    {
+        KMASK(km, m);
+        KMASK(kms, ms);
+        if (fcnt)
+            MADD(a->cnt, zero + 1.0f, km);
+        MADD(a->cx, dx, km);
+        MADD(a->cy, dy, km);
+        MADD(a->cz, dz, km);
+        MADD(a->ax, vx, km);
+        MADD(a->ay, vy, km);
+        MADD(a->az, vz, km);
+        MSUB(a->sx, dx, kms);
+        MSUB(a->sy, dy, kms);
+        MSUB(a->sz, dz, kms);
+    }
+    if (nnd) {
+        const vf dn = VSEL(vf, m, d2, zero + INFINITY);
+        a->nn = VSEL(vf, dn < a->nn, dn, a->nn);
+    }
+}
 static inline __attribute__((always_inline)) KATTR void K(chunk)(K(lanes) *a, const float *const *src,
     int32_t o, int32_t idx0, float shx, float shy, float shz, int32_t self, int32_t hi, const kparams *p,
     const bool cone, const bool pairwise, const bool tail, const bool nnd)
@@ -45,36 +88,12 @@ static inline __attribute__((always_inline)) KATTR void K(chunk)(K(lanes) *a, co
     vi m = (d2 < zero + p->r2) & (idx != self) & (w > zero);
     if (tail) /* lanes past the run's end: whatever is there, weight 0 */
         m &= idx < hi;
-    if (cone) {
-        /* dot >= c|v| sqrt(d2) without the root: squares compared, by the sign of c|v| */
-        const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;
-        const vf dd = dot * dot, kd = d2 * p->k2;
-        const vi ahead = dot >= zero;
-        const vi kp = (vi){0} - (int32_t)p->kpos;
-        m &= (kp & ahead & (dd >= kd)) | (~kp & (ahead | (dd <= kd)));
-    }
+    if (cone)
+        m &= K(in_cone)(dx, dy, dz, d2, p);
     memcpy(&vx, src[3] + o, sizeof vx);
     memcpy(&vy, src[4] + o, sizeof vy);
     memcpy(&vz, src[5] + o, sizeof vz);
-    const vi ms = m & (d2 < zero + p->sr2);
-    {
-        KMASK(km, m);
-        KMASK(kms, ms);
-        MADD(a->cnt, zero + 1.0f, km);
-        MADD(a->cx, dx, km);
-        MADD(a->cy, dy, km);
-        MADD(a->cz, dz, km);
-        MADD(a->ax, vx, km);
-        MADD(a->ay, vy, km);
-        MADD(a->az, vz, km);
-        MSUB(a->sx, dx, kms);
-        MSUB(a->sy, dy, kms);
-        MSUB(a->sz, dz, kms);
-    }
-    if (nnd) {
-        const vf dn = VSEL(vf, m, d2, zero + INFINITY);
-        a->nn = VSEL(vf, dn < a->nn, dn, a->nn);
-    }
+    K(add)(a, dx, dy, dz, vx, vy, vz, d2, m, p, true, nnd);
 }
 static inline __attribute__((always_inline)) KATTR void K(runs)(const scan_job *J,
     K(lanes) *all, const bool cone, const bool pairwise, const bool nnd)
@@ -162,35 +181,13 @@ static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *
         memcpy(&iota, lane_iota, sizeof iota);
         m &= (iota + o) < hi;
     }
-    if (cone) {
-        const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;
-        const vf dd = dot * dot, kd = d2 * p->k2;
-        const vi ahead = dot >= zero;
-        const vi kp = (vi){0} - (int32_t)p->kpos;
-        m &= (kp & ahead & (dd >= kd)) | (~kp & (ahead | (dd <= kd)));
-    }
+    if (cone)
+        m &= K(in_cone)(dx, dy, dz, d2, p);
     memcpy(&vx, src[3] + o, sizeof vx);
     memcpy(&vy, src[4] + o, sizeof vy);
     memcpy(&vz, src[5] + o, sizeof vz);
-    const vi ms = m & (d2 < zero + p->sr2);
     *cnt -= m;
-    {
-        KMASK(km, m);
-        KMASK(kms, ms);
-        MADD(a->cx, dx, km);
-        MADD(a->cy, dy, km);
-        MADD(a->cz, dz, km);
-        MADD(a->ax, vx, km);
-        MADD(a->ay, vy, km);
-        MADD(a->az, vz, km);
-        MSUB(a->sx, dx, kms);
-        MSUB(a->sy, dy, kms);
-        MSUB(a->sz, dz, kms);
-    }
-    if (nnd) {
-        const vf dn = VSEL(vf, m, d2, zero + INFINITY);
-        a->nn = VSEL(vf, dn < a->nn, dn, a->nn);
-    }
+    K(add)(a, dx, dy, dz, vx, vy, vz, d2, m, p, false, nnd);
 }
 static inline __attribute__((always_inline)) KATTR void K(runs_lean)(const scan_job *J, K(lanes) *all,
     const bool cone, const bool nnd)
