@@ -329,7 +329,7 @@ static void order_independent(void **state)
     mur_flock_destroy(b);
 }
 
-/* The batched update (rules.c update_batch, the classic terms four boids at a time on x86) and the
+/* The batched update (rules_batch.c mur_update_batch, the classic terms four boids at a time on x86) and the
  * scalar one (mur_rules_update) give the same bits: the same flock with perching on but its ground far
  * below every boid (so no boid lands) takes the scalar path, and must end in the same state, for each
  * bounds mode with goal, wind, scatter and a view cone. */

@@ -115,101 +115,6 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     memcpy(f->vel + 3 * (size_t)i, v, sizeof v);
 }
 
-#ifdef MUR_X86_PATHS
-/* Whether update_batch computes exactly what mur_rules_update does this tick: only the classic terms
- * (cohesion, alignment, separation, goal, wind, soft bounds, speed limits, walls). A new term in
- * mur_rules_update must either be added to update_batch too or make this false. */
-static bool batch_update_ok(const mur_step *st)
-{
-    const mur_flock_def *d = st->def;
-    return !d->steer_unit && !(d->centrality > 0.0f) && st->np == 0 && !st->starling && !st->world.plane &&
-           !d->perch;
-}
-
-typedef float uv4 __attribute__((vector_size(16)));
-typedef int32_t ui4 __attribute__((vector_size(16)));
-#define USEL(m, a, b) ((uv4)(((ui4)(a) & (m)) | ((ui4)(b) & ~(m))))
-#define UBATCH 32 /* = UPDATE_BATCH below */
-
-/* mur_rules_update of nb boids (no contacts), 4 boids per SSE vector: per boid the same IEEE
- * operations in the same order (no FMA; sqrtps and divps round as sqrtss and divss do), each branch
- * a select of the value the branch would keep, so the same bits. Walls and stores run per boid. */
-static void update_batch(mur_flock *f, const mur_step *st, int nb, const int32_t *ii, const boid_in *bb,
-                         const acc *ss)
-{
-    const mur_flock_def *d = st->def;
-    const float coh = st->rule.cohesion, al = d->alignment, sep = d->separation, dt = d->dt;
-    const float lo = d->min_speed, hi = d->max_speed, lo2 = lo * lo, hi2 = hi * hi;
-    const bool goal = d->goal, wind = d->wind, soft = st->world.soft;
-    float smin[3], smax[3];
-    for (int a = 0; a < 3; a++) {
-        smin[a] = d->world_min[a] + d->bounds_margin;
-        smax[a] = d->world_max[a] - d->bounds_margin;
-    }
-    const int nv = (nb + 3) & ~3;
-    float I[16][UBATCH], O[6][UBATCH];
-    for (int q = 0; q < nv; q++) {
-        const acc *s = &ss[q < nb ? q : 0];
-        const boid_in *b = &bb[q < nb ? q : 0];
-        I[0][q] = s->cnt; I[1][q] = s->cx; I[2][q] = s->cy; I[3][q] = s->cz;
-        I[4][q] = s->ax; I[5][q] = s->ay; I[6][q] = s->az;
-        I[7][q] = s->sx; I[8][q] = s->sy; I[9][q] = s->sz;
-        I[10][q] = b->px; I[11][q] = b->py; I[12][q] = b->pz;
-        I[13][q] = b->vx; I[14][q] = b->vy; I[15][q] = b->vz;
-    }
-    const uv4 zero = {0}, one = zero + 1.0f;
-    for (int q = 0; q < nv; q += 4) {
-        uv4 x[16];
-        for (int k = 0; k < 16; k++)
-            memcpy(&x[k], &I[k][q], sizeof x[k]);
-        const uv4 px = x[10], py = x[11], pz = x[12], bvx = x[13], bvy = x[14], bvz = x[15];
-        const ui4 has = x[0] > zero;
-        const uv4 inv = one / x[0]; /* inf without neighbours: its NaNs are not selected */
-        const uv4 cx = x[1] * inv, cy = x[2] * inv, cz = x[3] * inv;
-        const uv4 ax = x[4] * inv - bvx, ay = x[5] * inv - bvy, az = x[6] * inv - bvz;
-        uv4 axx = USEL(has, coh * cx + al * ax, zero);
-        uv4 ayy = USEL(has, coh * cy + al * ay, zero);
-        uv4 azz = USEL(has, coh * cz + al * az, zero);
-        axx += sep * x[7];
-        ayy += sep * x[8];
-        azz += sep * x[9];
-        if (goal) {
-            axx += d->goal_weight * (d->goal_pos[0] - px);
-            ayy += d->goal_weight * (d->goal_pos[1] - py);
-            azz += d->goal_weight * (d->goal_pos[2] - pz);
-        }
-        if (wind) {
-            axx += d->wind_vel[0];
-            ayy += d->wind_vel[1];
-            azz += d->wind_vel[2];
-        }
-        if (soft) {
-            const float t = d->bounds_turn;
-            axx = USEL(px < smin[0], axx + t, USEL(px > smax[0], axx - t, axx));
-            ayy = USEL(py < smin[1], ayy + t, USEL(py > smax[1], ayy - t, ayy));
-            azz = USEL(pz < smin[2], azz + t, USEL(pz > smax[2], azz - t, azz));
-        }
-        uv4 vx = bvx + dt * axx, vy = bvy + dt * ayy, vz = bvz + dt * azz;
-        /* mur_clamp_speed */
-        const uv4 s2 = vx * vx + vy * vy + vz * vz;
-        const ui4 big = s2 > hi2, clamp = big | ((s2 < lo2) & (s2 > zero));
-        const uv4 k = USEL(big, zero + hi, zero + lo) / __builtin_ia32_sqrtps(s2);
-        vx = USEL(clamp, vx * k, vx);
-        vy = USEL(clamp, vy * k, vy);
-        vz = USEL(clamp, vz * k, vz);
-        const uv4 o[6] = {px + dt * vx, py + dt * vy, pz + dt * vz, vx, vy, vz};
-        for (int k6 = 0; k6 < 6; k6++)
-            memcpy(&O[k6][q], &o[k6], sizeof o[k6]);
-    }
-    for (int q = 0; q < nb; q++) {
-        float p[3] = {O[0][q], O[1][q], O[2][q]}, v[3] = {O[3][q], O[4][q], O[5][q]};
-        mur_apply_walls(d, p, v);
-        memcpy(f->pos + 3 * (size_t)ii[q], p, sizeof p);
-        memcpy(f->vel + 3 * (size_t)ii[q], v, sizeof v);
-    }
-}
-#endif
-
 /* ---------------------------------------------------------------- the pass over the cells */
 
 /* Neighbourhood of cell (cx,cy,cz): the cells within reach on each axis, as runs of cells adjacent in
@@ -262,7 +167,7 @@ typedef struct tick_cfg {
     scan_fn kernel;
     scan2_fn kernel2;   ///< two boids per pass, or NULL
     scan_fn lean;       ///< the lean kernel for the row gather (kernel.h), or NULL (with kernel2)
-    bool batch_update;  ///< the updates through update_batch (batch_update_ok)
+    bool batch_update;  ///< the updates through mur_update_batch (rules_batch.c)
     gather_fn gather;
 } tick_cfg;
 
@@ -275,10 +180,7 @@ typedef struct sums {
 /* Boids scanned before their updates run: the update of one boid is a chain of dependent scalar
  * operations (divisions, square roots) that overlaps with the next boids' updates when batched,
  * instead of stalling between two kernel calls. */
-#define UPDATE_BATCH 32
-#if defined(MUR_X86_PATHS) && UPDATE_BATCH != UBATCH
-#error "update_batch sizes its arrays for UPDATE_BATCH boids"
-#endif
+#define UPDATE_BATCH MUR_UPDATE_BATCH
 
 /* The kernel's per-boid parameters. */
 static inline void set_params(kparams *p, const tick_cfg *t, const boid_in *b)
@@ -357,7 +259,7 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
         }
 #ifdef MUR_X86_PATHS
         if (t->move && t->batch_update) {
-            update_batch(f, t->s, nb, ii, bb, ss);
+            mur_update_batch(f, t->s, nb, ii, bb, ss);
             continue;
         }
 #endif
@@ -594,7 +496,7 @@ static void tick_config(const mur_flock *f, const mur_step *s, tick_cfg *t)
     t->move = s->move;
     t->metrics = s->metrics;
 #ifdef MUR_X86_PATHS
-    t->batch_update = batch_update_ok(s);
+    t->batch_update = mur_batch_update_ok(s);
 #endif
     t->kernel = mur_scan_boid_base;
     t->kernel2 = NULL; /* two boids need 22 sum vectors: only the 32 AVX-512 registers hold them */

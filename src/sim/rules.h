@@ -38,6 +38,16 @@ struct acc;
 void mur_rules_update(mur_flock *f, const struct mur_step *st, int32_t i, const boid_in *b, const struct acc *s,
                       const mur_contact *c);
 
+/// Boids the rules pass scans before their updates run (one batch for mur_update_batch).
+#define MUR_UPDATE_BATCH 32
+/// Whether mur_update_batch computes exactly what mur_rules_update does this tick (only the classic
+/// terms are on). x86 builds only (rules_batch.c).
+bool mur_batch_update_ok(const struct mur_step *st);
+/// mur_rules_update (no contacts) of the nb <= MUR_UPDATE_BATCH boids ii[q] (state bb[q], sums ss[q]),
+/// 4 at a time, with the same bits. x86 builds only (rules_batch.c).
+void mur_update_batch(mur_flock *f, const struct mur_step *st, int nb, const int32_t *ii, const boid_in *bb,
+                      const struct acc *ss);
+
 /// Derive the constants from the def.
 void mur_rules_prepare(const mur_flock_def *d, mur_rule_k *k);
 
