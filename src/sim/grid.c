@@ -8,6 +8,7 @@
 
 #include "grid.h"
 
+#include "core.h"
 #include "flock_impl.h"
 #include "step.h"
 
@@ -154,63 +155,44 @@ static void fill(mur_flock *f, int32_t s0, int32_t s1)
     }
 }
 
-/* The slice [c0, c1) of cells owned by thread t of T, and its boids [i0, i1) for the cell lookup. */
-typedef struct sort_part {
-    int t, T;
-    int32_t i0, i1;
-    int64_t c0, c1;
-} sort_part;
-
-/* Count the boids of this part's cells and turn the counts into this part's cursors (relative to
- * the part's first slot); returns the part's boid count. Counts and cursors live in start[c0 + 1 .. c1]. */
-static int64_t count_cells(mur_flock *f, const sort_part *P)
+/* Count the boids of each cell and turn the counts into cursors: start[c + 1] = the first slot of
+ * cell c. start[1 .. ncells] must be 0. */
+static void count_cells(mur_flock *f)
 {
     const int32_t n = f->n;
     const int32_t *restrict cellof = f->cellof;
     int32_t *restrict start = f->grid.start;
-    const uint32_t span = (uint32_t)(P->c1 - P->c0);
-    if (P->T == 1) {
-        for (int32_t i = 0; i < n; i++)
-            start[cellof[i] + 1]++;
-    } else {
-        for (int32_t i = 0; i < n; i++)
-            if ((uint32_t)(cellof[i] - P->c0) < span)
-                start[cellof[i] + 1]++;
-    }
-    int64_t run = 0;
-    for (int64_t c = P->c0; c < P->c1; c++) {
-        int32_t k = start[c + 1];
-        start[c + 1] = (int32_t)run;
+    for (int32_t i = 0; i < n; i++)
+        start[cellof[i] + 1]++;
+    int32_t run = 0;
+    for (int64_t c = 0; c < f->grid.ncells; c++) {
+        const int32_t k = start[c + 1];
+        start[c + 1] = run;
         run += k;
     }
-    return run;
 }
 
 /* start[c + 1] is the next free slot of cell c; after the moves, the start of cell c + 1. Only the
  * boid indices are scattered (one stream of 4-byte writes, which the caches absorb); the hot data is
  * then filled in slot order: sequential writes, and reads of pos/vel that the prefetches overlap,
  * instead of 8 streams of random writes. */
-static void scatter(mur_flock *f, const sort_part *P)
+static void scatter(mur_flock *f)
 {
     const int32_t n = f->n;
     const int32_t *restrict cellof = f->cellof;
     int32_t *restrict start = f->grid.start;
     int32_t *restrict order = f->order;
-    const uint32_t span = (uint32_t)(P->c1 - P->c0);
-    if (P->T == 1) {
-        for (int32_t i = 0; i < n; i++)
-            order[start[cellof[i] + 1]++] = i;
-    } else {
-        for (int32_t i = 0; i < n; i++)
-            if ((uint32_t)(cellof[i] - P->c0) < span)
-                order[start[cellof[i] + 1]++] = i;
-    }
+    for (int32_t i = 0; i < n; i++)
+        order[start[cellof[i] + 1]++] = i;
 }
 
 /* Counting sort by cell, stable (boids keep their index order inside a cell), so the sorted order and
- * every result computed from it are the same for any thread count. In parallel, each thread owns a
- * contiguous range of cells: it reads every boid's cell but counts and moves only its own, so no
- * per-thread histograms are needed (no memory) and the order is exactly the serial one. */
+ * every result computed from it are the same for any thread count. On several threads the cell of
+ * each boid and the fill of the sorted arrays (random reads of pos/vel: most of the time) are split
+ * between the threads; the count and the scatter of the indices run on one thread in between. Split
+ * by cell ranges they were slower than on one thread (each thread read every boid's cell, and
+ * whether a boid was in its range was a branch mispredicted half the time: docs/performance.md,
+ * round 6), and they take one barrier fewer so. */
 void mur_grid_build(mur_flock *f, const mur_step *s)
 {
     mur_grid *g = &f->grid;
@@ -224,49 +206,36 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
     int32_t *restrict start = g->start;
     const float *p = f->pos;
     const int nt = mur_step_threads(s, n, MUR_PAR_MIN_SORT);
-    int64_t total[MUR_MAX_THREADS];
     start[0] = 0;
+    (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
     {
-        sort_part P;
+        const int t = mur_thread_id();
 #ifdef _OPENMP
-        P.t = omp_get_thread_num();
-        P.T = omp_get_num_threads();
+        const int T = omp_get_num_threads();
 #else
-        P.t = 0;
-        P.T = 1;
+        const int T = 1;
 #endif
-        P.i0 = (int32_t)((int64_t)n * P.t / P.T);
-        P.i1 = (int32_t)((int64_t)n * (P.t + 1) / P.T);
-        P.c0 = ncells * P.t / P.T;
-        P.c1 = ncells * (P.t + 1) / P.T;
-        for (int32_t i = P.i0; i < P.i1; i++) {
+        const int32_t i0 = (int32_t)((int64_t)n * t / T), i1 = (int32_t)((int64_t)n * (t + 1) / T);
+        const int64_t c0 = ncells * t / T, c1 = ncells * (t + 1) / T;
+        for (int32_t i = i0; i < i1; i++) {
             int32_t cx = axis_cell(p[3 * i], ox, ix, dx);
             int32_t cy = axis_cell(p[3 * i + 1], oy, iy, dy);
             int32_t cz = axis_cell(p[3 * i + 2], oz, iz, dz);
             cellof[i] = cy + dy * (cx + dx * cz); /* mur_cell_id */
         }
-        memset(start + P.c0 + 1, 0, sizeof(int32_t) * (size_t)(P.c1 - P.c0));
+        memset(start + c0 + 1, 0, sizeof(int32_t) * (size_t)(c1 - c0));
 #ifdef _OPENMP
 #pragma omp barrier
+#pragma omp single
 #endif
-        total[P.t] = count_cells(f, &P);
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-        int32_t base = 0;
-        for (int u = 0; u < P.t; u++)
-            base += (int32_t)total[u];
-        if (base)
-            for (int64_t c = P.c0; c < P.c1; c++)
-                start[c + 1] += base;
-        scatter(f, &P);
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-        fill(f, P.i0, P.i1);
+        {
+            count_cells(f);
+            scatter(f);
+        } /* the single's barrier */
+        fill(f, i0, i1);
     }
 }
 
