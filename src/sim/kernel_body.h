@@ -3,6 +3,7 @@
  *   KW      floats per vector (4, 8, 16)
  *   KATTR   the target attribute of the path (empty for base)
  *   KMASK(K, M), MADD(A, X, K), MSUB(A, X, K)   the masked sums of the path
+ *   KMIN(A, B)   A < B ? A : B lane by lane
  * Lanes [s KW, (s + 1) KW) of the 16 are one pass over the candidates with the sums in registers.
  * No include guard: each inclusion is one path. */
 #define K_CAT2(a, b) a##_##b
@@ -54,7 +55,7 @@ static inline __attribute__((always_inline)) KATTR void K(add)(K(lanes) *a, K(vf
     }
     if (nnd) {
         const vf dn = VSEL(vf, m, d2, zero + INFINITY);
-        a->nn = VSEL(vf, dn < a->nn, dn, a->nn);
+        a->nn = KMIN(dn, a->nn);
     }
 }
 static inline __attribute__((always_inline)) KATTR void K(chunk)(K(lanes) *a, const float *const *src,
