@@ -7,7 +7,7 @@
  * Copies go GW floats at a time and may write up to GW - 1 floats past the end (the buffer is padded;
  * the next piece overwrites them); the values are the same for every GW. *center gets the buffer
  * position of the first boid of cell (x, cy). With lean (the lean kernel's buffer, kernel.h) the
- * weights are not copied and a candidate of weight 0 gets x = NaN instead. No include guard: each
+ * weights are not copied and a candidate of weight 0 gets x = MUR_FAR instead. No include guard: each
  * inclusion is one path. */
 #define G_CAT2(a, b) a##_##b
 #define G_CAT(a, b) G_CAT2(a, b)
@@ -30,7 +30,7 @@ static GATTR int32_t G(gather_column)(const mur_flock *f, mur_gather *gb, const 
     float *restrict gvx = gb->vx, *restrict gvy = gb->vy, *restrict gvz = gb->vz, *restrict gw = gb->w;
     const vg zero = {0};
     const vg sx = zero + shx;
-    const vgi qnan = (vgi){0} + 0x7fc00000;
+    const vg far = zero + MUR_FAR;
     for (int p = 0; p < np; p++) {
         const int32_t lo = start[pc[p].zoff + xoff + pc[p].y0];
         const int32_t hi = start[pc[p].zoff + xoff + pc[p].y1 + 1];
@@ -59,7 +59,7 @@ static GATTR int32_t G(gather_column)(const mur_flock *f, mur_gather *gb, const 
                 memcpy(&w, aw + j, sizeof w);
                 const vgi keep = w > zero;
                 memcpy(&a, ax + j, sizeof a); a += sx;
-                a = (vg)(((vgi)a & keep) | (~keep & qnan));
+                a = (vg)(((vgi)a & keep) | (~keep & (vgi)far));
                 memcpy(gx + q, &a, sizeof a);
                 memcpy(&a, ay + j, sizeof a); a += sy; memcpy(gy + q, &a, sizeof a);
                 memcpy(&a, az + j, sizeof a); a += sz; memcpy(gz + q, &a, sizeof a);

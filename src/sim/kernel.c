@@ -124,10 +124,18 @@ static const int32_t lane_rot_w[3][9][MUR_LANES] = {
 #ifdef MUR_X86_PATHS
 #define KNAME avx2
 #define KW 8
-#define KATTR __attribute__((target("avx2")))
+#define KATTR __attribute__((target("avx2,fma")))
 #undef KMIN
 #define KMIN KMIN_AVX2
+/* The lean kernel's sums weighted by 1 or 0 with a fused multiply-add: the product is exact (x or a
+ * zero), so fma(w, x, acc) rounds as acc + x, or leaves acc (acc + a zero; the sums start at +0 and
+ * are never -0), the bits of the masked add in 2 instructions fewer per sum. Only where the candidate
+ * values are finite (0 times inf is NaN): the lean buffer, whose excluded x is MUR_FAR. */
+#define WADD(A, X, W) ((A) = (__typeof__(A))_mm256_fmadd_ps((__m256)(W), (__m256)(X), (__m256)(A)))
+#define WSUB(A, X, W) ((A) = (__typeof__(A))_mm256_fnmadd_ps((__m256)(W), (__m256)(X), (__m256)(A)))
 #include "kernel_body.h"
+#undef WADD
+#undef WSUB
 #undef KNAME
 #undef KW
 #undef KATTR
@@ -152,8 +160,8 @@ bool mur_kernel_supports(mur_simd path)
         return true;
 #ifdef MUR_X86_PATHS
     __builtin_cpu_init();
-    if (path == MUR_SIMD_AVX2)
-        return __builtin_cpu_supports("avx2");
+    if (path == MUR_SIMD_AVX2) /* every AVX2 CPU of note has FMA too; its lean kernel uses it */
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     if (path == MUR_SIMD_AVX512)
         return __builtin_cpu_supports("avx512f");
 #endif

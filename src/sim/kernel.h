@@ -10,6 +10,10 @@
 
 /// Lanes of the neighbour kernel's sums (fixed, whatever the CPU's vector width).
 #define MUR_LANES 16
+/// The x of a candidate the lean kernel must not count: finite (0 times it is 0, which the AVX2 lean
+/// kernel's weighted sums need), and so far that its squared distance overflows to +inf and fails
+/// every comparison.
+#define MUR_FAR 3.4028234663852886e38f
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define MUR_X86_PATHS 1
@@ -60,7 +64,7 @@ typedef void (*scan2_fn)(const scan_job *, const kparams *, int32_t, acc *);
  * a two-boid version sharing the candidate loads. */
 void mur_scan_boid_base(const scan_job *J, acc *out);
 /* The same sums over one unshifted run whose excluded candidates (weight 0, the boid itself) have
- * x = NaN (the row gather's buffer, rules.c); J->w and J->self are not read. */
+ * x = MUR_FAR (the row gather's buffer, rules.c); J->w and J->self are not read. */
 void mur_scan_boid_lean_base(const scan_job *J, acc *out);
 #ifdef MUR_X86_PATHS
 void mur_scan_boid_avx2(const scan_job *J, acc *out);

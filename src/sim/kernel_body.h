@@ -157,8 +157,8 @@ static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job 
     }
 }
 /* The lean kernel of the row gather (rules.c do_row): one run, unshifted, whose candidates that must
- * not count (weight 0, and the boid itself) have x = NaN in the buffer, so their d2 is NaN and fails
- * every comparison. The mask is then d2 < r2 (and the end of the run in the last chunk), with no
+ * not count (weight 0, and the boid itself) have x = MUR_FAR in the buffer, so their d2 is +inf and
+ * fails every comparison. The mask is then d2 < r2 (and the end of the run in the last chunk), with no
  * weight load, no shift adds and no self compare. The count is an integer per lane (exact, as the
  * float sums of 1 are below 2^24), converted before the reduction. Each lane gets the same sums as
  * in K(chunk): dx = x - px instead of (x + 0) - px differs at most in the sign of a zero, which no
@@ -188,7 +188,26 @@ static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *
     memcpy(&vy, src[4] + o, sizeof vy);
     memcpy(&vz, src[5] + o, sizeof vz);
     *cnt -= m;
+#ifdef WADD
+    {
+        /* weighted sums (kernel.c: the same bits as K(add)'s masked ones) */
+        const vf one = zero + 1.0f;
+        const vf wm = VAND(vf, one, m), ws = VAND(vf, one, m & (d2 < zero + p->sr2));
+        WADD(a->cx, dx, wm);
+        WADD(a->cy, dy, wm);
+        WADD(a->cz, dz, wm);
+        WADD(a->ax, vx, wm);
+        WADD(a->ay, vy, wm);
+        WADD(a->az, vz, wm);
+        WSUB(a->sx, dx, ws);
+        WSUB(a->sy, dy, ws);
+        WSUB(a->sz, dz, ws);
+        if (nnd)
+            a->nn = KMIN(VSEL(vf, m, d2, zero + INFINITY), a->nn);
+    }
+#else
     K(add)(a, dx, dy, dz, vx, vy, vz, d2, m, p, false, nnd);
+#endif
 }
 static inline __attribute__((always_inline)) KATTR void K(runs_lean)(const scan_job *J, K(lanes) *all,
     const bool cone, const bool nnd)

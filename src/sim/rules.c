@@ -196,7 +196,7 @@ static inline void set_params(kparams *p, const tick_cfg *t, const boid_in *b)
 
 /* Scan and update the boids [klo, khi) (sorted slots) of one cell against the candidates of J; boid k
  * is candidate self_off + k of J's arrays. */
-/* With poison (the lean kernel), J's x array: the boid's own x there is NaN while it is scanned. */
+/* With poison (the lean kernel), J's x array: the boid's own x there is MUR_FAR while it is scanned. */
 static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo, int32_t khi, int32_t self_off,
                        int32_t ncand, sums *S, float *poison)
 {
@@ -234,7 +234,7 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
             if (poison) {
                 float *me = poison + J->self;
                 const float keep = *me;
-                *me = NAN;
+                *me = MUR_FAR;
                 t->lean(J, &ss[q]);
                 *me = keep;
                 q++;
