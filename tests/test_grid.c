@@ -219,6 +219,81 @@ static void grid_reach2_vs_brute(void **s)
     assert_true(cand[2] < 0.8 * cand[1]);
 }
 
+/* The metrics of the kernel's pass (mean neighbours, mean nearest-neighbour distance) on every kernel
+ * path this CPU runs, with and without a view cone, on a flock whose edge boids have no neighbour:
+ * the same on every path, and without a cone the nearest distance of each boid by brute force. */
+static void nearest_distance_every_path(void **s)
+{
+    (void)s;
+    for (int cone = 0; cone < 2; cone++) {
+        mur_flock_def d = mur_flock_default_def();
+        d.boids = 3000;
+        d.bounds = MUR_BOUNDS_SOFT;
+        d.view_radius = 2.0f;
+        d.view_angle = cone ? 250.0f : 360.0f;
+        d.seed = 5;
+        for (int a = 0; a < 3; a++) {
+            d.world_min[a] = -15.0f;
+            d.world_max[a] = 15.0f;
+        }
+        d.ground = -15.0f;
+        mur_flock *f = make(&d);
+        double want_nn = 0.0, want_k = 0.0;
+        int32_t with = 0, lonely = 0;
+        if (!cone) {
+            mur_view v = mur_flock_view(f);
+            const float r2 = d.view_radius * d.view_radius;
+            for (int32_t i = 0; i < v.boids; i++) {
+                float best = INFINITY;
+                int k = 0;
+                for (int32_t j = 0; j < v.boids; j++) {
+                    const float dx = v.pos[3 * j] - v.pos[3 * i], dy = v.pos[3 * j + 1] - v.pos[3 * i + 1];
+                    const float dz = v.pos[3 * j + 2] - v.pos[3 * i + 2];
+                    const float d2 = dx * dx + dy * dy + dz * dz;
+                    if (j != i && d2 < r2) {
+                        k++;
+                        best = d2 < best ? d2 : best;
+                    }
+                }
+                want_k += k;
+                if (k > 0) {
+                    want_nn += sqrt((double)best);
+                    with++;
+                } else {
+                    lonely++;
+                }
+            }
+            assert_true(lonely > 10 && with > 1000); /* both cases occur */
+            want_nn /= with;
+            want_k /= v.boids;
+        }
+        mur_stats first = {0};
+        int paths = 0;
+        for (int p = MUR_SIMD_BASE; p < MUR_SIMD_COUNT; p++) {
+            if (!mur_flock_set_simd(f, (mur_simd)p, NULL))
+                continue;
+            for (int threads = 1; threads <= 2; threads++) {
+                mur_flock_set_threads(f, threads);
+                const mur_stats st = mur_flock_measure(f);
+                if (paths++ == 0) {
+                    first = st;
+                    if (!cone) {
+                        assert_near(st.mean_neighbours, want_k, 1e-9);
+                        assert_near(st.nn_distance, want_nn, 1e-9 * want_nn);
+                    }
+                }
+                if (memcmp(&st.nn_distance, &first.nn_distance, sizeof st.nn_distance) ||
+                    memcmp(&st.mean_neighbours, &first.mean_neighbours, sizeof st.mean_neighbours))
+                    fail_msg("cone %d, path %s, %d threads: nn %.17g, neighbours %.17g against %.17g, %.17g", cone,
+                             mur_simd_name((mur_simd)p), threads, st.nn_distance, st.mean_neighbours,
+                             first.nn_distance, first.mean_neighbours);
+            }
+        }
+        assert_true(paths >= 2);
+        mur_flock_destroy(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,7 +301,7 @@ int main(void)
         cmocka_unit_test(grid_vs_brute_bounce), cmocka_unit_test(grid_vs_brute_none),
         cmocka_unit_test(narrow_wrap_world),    cmocka_unit_test(threads_bit_identical),
         cmocka_unit_test(pinned_hash),          cmocka_unit_test(pinned_hash_every_path),
-        cmocka_unit_test(grid_reach2_vs_brute),
+        cmocka_unit_test(grid_reach2_vs_brute),  cmocka_unit_test(nearest_distance_every_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

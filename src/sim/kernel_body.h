@@ -163,6 +163,17 @@ static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job 
  * float sums of 1 are below 2^24), converted before the reduction. Each lane gets the same sums as
  * in K(chunk): dx = x - px instead of (x + 0) - px differs at most in the sign of a zero, which no
  * masked sum (all start at +0) and no comparison sees. */
+/* The lean kernel's candidate distances for the nearest neighbour. Without a view cone, in a chunk
+ * inside the run, a lane that is not a neighbour has d2 >= r2 (or +inf) and every neighbour is
+ * closer, so the minimum over all lanes is the nearest neighbour's whenever there is one (the only
+ * case the metrics read: rules.c sums it where cnt > 0); else lanes off the mask count as +inf. */
+static inline __attribute__((always_inline)) KATTR K(vf) K(nn_lane)(K(vf) d2, K(vi) m, const bool cone,
+    const bool tail)
+{
+    if (!cone && !tail)
+        return d2;
+    return VSEL(K(vf), m, d2, (K(vf)){0} + INFINITY);
+}
 static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *a, K(vi) *cnt,
     const float *const *src, int32_t o, int32_t hi, const kparams *p, const bool cone, const bool tail,
     const bool nnd)
@@ -203,7 +214,7 @@ static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *
         WSUB(a->sy, dy, ws);
         WSUB(a->sz, dz, ws);
         if (nnd)
-            a->nn = KMIN(VSEL(vf, m, d2, zero + INFINITY), a->nn);
+            a->nn = KMIN(K(nn_lane)(d2, m, cone, tail), a->nn);
     }
 #else
     K(add)(a, dx, dy, dz, vx, vy, vz, d2, m, p, false, nnd);
