@@ -220,17 +220,17 @@ static void grid_reach2_vs_brute(void **s)
 }
 
 /* The metrics of the kernel's pass (mean neighbours, mean nearest-neighbour distance) on every kernel
- * path this CPU runs, with and without a view cone, on a flock whose edge boids have no neighbour:
+ * path this CPU runs, with and without a view cone (both signs of its cosine), on a flock whose edge boids have no neighbour:
  * the same on every path, and without a cone the nearest distance of each boid by brute force. */
 static void nearest_distance_every_path(void **s)
 {
     (void)s;
-    for (int cone = 0; cone < 2; cone++) {
+    for (int cone = 0; cone < 3; cone++) { /* all round, a cone wider and one narrower than 180 deg */
         mur_flock_def d = mur_flock_default_def();
         d.boids = 3000;
         d.bounds = MUR_BOUNDS_SOFT;
         d.view_radius = 2.0f;
-        d.view_angle = cone ? 250.0f : 360.0f;
+        d.view_angle = cone == 0 ? 360.0f : (cone == 1 ? 250.0f : 120.0f);
         d.seed = 5;
         for (int a = 0; a < 3; a++) {
             d.world_min[a] = -15.0f;

@@ -16,9 +16,10 @@ typedef struct K(lanes) {
     K(vf) cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;
 } K(lanes);
 /* The view cone's lanes: dot >= c|v| sqrt(d2) without the root (squares compared, by the sign of
- * c|v|). */
+ * c|v|). kpos (kernel.c): CONE_POS or CONE_NEG when the sign is known where the kernel is specialised
+ * (fewer operations and registers in the loop), CONE_ANY to read it from p. */
 static inline __attribute__((always_inline)) KATTR K(vi) K(in_cone)(K(vf) dx, K(vf) dy, K(vf) dz, K(vf) d2,
-    const kparams *p)
+    const kparams *p, const int kpos)
 {
     typedef K(vf) vf;
     typedef K(vi) vi;
@@ -26,6 +27,10 @@ static inline __attribute__((always_inline)) KATTR K(vi) K(in_cone)(K(vf) dx, K(
     const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;
     const vf dd = dot * dot, kd = d2 * p->k2;
     const vi ahead = dot >= zero;
+    if (kpos == CONE_POS)
+        return ahead & (dd >= kd);
+    if (kpos == CONE_NEG)
+        return ahead | (dd <= kd);
     const vi kp = (vi){0} - (int32_t)p->kpos;
     return (kp & ahead & (dd >= kd)) | (~kp & (ahead | (dd <= kd)));
 }
@@ -90,7 +95,7 @@ static inline __attribute__((always_inline)) KATTR void K(chunk)(K(lanes) *a, co
     if (tail) /* lanes past the run's end: whatever is there, weight 0 */
         m &= idx < hi;
     if (cone)
-        m &= K(in_cone)(dx, dy, dz, d2, p);
+        m &= K(in_cone)(dx, dy, dz, d2, p, CONE_ANY);
     memcpy(&vx, src[3] + o, sizeof vx);
     memcpy(&vy, src[4] + o, sizeof vy);
     memcpy(&vz, src[5] + o, sizeof vz);
@@ -167,15 +172,15 @@ static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job 
  * inside the run, a lane that is not a neighbour has d2 >= r2 (or +inf) and every neighbour is
  * closer, so the minimum over all lanes is the nearest neighbour's whenever there is one (the only
  * case the metrics read: rules.c sums it where cnt > 0); else lanes off the mask count as +inf. */
-static inline __attribute__((always_inline)) KATTR K(vf) K(nn_lane)(K(vf) d2, K(vi) m, const bool cone,
+static inline __attribute__((always_inline)) KATTR K(vf) K(nn_lane)(K(vf) d2, K(vi) m, const int cone,
     const bool tail)
 {
-    if (!cone && !tail)
+    if (cone == CONE_OFF && !tail)
         return d2;
     return VSEL(K(vf), m, d2, (K(vf)){0} + INFINITY);
 }
 static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *a, K(vi) *cnt,
-    const float *const *src, int32_t o, int32_t hi, const kparams *p, const bool cone, const bool tail,
+    const float *const *src, int32_t o, int32_t hi, const kparams *p, const int cone, const bool tail,
     const bool nnd)
 {
     typedef K(vf) vf;
@@ -193,17 +198,22 @@ static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *
         memcpy(&iota, lane_iota, sizeof iota);
         m &= (iota + o) < hi;
     }
-    if (cone)
-        m &= K(in_cone)(dx, dy, dz, d2, p);
+    if (cone != CONE_OFF)
+        m &= K(in_cone)(dx, dy, dz, d2, p, cone);
     memcpy(&vx, src[3] + o, sizeof vx);
     memcpy(&vy, src[4] + o, sizeof vy);
     memcpy(&vz, src[5] + o, sizeof vz);
     *cnt -= m;
 #ifdef WADD
     {
-        /* weighted sums (kernel.c: the same bits as K(add)'s masked ones) */
-        const vf one = zero + 1.0f;
-        const vf wm = VAND(vf, one, m), ws = VAND(vf, one, m & (d2 < zero + p->sr2));
+        /* weighted sums (kernel.c: the same bits as K(add)'s masked ones). d2 and m die before the
+         * sums, so the 11 sums, dx, dy, dz and the two weights fit the 16 registers: with d2 live
+         * to the end gcc kept two sums on the stack, a store and reload on their chains (metrics
+         * on: 28% more kernel time for 8% more instructions) */
+        if (nnd)
+            a->nn = KMIN(K(nn_lane)(d2, m, cone, tail), a->nn);
+        const vf wm = VAND(vf, zero + 1.0f, m);
+        const vf ws = VAND(vf, wm, d2 < zero + p->sr2);
         WADD(a->cx, dx, wm);
         WADD(a->cy, dy, wm);
         WADD(a->cz, dz, wm);
@@ -213,15 +223,13 @@ static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *
         WSUB(a->sx, dx, ws);
         WSUB(a->sy, dy, ws);
         WSUB(a->sz, dz, ws);
-        if (nnd)
-            a->nn = KMIN(K(nn_lane)(d2, m, cone, tail), a->nn);
     }
 #else
     K(add)(a, dx, dy, dz, vx, vy, vz, d2, m, p, false, nnd);
 #endif
 }
 static inline __attribute__((always_inline)) KATTR void K(runs_lean)(const scan_job *J, K(lanes) *all,
-    const bool cone, const bool nnd)
+    const int cone, const bool nnd)
 {
     const float *src[6] = {J->x, J->y, J->z, J->vx, J->vy, J->vz};
     const run *R = &J->runs[0];
@@ -288,12 +296,15 @@ KATTR void K(mur_scan_boid)(const scan_job *J, acc *out)
 KATTR __attribute__((unused)) void K(mur_scan_boid_lean)(const scan_job *J, acc *out)
 {
     K(lanes) all[MUR_LANES / KW];
-    const int sel = (J->cone ? 2 : 0) | (J->nn ? 1 : 0);
-    switch (sel) {
-    case 0: K(runs_lean)(J, all, false, false); break;
-    case 1: K(runs_lean)(J, all, false, true); break;
-    case 2: K(runs_lean)(J, all, true, false); break;
-    default: K(runs_lean)(J, all, true, true); break;
+    /* specialised on the cone's sign too: the boid's own, fixed over its scan */
+    const int cone = J->cone ? (J->p.kpos ? CONE_POS : CONE_NEG) : CONE_OFF;
+    switch (cone * 2 + (J->nn ? 1 : 0)) {
+    case 0: K(runs_lean)(J, all, CONE_OFF, false); break;
+    case 1: K(runs_lean)(J, all, CONE_OFF, true); break;
+    case 2: K(runs_lean)(J, all, CONE_POS, false); break;
+    case 3: K(runs_lean)(J, all, CONE_POS, true); break;
+    case 4: K(runs_lean)(J, all, CONE_NEG, false); break;
+    default: K(runs_lean)(J, all, CONE_NEG, true); break;
     }
     K(reduce)(all, out);
 }
