@@ -1,4 +1,4 @@
-L_main = "load average 10.1-11.7"
-L_ns = "load average 10.1-11.9"
-L_py = "load average 10.1-11.7"
-L_busy = "load average 10.1-11.4"
+L_main = "load average 1.7-2.1"
+L_ns = "load average 1.7-2.1"
+L_py = "load average 1.8-2.1"
+L_busy = "load average 1.7-2.1"
