@@ -274,7 +274,7 @@ MUR_API int mur_flock_threads(const mur_flock *f);
 typedef enum mur_simd {
     MUR_SIMD_AUTO = 0,   ///< the widest this CPU runs (the default)
     MUR_SIMD_BASE = 1,   ///< SSE2 / plain C, 4 lanes
-    MUR_SIMD_AVX2 = 2,   ///< AVX2, 8 lanes (x86-64 gcc builds)
+    MUR_SIMD_AVX2 = 2,   ///< AVX2 with FMA, 8 lanes (x86-64 gcc builds)
     MUR_SIMD_AVX512 = 3, ///< AVX-512F, 16 lanes (x86-64 gcc builds)
     MUR_SIMD_COUNT
 } mur_simd;
