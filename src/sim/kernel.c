@@ -109,10 +109,6 @@ static const int32_t lane_rot_w[3][9][MUR_LANES] = {
 #define KMIN_AVX2(a, b) ((__typeof__(a))_mm256_min_ps((__m256)(a), (__m256)(b)))
 #define KMIN_AVX512(a, b) ((__typeof__(a))_mm512_min_ps((__m512)(a), (__m512)(b)))
 
-/* The view cone of a kernel: off, or on with the sign of c|v| (kernel_body.h K(in_cone)) fixed at
- * specialisation, or read per boid. */
-enum { CONE_OFF = 0, CONE_POS = 1, CONE_NEG = 2, CONE_ANY = 3 };
-
 /* The three paths: kernel_body.h once per vector width. */
 #define KMIN KMIN_BASE
 #define KMASK KMASK_AND

@@ -38,11 +38,11 @@ typedef struct acc {
  * j mod 16 of each sum, and the lanes are added in one fixed tree at the end. It is compiled three
  * times with GCC vector types of the CPU's native width W (16 for AVX-512, 8 for AVX2, 4 for the
  * SSE2 baseline), lane l living in sub-vector l / W. Every lane does the same IEEE operations in the
- * same order on every path, so every CPU gives bit-identical sums. No FMA anywhere (-ffp-contract=off). */
+ * same order on every path, so every CPU gives bit-identical sums. No FMA contraction
+ * (-ffp-contract=off); the AVX2 lean kernel's explicit fused multiply-adds have exact products. */
 typedef struct kparams {
     float px, py, pz, bvx, bvy, bvz;
-    float k2;   ///< (cos_half * |v|)^2
-    bool kpos;  ///< cos_half * |v| >= 0
+    float k2s;  ///< k |k| for k = cos_half * |v|: the view cone's test is dot |dot| >= k2s d2
     float r2, sr2, L[3], hL[3];
 } kparams;
 

@@ -15,24 +15,17 @@ typedef int32_t K(vi) __attribute__((vector_size(4 * KW)));
 typedef struct K(lanes) {
     K(vf) cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;
 } K(lanes);
-/* The view cone's lanes: dot >= c|v| sqrt(d2) without the root (squares compared, by the sign of
- * c|v|). kpos (kernel.c): CONE_POS or CONE_NEG when the sign is known where the kernel is specialised
- * (fewer operations and registers in the loop), CONE_ANY to read it from p. */
+/* The view cone's lanes: dot >= k sqrt(d2) (k = cos_half |v|) without the root, as signed squares:
+ * dot |dot| >= k |k| d2. Negating a product is exact, so this is, bit for bit, dot >= 0 and
+ * dot^2 >= k^2 d2 when k >= 0, and dot >= 0 or dot^2 <= k^2 d2 when k < 0, in one compare. */
 static inline __attribute__((always_inline)) KATTR K(vi) K(in_cone)(K(vf) dx, K(vf) dy, K(vf) dz, K(vf) d2,
-    const kparams *p, const int kpos)
+    const kparams *p)
 {
     typedef K(vf) vf;
     typedef K(vi) vi;
-    const vf zero = {0};
     const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;
-    const vf dd = dot * dot, kd = d2 * p->k2;
-    const vi ahead = dot >= zero;
-    if (kpos == CONE_POS)
-        return ahead & (dd >= kd);
-    if (kpos == CONE_NEG)
-        return ahead | (dd <= kd);
-    const vi kp = (vi){0} - (int32_t)p->kpos;
-    return (kp & ahead & (dd >= kd)) | (~kp & (ahead | (dd <= kd)));
+    const vf adot = VAND(vf, dot, (vi){0} + 0x7fffffff);
+    return dot * adot >= d2 * p->k2s;
 }
 /* One chunk's masked sums: (fcnt) the float count, cohesion and alignment over the neighbours m,
  * separation over those within the separation radius, and (nnd) the nearest squared distance. */
@@ -95,7 +88,7 @@ static inline __attribute__((always_inline)) KATTR void K(chunk)(K(lanes) *a, co
     if (tail) /* lanes past the run's end: whatever is there, weight 0 */
         m &= idx < hi;
     if (cone)
-        m &= K(in_cone)(dx, dy, dz, d2, p, CONE_ANY);
+        m &= K(in_cone)(dx, dy, dz, d2, p);
     memcpy(&vx, src[3] + o, sizeof vx);
     memcpy(&vy, src[4] + o, sizeof vy);
     memcpy(&vz, src[5] + o, sizeof vz);
@@ -172,15 +165,15 @@ static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job 
  * inside the run, a lane that is not a neighbour has d2 >= r2 (or +inf) and every neighbour is
  * closer, so the minimum over all lanes is the nearest neighbour's whenever there is one (the only
  * case the metrics read: rules.c sums it where cnt > 0); else lanes off the mask count as +inf. */
-static inline __attribute__((always_inline)) KATTR K(vf) K(nn_lane)(K(vf) d2, K(vi) m, const int cone,
+static inline __attribute__((always_inline)) KATTR K(vf) K(nn_lane)(K(vf) d2, K(vi) m, const bool cone,
     const bool tail)
 {
-    if (cone == CONE_OFF && !tail)
+    if (!cone && !tail)
         return d2;
     return VSEL(K(vf), m, d2, (K(vf)){0} + INFINITY);
 }
 static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *a, K(vi) *cnt,
-    const float *const *src, int32_t o, int32_t hi, const kparams *p, const int cone, const bool tail,
+    const float *const *src, int32_t o, int32_t hi, const kparams *p, const bool cone, const bool tail,
     const bool nnd)
 {
     typedef K(vf) vf;
@@ -198,8 +191,8 @@ static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *
         memcpy(&iota, lane_iota, sizeof iota);
         m &= (iota + o) < hi;
     }
-    if (cone != CONE_OFF)
-        m &= K(in_cone)(dx, dy, dz, d2, p, cone);
+    if (cone)
+        m &= K(in_cone)(dx, dy, dz, d2, p);
     memcpy(&vx, src[3] + o, sizeof vx);
     memcpy(&vy, src[4] + o, sizeof vy);
     memcpy(&vz, src[5] + o, sizeof vz);
@@ -229,7 +222,7 @@ static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *
 #endif
 }
 static inline __attribute__((always_inline)) KATTR void K(runs_lean)(const scan_job *J, K(lanes) *all,
-    const int cone, const bool nnd)
+    const bool cone, const bool nnd)
 {
     const float *src[6] = {J->x, J->y, J->z, J->vx, J->vy, J->vz};
     const run *R = &J->runs[0];
@@ -296,15 +289,12 @@ KATTR void K(mur_scan_boid)(const scan_job *J, acc *out)
 KATTR __attribute__((unused)) void K(mur_scan_boid_lean)(const scan_job *J, acc *out)
 {
     K(lanes) all[MUR_LANES / KW];
-    /* specialised on the cone's sign too: the boid's own, fixed over its scan */
-    const int cone = J->cone ? (J->p.kpos ? CONE_POS : CONE_NEG) : CONE_OFF;
-    switch (cone * 2 + (J->nn ? 1 : 0)) {
-    case 0: K(runs_lean)(J, all, CONE_OFF, false); break;
-    case 1: K(runs_lean)(J, all, CONE_OFF, true); break;
-    case 2: K(runs_lean)(J, all, CONE_POS, false); break;
-    case 3: K(runs_lean)(J, all, CONE_POS, true); break;
-    case 4: K(runs_lean)(J, all, CONE_NEG, false); break;
-    default: K(runs_lean)(J, all, CONE_NEG, true); break;
+    const int sel = (J->cone ? 2 : 0) | (J->nn ? 1 : 0);
+    switch (sel) {
+    case 0: K(runs_lean)(J, all, false, false); break;
+    case 1: K(runs_lean)(J, all, false, true); break;
+    case 2: K(runs_lean)(J, all, true, false); break;
+    default: K(runs_lean)(J, all, true, true); break;
     }
     K(reduce)(all, out);
 }

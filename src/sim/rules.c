@@ -188,9 +188,8 @@ static inline void set_params(kparams *p, const tick_cfg *t, const boid_in *b)
     p->px = b->px; p->py = b->py; p->pz = b->pz;
     p->bvx = b->vx; p->bvy = b->vy; p->bvz = b->vz;
     if (t->cone) {
-        float kc = t->s->rule.cos_half * b->vlen;
-        p->k2 = kc * kc;
-        p->kpos = kc >= 0.0f;
+        const float kc = t->s->rule.cos_half * b->vlen;
+        p->k2s = kc * fabsf(kc);
     }
 }
 
