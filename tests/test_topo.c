@@ -266,7 +266,7 @@ static void bit_identical(void **st)
     mur_flock *a = starling(3000, 1), *b = starling(3000, 2), *c = starling(3000, 2), *e = starling(3000, 2);
     mur_flock_set_search(c, MUR_SEARCH_BRUTE);
     assert_true(mur_flock_set_simd(e, MUR_SIMD_BASE, NULL));
-    mur_flock_set_metrics(e, true); /* metrics ticks use other cells: the same neighbours */
+    mur_flock_set_metrics(e, true); /* metrics ticks build the grid twice: the same neighbours */
     mur_flock_steps(a, 40);
     mur_flock_steps(b, 40);
     mur_flock_steps(c, 40);

@@ -31,6 +31,16 @@ static inline __attribute__((always_inline)) TATTR uint32_t T(bits)(T(tvi) m)
 }
 
 /* Append the lanes of b (d2 and slot) to a buffer of *n entries, without branches. */
+/* The view cone's lanes: dot |dot| >= k |k| d2, as the metric kernel tests them (kernel_body.h
+ * K(in_cone)); a NaN candidate fails it. */
+static inline __attribute__((always_inline)) TATTR T(tvi) T(in_cone)(T(tvf) dx, T(tvf) dy, T(tvf) dz, T(tvf) d2,
+    float vx, float vy, float vz, float k2s)
+{
+    const T(tvf) dot = dx * vx + dy * vy + dz * vz;
+    const T(tvf) adot = (T(tvf))((T(tvi))dot & ((T(tvi)){0} + 0x7fffffff));
+    return dot * adot >= d2 * k2s;
+}
+
 static inline __attribute__((always_inline)) TATTR void T(append)(float *bd, int32_t *bs, int *n, T(tvf) d2,
     T(tvi) sl, uint32_t b)
 {
@@ -80,13 +90,8 @@ static inline __attribute__((always_inline)) TATTR void T(slice)(const mur_flock
         const vi j = iota + j0;
         const vi v = (j < hi) & (j != S->self) & (w > zero) & (d2 < S->r2) & (d2 > dlo);
         vi m = v & (d2 <= S->thr);
-        if (cone) {
-            /* dot >= c |d| without the root, as the metric kernel does */
-            const vf dot = dx * S->vx + dy * S->vy + dz * S->vz;
-            const vf dd = dot * dot, kd = d2 * S->k2;
-            const vi ahead = dot >= zero;
-            m &= S->kpos ? (ahead & (dd >= kd)) : (ahead | (dd <= kd));
-        }
+        if (cone)
+            m &= T(in_cone)(dx, dy, dz, d2, S->vx, S->vy, S->vz, S->k2s);
         uint32_t b = T(bits)(m);
         if (buf) {
             if (S->nb > BUF_SIZE - TW)
@@ -174,13 +179,11 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     const int32_t *restrict order = f->order;
     const float *restrict gx = G->x, *restrict gy = G->y, *restrict gz = G->z;
     const int32_t *restrict gs = G->s;
-    const vf zero = {0};
     vi iota;
     memcpy(&iota, lane_iota, sizeof iota);
     /* locals: the buffers' stores could otherwise alias the counts and thresholds in S */
     const float px = S->px, py = S->py, pz = S->pz, vx = S->vx, vy = S->vy, vz = S->vz;
-    const float r2 = S->r2, k2 = S->k2, h2 = S->h2;
-    const bool kpos = S->kpos;
+    const float r2 = S->r2, k2s = S->k2s, h2 = S->h2;
     const int32_t self = S->self;
     float thr = S->thr;
     int nb = S->nb;
@@ -197,12 +200,8 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
         /* past j2: NaN at the end of the buffer, else the next part's candidates */
         const vi v = (sl != self) & (d2 < r2) & (d2 > dlo) & (iota + j0 < j2);
         vi vis = v;
-        if (cone) {
-            const vf dot = dx * vx + dy * vy + dz * vz;
-            const vf dd = dot * dot, kd = d2 * k2;
-            const vi ahead = dot >= zero;
-            vis &= kpos ? (ahead & (dd >= kd)) : (ahead | (dd <= kd));
-        }
+        if (cone)
+            vis &= T(in_cone)(dx, dy, dz, d2, vx, vy, vz, k2s);
         uint32_t b = T(bits)(vis & (d2 <= thr));
         if (buf) {
             if (nb > BUF_SIZE - TW) {
