@@ -312,6 +312,9 @@ static void step_init(mur_step *s, mur_flock *f, bool move, bool metrics)
     /* the topological search wants small cells; the groups metric needs cells of the view radius, so
      * with metrics the grid is built twice (tick) */
     s->cell_boids = s->def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && !metrics ? MUR_TOPO_CELL_BOIDS : 0.0f;
+    /* a topological tick with metrics builds a grid for the groups first, then the search's (tick):
+     * cells of half the view radius, each within the view radius across (metrics.c count_groups) */
+    s->half_cells = s->def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && metrics;
 }
 
 /* One tick, optionally measuring the state it starts from. */
@@ -344,6 +347,7 @@ static void tick(mur_flock *f, bool move, bool metrics)
          * view radius's cells a dense flock puts hundreds of boids in a cell: 8x slower). The
          * neighbours found do not depend on the cells, so the state is the one without metrics. */
         s.cell_boids = MUR_TOPO_CELL_BOIDS;
+        s.half_cells = false;
         mur_grid_build(f, &s);
     }
     double t2 = mur_now_ms();

@@ -60,7 +60,7 @@ static void geometry(mur_flock *f, const mur_step *s)
     /* Cells of view_radius / 2 scanned 2 deep (a 5x5x5 block, 15.6 r^3 of volume) test 1.7x fewer
      * candidates than cells of view_radius scanned 1 deep (27 r^3). A wrapped axis needs 5 distinct
      * cells for that; otherwise fall back to reach 1. */
-    int reach = g->want_reach == 2 ? 2 : 1;
+    int reach = g->want_reach == 2 || s->half_cells ? 2 : 1;
     double dims[3], r;
     if (s->cell_boids > 0.0f)
         reach = 1;

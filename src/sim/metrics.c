@@ -315,6 +315,12 @@ static int32_t count_groups(mur_flock *f, const mur_step *s)
     }
 #endif
     link_ctx L = {parent, whole, r2, w, hits16, {{0}}, {0, 0}};
+    /* cells narrower across than the link distance (cells of half the view radius, reach 2): every
+     * pair in a cell is linked, so each cell is whole without a distance test (a margin for the
+     * rounding of a position to its cell) */
+    const double diag2 = (double)g->cell[0] * g->cell[0] + (double)g->cell[1] * g->cell[1] +
+                         (double)g->cell[2] * g->cell[2];
+    const bool tight = diag2 < 0.999 * (double)r2;
     {
         const int R = g->reach;
         for (int oz = -R; oz <= R; oz++)
@@ -336,7 +342,7 @@ static int32_t count_groups(mur_flock *f, const mur_step *s)
 #endif
         for (int64_t c = 0; c < ncells; c++) {
             const int32_t lo = g->start[c], hi = g->start[c + 1];
-            if (hi - lo <= 16 && whole_cell(f, rows, lo, hi, r2, w)) {
+            if (tight || (hi - lo <= 16 && whole_cell(f, rows, lo, hi, r2, w))) {
                 /* connected: every boid straight under the smallest slot, no union-find */
                 for (int32_t k = lo; k < hi; k++)
                     parent[k] = lo;

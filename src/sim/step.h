@@ -26,6 +26,8 @@ typedef struct mur_step {
     mur_rule_k rule;           ///< the rules' constants
     bool starling;             ///< a starling steering term is on (speed_tau, roost, bank)
     float cell_boids;          ///< > 0: grid cells sized for this many boids each (topological search)
+    bool half_cells;           ///< cells of view_radius / 2 scanned 2 deep whatever the flock's setting
+                               ///< (the groups metric of a topological tick: a grid of its own)
 } mur_step;
 
 /// Threads for a stage over n items that runs in parallel from min_n items.
