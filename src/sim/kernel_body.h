@@ -10,6 +10,21 @@
 #define K_CAT(a, b) K_CAT2(a, b)
 #define K(x) K_CAT(x, KNAME)
 
+/* The nine sums of a chunk into a (dx, dy, dz, vx, vy, vz in scope): cohesion and alignment by ADD
+ * with w, separation by SUB with ws. */
+#define K_SUMS(ADD, SUB, w, ws)                                                                      \
+    do {                                                                                             \
+        ADD(a->cx, dx, w);                                                                           \
+        ADD(a->cy, dy, w);                                                                           \
+        ADD(a->cz, dz, w);                                                                           \
+        ADD(a->ax, vx, w);                                                                           \
+        ADD(a->ay, vy, w);                                                                           \
+        ADD(a->az, vz, w);                                                                           \
+        SUB(a->sx, dx, ws);                                                                          \
+        SUB(a->sy, dy, ws);                                                                          \
+        SUB(a->sz, dz, ws);                                                                          \
+    } while (0)
+
 typedef float K(vf) __attribute__((vector_size(4 * KW)));
 typedef int32_t K(vi) __attribute__((vector_size(4 * KW)));
 typedef struct K(lanes) {
@@ -41,15 +56,7 @@ static inline __attribute__((always_inline)) KATTR void K(add)(K(lanes) *a, K(vf
         KMASK(kms, ms);
         if (fcnt)
             MADD(a->cnt, zero + 1.0f, km);
-        MADD(a->cx, dx, km);
-        MADD(a->cy, dy, km);
-        MADD(a->cz, dz, km);
-        MADD(a->ax, vx, km);
-        MADD(a->ay, vy, km);
-        MADD(a->az, vz, km);
-        MSUB(a->sx, dx, kms);
-        MSUB(a->sy, dy, kms);
-        MSUB(a->sz, dz, kms);
+        K_SUMS(MADD, MSUB, km, kms);
     }
     if (nnd) {
         const vf dn = VSEL(vf, m, d2, zero + INFINITY);
@@ -207,15 +214,7 @@ static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *
             a->nn = KMIN(K(nn_lane)(d2, m, cone, tail), a->nn);
         const vf wm = VAND(vf, zero + 1.0f, m);
         const vf ws = VAND(vf, wm, d2 < zero + p->sr2);
-        WADD(a->cx, dx, wm);
-        WADD(a->cy, dy, wm);
-        WADD(a->cz, dz, wm);
-        WADD(a->ax, vx, wm);
-        WADD(a->ay, vy, wm);
-        WADD(a->az, vz, wm);
-        WSUB(a->sx, dx, ws);
-        WSUB(a->sy, dy, ws);
-        WSUB(a->sz, dz, ws);
+        K_SUMS(WADD, WSUB, wm, ws);
     }
 #else
     K(add)(a, dx, dy, dz, vx, vy, vz, d2, m, p, false, nnd);
@@ -316,6 +315,7 @@ KATTR __attribute__((unused)) void K(mur_scan_boid2)(const scan_job *J, const kp
     K(reduce)(all2, out + 1);
 }
 
+#undef K_SUMS
 #undef K
 #undef K_CAT
 #undef K_CAT2
