@@ -187,7 +187,8 @@ static void kick(viewer *v, int ticks)
     if (job.copy)
         job.copy = mur_renderer_map(v->renderer, v->nboids, v->npredators, &job.dst);
     /* the metrics (groups are the costly part) a few times a second for the HUD, and never more
-     * than a tenth of the worker's time (at 100k boids one measurement costs several ticks) */
+     * than a tenth of the worker's time (a measurement costs a quarter to a third of a tick at 100k
+     * uniform boids: docs/performance.md, round 6) */
     double now = mur_clock_s();
     job.metrics = v->metrics.fp;
     if (v->scripted || v->rec) {
