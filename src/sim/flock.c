@@ -309,12 +309,12 @@ static void step_init(mur_step *s, mur_flock *f, bool move, bool metrics)
     s->ppos = f->ppos;
     mur_rules_prepare(s->def, &s->rule);
     s->starling = s->def->speed_tau > 0.0f || s->def->roost || s->def->bank;
-    /* the topological search wants small cells; the groups metric needs cells of the view radius, so
-     * with metrics the grid is built twice (tick) */
-    s->cell_boids = s->def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && !metrics ? MUR_TOPO_CELL_BOIDS : 0.0f;
-    /* a topological tick with metrics builds a grid for the groups first, then the search's (tick):
-     * cells of half the view radius, each within the view radius across (metrics.c count_groups) */
-    s->half_cells = s->def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && metrics;
+    /* the topological search wants small cells, the groups metric cells of the view radius: a
+     * topological tick with metrics builds the groups' grid first, of half the view radius (each cell
+     * within the view radius across: metrics.c count_groups), then the search's (tick) */
+    const bool topo = s->def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL;
+    s->cell_boids = topo && !metrics ? MUR_TOPO_CELL_BOIDS : 0.0f;
+    s->half_cells = topo && metrics;
 }
 
 /* One tick, optionally measuring the state it starts from. */
@@ -341,11 +341,10 @@ static void tick(mur_flock *f, bool move, bool metrics)
         mur_predators_plan(f, &s);
     if (metrics)
         mur_metrics_state(f, &s, &st);
-    if (metrics && f->n > 0 && f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL &&
-        f->def.neighbour_search != MUR_SEARCH_BRUTE) {
-        /* the groups wanted cells of the view radius; the topological search wants small ones (on the
-         * view radius's cells a dense flock puts hundreds of boids in a cell: 8x slower). The
-         * neighbours found do not depend on the cells, so the state is the one without metrics. */
+    if (s.half_cells && f->n > 0 && f->def.neighbour_search != MUR_SEARCH_BRUTE) {
+        /* the search's own grid (on the groups' cells a dense flock puts hundreds of boids in a
+         * cell: 8x slower). The neighbours found do not depend on the cells, so the state is the
+         * one without metrics. */
         s.cell_boids = MUR_TOPO_CELL_BOIDS;
         s.half_cells = false;
         mur_grid_build(f, &s);

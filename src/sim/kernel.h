@@ -3,6 +3,7 @@
 #ifndef MUR_SIM_KERNEL_H
 #define MUR_SIM_KERNEL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,9 +43,18 @@ typedef struct acc {
  * (-ffp-contract=off); the AVX2 lean kernel's explicit fused multiply-adds have exact products. */
 typedef struct kparams {
     float px, py, pz, bvx, bvy, bvz;
-    float k2s;  ///< k |k| for k = cos_half * |v|: the view cone's test is dot |dot| >= k2s d2
+    float k2s;  ///< mur_cone_k2s: the view cone's test is dot |dot| >= k2s d2
     float r2, sr2, L[3], hL[3];
 } kparams;
+
+/// The view cone's constant k |k| for k = cos(view_angle / 2) * |v|: a candidate at d (squared length
+/// d2) is in view when dot |dot| >= k |k| d2, dot = d . v (the metric kernels and the topological
+/// search test it so).
+static inline float mur_cone_k2s(float cos_half, float vlen)
+{
+    const float k = cos_half * vlen;
+    return k * fabsf(k);
+}
 
 /* A slice [lo, hi) of the source arrays with the image shift to add to its positions. */
 typedef struct scan_job {

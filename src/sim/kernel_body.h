@@ -161,13 +161,6 @@ static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job 
         all2[s] = b;
     }
 }
-/* The lean kernel of the row gather (rules.c do_row): one run, unshifted, whose candidates that must
- * not count (weight 0, and the boid itself) have x = MUR_FAR in the buffer, so their d2 is +inf and
- * fails every comparison. The mask is then d2 < r2 (and the end of the run in the last chunk), with no
- * weight load, no shift adds and no self compare. The count is an integer per lane (exact, as the
- * float sums of 1 are below 2^24), converted before the reduction. Each lane gets the same sums as
- * in K(chunk): dx = x - px instead of (x + 0) - px differs at most in the sign of a zero, which no
- * masked sum (all start at +0) and no comparison sees. */
 /* The lean kernel's candidate distances for the nearest neighbour. Without a view cone, in a chunk
  * inside the run, a lane that is not a neighbour has d2 >= r2 (or +inf) and every neighbour is
  * closer, so the minimum over all lanes is the nearest neighbour's whenever there is one (the only
@@ -179,6 +172,13 @@ static inline __attribute__((always_inline)) KATTR K(vf) K(nn_lane)(K(vf) d2, K(
         return d2;
     return VSEL(K(vf), m, d2, (K(vf)){0} + INFINITY);
 }
+/* The lean kernel of the row gather (rules.c do_row): one run, unshifted, whose candidates that must
+ * not count (weight 0, and the boid itself) have x = MUR_FAR in the buffer, so their d2 is +inf and
+ * fails every comparison. The mask is then d2 < r2 (and the end of the run in the last chunk), with no
+ * weight load, no shift adds and no self compare. The count is an integer per lane (exact, as the
+ * float sums of 1 are below 2^24), converted before the reduction. Each lane gets the same sums as
+ * in K(chunk): dx = x - px instead of (x + 0) - px differs at most in the sign of a zero, which no
+ * masked sum (all start at +0) and no comparison sees. */
 static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *a, K(vi) *cnt,
     const float *const *src, int32_t o, int32_t hi, const kparams *p, const bool cone, const bool tail,
     const bool nnd)

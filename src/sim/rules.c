@@ -187,10 +187,8 @@ static inline void set_params(kparams *p, const tick_cfg *t, const boid_in *b)
 {
     p->px = b->px; p->py = b->py; p->pz = b->pz;
     p->bvx = b->vx; p->bvy = b->vy; p->bvz = b->vz;
-    if (t->cone) {
-        const float kc = t->s->rule.cos_half * b->vlen;
-        p->k2s = kc * fabsf(kc);
-    }
+    if (t->cone)
+        p->k2s = mur_cone_k2s(t->s->rule.cos_half, b->vlen);
 }
 
 /* Scan and update the boids [klo, khi) (sorted slots) of one cell against the candidates of J; boid k

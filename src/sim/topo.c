@@ -71,7 +71,7 @@ static inline void insert(mur_topo_nb *l, int *n, int cap, float d2, int32_t idx
 /* The search state of one boid and the pass's constants. */
 typedef struct search {
     float px, py, pz, vx, vy, vz;
-    float k2s;          ///< k |k| for k = cos(view_angle / 2) * |v| (topo_body.h T(in_cone))
+    float k2s;          ///< mur_cone_k2s (topo_body.h T(in_cone))
     bool cone;
     float r2, vr;       ///< view radius squared, view radius
     float h2, hr;       ///< contact radius squared and contact radius (hard sphere)
@@ -396,8 +396,7 @@ static inline void search_boid(search *S, const mur_flock *f, const mur_step *s,
     S->vx = f->svx[k];
     S->vy = f->svy[k];
     S->vz = f->svz[k];
-    const float c = s->rule.cos_half * sqrtf(S->vx * S->vx + S->vy * S->vy + S->vz * S->vz);
-    S->k2s = c * fabsf(c);
+    S->k2s = mur_cone_k2s(s->rule.cos_half, sqrtf(S->vx * S->vx + S->vy * S->vy + S->vz * S->vz));
     S->self = k;
     S->n = 0;
     S->nb = 0;

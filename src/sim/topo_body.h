@@ -30,7 +30,6 @@ static inline __attribute__((always_inline)) TATTR uint32_t T(bits)(T(tvi) m)
 #endif
 }
 
-/* Append the lanes of b (d2 and slot) to a buffer of *n entries, without branches. */
 /* The view cone's lanes: dot |dot| >= k |k| d2, as the metric kernel tests them (kernel_body.h
  * K(in_cone)); a NaN candidate fails it. */
 static inline __attribute__((always_inline)) TATTR T(tvi) T(in_cone)(T(tvf) dx, T(tvf) dy, T(tvf) dz, T(tvf) d2,
@@ -41,6 +40,7 @@ static inline __attribute__((always_inline)) TATTR T(tvi) T(in_cone)(T(tvf) dx, 
     return dot * adot >= d2 * k2s;
 }
 
+/* Append the lanes of b (d2 and slot) to a buffer of *n entries, without branches. */
 static inline __attribute__((always_inline)) TATTR void T(append)(float *bd, int32_t *bs, int *n, T(tvf) d2,
     T(tvi) sl, uint32_t b)
 {
