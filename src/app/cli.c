@@ -3,16 +3,22 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool fail(const char *fmt, const char *a, const char *b)
+/* One error line; fmt is always a literal of this file (checked by the compiler), never user text. */
+static bool fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static bool fail(const char *fmt, ...)
 {
-    fprintf(stderr, "murmur: ");
-    fprintf(stderr, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("murmur: ", stderr);
+    vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    va_end(ap);
     return false;
 }
 
@@ -79,7 +85,7 @@ static bool check_camera(const char *s)
         if (s[6] && !*end && isfinite(v) && v > 0 && v <= 1e6)
             return true;
     }
-    return fail("bad value '%s' for --camera: expected orbit:SECONDS (SECONDS in (0, 1e6]), follow or fixed", s, "");
+    return fail("bad value '%s' for --camera: expected orbit:SECONDS (SECONDS in (0, 1e6]), follow or fixed", s);
 }
 
 /* "TICK:name=value" -> at. Checks the syntax, the name (a live parameter) and the value's own range. */
@@ -89,11 +95,11 @@ static bool parse_at(const char *s, mur_at *at)
     errno = 0;
     long long t = strtoll(s, &end, 10);
     if (end == s || *end != ':' || errno || t < 0 || t > 1000000000000LL)
-        return fail("bad value '%s' for --at: expected TICK:name=value with TICK a whole number >= 0%s", s, "");
+        return fail("bad value '%s' for --at: expected TICK:name=value with TICK a whole number >= 0", s);
     const char *pair = end + 1;
     const char *eq = strchr(pair, '=');
     if (!eq || (size_t)(eq - pair) >= sizeof at->name || strlen(eq + 1) >= sizeof at->value)
-        return fail("bad value '%s' for --at: expected TICK:name=value%s", s, "");
+        return fail("bad value '%s' for --at: expected TICK:name=value", s);
     memset(at, 0, sizeof *at);
     at->tick = t;
     memcpy(at->name, pair, (size_t)(eq - pair));
@@ -164,7 +170,7 @@ static bool add_set(parse_state *st, const char *name, const char *val)
 {
     char *pair = malloc(strlen(name) + strlen(val) + 2);
     if (!pair)
-        return fail("out of memory%s%s", "", "");
+        return fail("out of memory");
     sprintf(pair, "%s%s%s", name, name[0] ? "=" : "", val);
     st->sets[st->nsets++] = pair;
     return true;
@@ -284,7 +290,7 @@ static bool set_real(mur_cli *cli, parse_state *st, const flag_spec *f, const ch
         char *end;
         d = strtod(val, &end);
         if (!*val || *end || !isfinite(d) || d < 1.0 || d > 170.0)
-            return fail("bad value '%s' for --fov: expected degrees in [1, 170]%s", val, "");
+            return fail("bad value '%s' for --fov: expected degrees in [1, 170]", val);
         cli->fov = d;
         return true;
     }
@@ -307,8 +313,8 @@ static bool set_preset(mur_cli *cli, parse_state *st, const flag_spec *f, const 
             return true;
         }
     return fail("bad value '%s' for --x264-preset: expected one of ultrafast, superfast, veryfast, faster, fast, "
-                "medium, slow, slower, veryslow, placebo%s",
-                val, "");
+                "medium, slow, slower, veryslow, placebo",
+                val);
 }
 
 /* --camera-pos X,Y,Z and --look-at X,Y,Z: three finite numbers within 1e6 */
@@ -450,16 +456,16 @@ static bool parse_flag(mur_cli *cli, parse_state *st, int argc, char **argv, int
     const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
     size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
     if (nl >= sizeof name)
-        return fail("unknown option '%s' (murmur --help lists them)%s", arg, "");
+        return fail("unknown option '%s' (murmur --help lists them)", arg);
     memcpy(name, arg, nl);
     name[nl] = 0;
     const flag_spec *spec = find_flag(name);
     if (!spec)
-        return fail("unknown option '%s' (murmur --help lists them)%s", arg, "");
+        return fail("unknown option '%s' (murmur --help lists them)", arg);
     const char *val = eq ? eq + 1 : NULL;
     if (spec->kind == ARG_VALUE && !eq) {
         if (*i + 1 >= argc)
-            return fail("missing value after %s%s", name, "");
+            return fail("missing value after %s", name);
         val = argv[++*i];
     } else if (spec->kind == ARG_NONE && eq) {
         return fail("option %s takes no value (got '%s')", name, eq + 1);
@@ -490,9 +496,9 @@ static bool apply_parameters(mur_cli *cli, const parse_state *st)
 {
     mur_error err;
     if (!mur_def_preset(&cli->def, cli->preset, &err))
-        return fail("--preset: %s%s", err.msg, "");
+        return fail("--preset: %s", err.msg);
     if (st->params_file && !mur_def_load_file(&cli->def, st->params_file, &err))
-        return fail("%s%s", err.msg, "");
+        return fail("%s", err.msg);
     if (st->params_file)
         file_preset(cli, st->params_file);
     if (st->params_file && cli->def.boids != mur_flock_default_def().boids)
@@ -501,10 +507,10 @@ static bool apply_parameters(mur_cli *cli, const parse_state *st)
         if (strncmp(st->sets[k], "boids=", 6) == 0)
             cli->boids_given = true;
         if (!mur_def_set_pair(&cli->def, st->sets[k], &err))
-            return fail("%s%s", err.msg, "");
+            return fail("%s", err.msg);
     }
     if (!mur_cli_info_only(cli) && !mur_def_check(&cli->def, &err))
-        return fail("%s%s", err.msg, "");
+        return fail("%s", err.msg);
     return true;
 }
 
@@ -536,14 +542,13 @@ static bool check_schedule(mur_cli *cli)
 static bool check_combinations(const mur_cli *cli)
 {
     if (cli->ticks_per_frame > 0 && cli->speed > 0.0)
-        return fail("--ticks-per-frame and --speed both set the pace of the video: give one%s%s", "", "");
+        return fail("--ticks-per-frame and --speed both set the pace of the video: give one");
     if (cli->camera_path && (cli->camera || cli->cam_pos_given || cli->look_at_given))
-        return fail("--camera-path sets the camera: it excludes --camera, --camera-pos and --look-at%s%s", "", "");
+        return fail("--camera-path sets the camera: it excludes --camera, --camera-pos and --look-at");
     if (cli->headless && cli->shot_w > 0 && !cli->screenshot)
-        return fail("--screenshot-size needs --screenshot PATH with --headless%s%s", "", "");
+        return fail("--screenshot-size needs --screenshot PATH with --headless");
     if (cli->steps >= 0 && cli->warmup > 0)
-        return fail("--warmup is for the viewer and recordings; in batch mode add the ticks to --steps%s%s", "",
-                    "");
+        return fail("--warmup is for the viewer and recordings; in batch mode add the ticks to --steps");
     return true;
 }
 
@@ -570,7 +575,7 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
     if (!st.sets || !cli->at) {
         free(st.sets);
         mur_cli_free(cli);
-        return fail("out of memory%s%s", "", "");
+        return fail("out of memory");
     }
     bool ok = true;
     for (int i = 1; ok && i < argc; i++)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "pattern.h"
 
 extern char **environ;
 
@@ -80,37 +81,11 @@ static const char *extension(const char *path)
     return dot && (!slash || dot > slash) ? dot + 1 : "";
 }
 
-/* One integer conversion (%d, %05d, %4i, %u) and any number of %% in a PNG pattern. */
-static int pattern_conversions(const char *p, bool *bad)
-{
-    int n = 0;
-    *bad = false;
-    for (; *p; p++) {
-        if (*p != '%')
-            continue;
-        if (p[1] == '%') {
-            p++;
-            continue;
-        }
-        p++;
-        if (*p == '0')
-            p++;
-        while (*p >= '0' && *p <= '9')
-            p++;
-        if (*p != 'd' && *p != 'i' && *p != 'u') {
-            *bad = true;
-            return n;
-        }
-        n++;
-    }
-    return n;
-}
-
 mur_sink_kind mur_sink_kind_of(const char *path, char *err, size_t err_len)
 {
     const char *ext = extension(path);
     bool bad = false;
-    int conv = pattern_conversions(path, &bad);
+    int conv = mur_pattern_conversions(path, &bad);
     if (!strcasecmp(ext, "png")) {
         if (!bad && conv == 1)
             return MUR_SINK_PNG;
@@ -190,14 +165,8 @@ static bool dir_writable(const char *file, char *err, size_t err_len)
 
 static void png_name(const mur_sink *r, int64_t i, char *out, size_t len)
 {
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#endif
-    snprintf(out, len, r->path, (int)i); /* checked: exactly one integer conversion */
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+    if (!mur_pattern_name(r->path, i, out, len) && len)
+        out[0] = 0; /* checked when the sink opened: one integer conversion, a name that fits */
 }
 
 /* ------------------------------------------------------------------ ffmpeg */

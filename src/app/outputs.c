@@ -1,6 +1,8 @@
 /* Distinct output files (see outputs.h). */
 #include "outputs.h"
 
+#include "pattern.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,8 +98,7 @@ static bool pattern_frame(const char *pattern, const char *other, char *out, siz
     if (end == o)
         return false;
     char name[4096];
-    snprintf(name, sizeof name, pb, (int)k); /* checked by the sink: exactly one integer conversion */
-    if (strcmp(name, ob) != 0)
+    if (!mur_pattern_name(pb, k, name, sizeof name) || strcmp(name, ob) != 0)
         return false;
     int w = snprintf(out, len, "%s/%s", pdir, name);
     return w > 0 && (size_t)w < len;
