@@ -22,11 +22,11 @@ VALGRIND = shlex.split(os.environ.get("MURMUR_VALGRIND", ""))
 
 def run(*args, env=None, timeout=120, preset="classic"):
     """murmur with args; the tests are written for the classic preset (the library's defaults), so it
-    goes first unless preset=None (murmur's own default); a later --preset in args wins."""
+    goes first unless preset=None (murmur's own default) or args name one (a flag may be given once)."""
     e = dict(os.environ)
     if env:
         e.update(env)
-    first = ["--preset", preset] if preset else []
+    first = ["--preset", preset] if preset and "--preset" not in args else []
     return subprocess.run([*VALGRIND, MURMUR, *first, *args], capture_output=True, text=True, timeout=timeout, env=e)
 
 
@@ -177,7 +177,7 @@ class BadInput(TempCase):
         self.bad(["--steps", "10", "--ticks-per-frame", "2.5"], "'2.5'")
         self.bad(["--steps", "10", "--speed", "-1"], "--speed")
         self.bad(["--steps", "10", "--speed", "inf"], "'inf'")
-        self.bad(["--steps", "10", "--speed", "2", "--ticks-per-frame", "3"], "--speed")
+        self.bad(["--headless", "--frames", "1", "--speed", "2", "--ticks-per-frame", "3"], "--speed")
         self.bad(["--steps", "10", "--warmup", "-3"], "--warmup")
         self.bad(["--steps", "10", "--warmup", "5"], "--warmup")
         self.bad(["--steps", "10", "--crf", "64"], "--crf")
@@ -189,7 +189,7 @@ class BadInput(TempCase):
         self.bad(["--steps", "10", "--fov", "0"], "--fov")
         self.bad(["--steps", "10", "--fov", "171"], "[1, 170]")
         self.bad(["--steps", "10", "--screenshot-size", "8x8"], "--screenshot-size")
-        self.bad(["--steps", "10", "--camera-path", "p.txt", "--camera", "follow"], "--camera-path")
+        self.bad(["--headless", "--frames", "1", "--camera-path", "p.txt", "--camera", "follow"], "--camera-path")
         self.bad(["--headless", "--frames", "3", "--screenshot-size", "64x64"], "--screenshot")
 
     def test_values(self):

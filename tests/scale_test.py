@@ -176,7 +176,10 @@ class SameFile(Temp):
     def refused(self, args, flags):
         before = contents(self.dir)
         t0 = time.time()
-        r = run("--steps", "1000000", "--boids", "200000", *args)
+        # --record and --screenshot are frame flags: a --headless run (refused before any context)
+        mode = ["--headless", "--frames", "1000000"] if "--record" in args or "--screenshot" in args \
+            else ["--steps", "1000000"]
+        r = run(*mode, "--boids", "200000", *args)
         self.assertLess(time.time() - t0, 30, "refused before the run")
         self.assertEqual(r.returncode, 2, r.stderr)
         lines = r.stderr.strip("\n").split("\n")

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { MAX_KEYS = 10000 };
 
@@ -45,6 +46,13 @@ static bool parse_line(const char *line, mur_cam_key *k, float prev_fov, int *nv
 bool mur_cam_path_load(mur_cam_path *p, const char *path, char *err, size_t len)
 {
     memset(p, 0, sizeof *p);
+    /* a small keyframe file: a regular file only (a FIFO or a device would block or never end) */
+    struct stat st;
+    if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size > (1 << 20))) {
+        snprintf(err, len, "--camera-path %s: %s", path,
+                 S_ISREG(st.st_mode) ? "larger than 1 MiB: not a keyframe file" : "not a regular file");
+        return false;
+    }
     FILE *fp = fopen(path, "r");
     if (!fp) {
         snprintf(err, len, "--camera-path %s: %s", path, strerror(errno));

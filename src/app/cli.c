@@ -133,10 +133,13 @@ void mur_cli_free(mur_cli *cli)
 /* ------------------------------------------------------------------ the flag table */
 
 /* The parse in progress: what pass 2 applies in command-line order once every flag is read. */
+enum { MAX_FLAGS = 64 };
+
 typedef struct parse_state {
     const char *params_file; /* --params FILE */
     char **sets;             /* "name=value" from --set, --boids, --seed, in order */
     int nsets;
+    int count[MAX_FLAGS];    /* how often each flag of FLAGS was given */
 } parse_state;
 
 typedef enum {
@@ -146,6 +149,16 @@ typedef enum {
 } arg_kind;
 
 typedef enum { SEC_SIM, SEC_BATCH, SEC_VIEW, SEC_INFO, SEC_COUNT } section;
+
+/* The run modes a flag applies in: batch (--steps N), headless (--headless) and the viewer (a window,
+ * recording or not). Information flags (--help, --list-*) apply everywhere. */
+enum {
+    M_BATCH = 1,
+    M_HEADLESS = 2,
+    M_VIEWER = 4,
+    M_FRAMES = M_HEADLESS | M_VIEWER,
+    M_ALL = M_BATCH | M_HEADLESS | M_VIEWER,
+};
 
 static const char *const SECTION_TITLE[SEC_COUNT] = {"Simulation", "Batch", "Viewer and recording",
                                                      "Information"};
@@ -164,6 +177,8 @@ typedef struct flag_spec {
     const char *help;    /* one line; '\n' continues it on the next line */
     flag_fn apply;
     size_t field;        /* offsetof the mur_cli member the generic handlers set */
+    unsigned modes;      /* M_*: the modes the flag applies in; given in another it is refused */
+    bool list;           /* may be given more than once (--set, --at); any other flag is refused twice */
 } flag_spec;
 
 static bool add_set(parse_state *st, const char *name, const char *val)
@@ -368,77 +383,95 @@ static bool set_at(mur_cli *cli, parse_state *st, const flag_spec *f, const char
 static const flag_spec FLAGS[] = {
     {"--preset", NULL, ARG_VALUE, "NAME", SEC_SIM,
      "start from a preset: classic, starling or vision-report (default " MUR_DEFAULT_PRESET ";\n--list-presets shows what each sets); --params and --set change it further",
-     set_string, FIELD(preset)},
-    {"--boids", NULL, ARG_VALUE, "N", SEC_SIM, "number of boids (same as --set boids=N)", set_param_flag, 0},
-    {"--seed", NULL, ARG_VALUE, "S", SEC_SIM, "random seed (same as --set seed=S)", set_param_flag, 0},
+     set_string, FIELD(preset), M_ALL, false},
+    {"--boids", NULL, ARG_VALUE, "N", SEC_SIM, "number of boids (same as --set boids=N)", set_param_flag, 0, M_ALL, false},
+    {"--seed", NULL, ARG_VALUE, "S", SEC_SIM, "random seed (same as --set seed=S)", set_param_flag, 0, M_ALL, false},
     {"--set", NULL, ARG_VALUE, "name=value", SEC_SIM, "set a parameter (repeatable; wins over --params)",
-     set_pair, 0},
-    {"--params", NULL, ARG_VALUE, "FILE", SEC_SIM, "read 'name = value' lines ('#' comments)", set_params_file, 0},
+     set_pair, 0, M_ALL, true},
+    {"--params", NULL, ARG_VALUE, "FILE", SEC_SIM, "read 'name = value' lines ('#' comments)", set_params_file, 0, M_ALL, false},
     {"--init", NULL, ARG_VALUE, "FILE.csv", SEC_SIM, "start from a CSV state (kind,x,y,z,vx,vy,vz,perch)",
-     set_string, FIELD(init_path)},
+     set_string, FIELD(init_path), M_ALL, false},
     {"--threads", NULL, ARG_VALUE, "T", SEC_SIM,
-     "worker threads (default: MURMUR_THREADS, OMP_NUM_THREADS or all cores; docs/environment.md lists every variable)", set_whole, FIELD(threads)},
-    {"--steps", NULL, ARG_VALUE, "N", SEC_BATCH, "run N ticks without a window", set_whole, FIELD(steps)},
-    {"--export", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH, "write the final state", set_string, FIELD(export_path)},
+     "worker threads (default: MURMUR_THREADS, OMP_NUM_THREADS or all cores; docs/environment.md lists every variable)", set_whole, FIELD(threads), M_ALL, false},
+    {"--steps", NULL, ARG_VALUE, "N", SEC_BATCH, "run N ticks without a window", set_whole, FIELD(steps), M_BATCH, false},
+    {"--export", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH, "write the final state", set_string, FIELD(export_path), M_ALL, false},
     {"--metrics", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH, "write metrics for ticks 0..N (also works in the viewer)",
-     set_string, FIELD(metrics_path)},
+     set_string, FIELD(metrics_path), M_ALL, false},
     {"--quiet", NULL, ARG_NONE, NULL, SEC_BATCH,
      "no cost line and no progress line on stderr (both show only when stderr is a terminal)",
-     set_true, FIELD(quiet)},
+     set_true, FIELD(quiet), M_BATCH, false},
     {"--force", NULL, ARG_NONE, NULL, SEC_SIM,
      "create the flock even when its memory exceeds what is free\n(MemAvailable, or the ulimit -v headroom)",
-     set_true, FIELD(force)},
+     set_true, FIELD(force), M_ALL, false},
     {"--at", NULL, ARG_VALUE, "TICK:name=value", SEC_BATCH,
      "change a parameter when the run reaches TICK (repeatable),\ne.g. --at 300:scatter=on --at 500:scatter=off",
-     set_at, 0},
-    {"--size", NULL, ARG_VALUE, "WxH", SEC_VIEW, "window or frame size (default 1280x720)", set_size, 0},
-    {"--frames", NULL, ARG_VALUE, "N", SEC_VIEW, "run N frames, then exit", set_whole, FIELD(frames)},
+     set_at, 0, M_BATCH, true},
+    {"--size", NULL, ARG_VALUE, "WxH", SEC_VIEW, "window or frame size (default 1280x720)", set_size, 0, M_FRAMES, false},
+    {"--frames", NULL, ARG_VALUE, "N", SEC_VIEW, "run N frames, then exit", set_whole, FIELD(frames), M_FRAMES, false},
     {"--screenshot", NULL, ARG_VALUE, "PATH", SEC_VIEW, "save the last frame as PNG", set_string,
-     FIELD(screenshot)},
+     FIELD(screenshot), M_FRAMES, false},
     {"--keys", NULL, ARG_VALUE, "LIST", SEC_VIEW,
-     "press keys without a person: \"P,K\" or \"10:P,20:Space\" (frame:key)", set_string, FIELD(keys)},
+     "press keys without a person: \"P,K\" or \"10:P,20:Space\" (frame:key)", set_string, FIELD(keys), M_VIEWER, false},
     {"--record", NULL, ARG_VALUE, "PATH", SEC_VIEW,
-     ".mp4/.mkv/.webm/.mov through ffmpeg, or a PNG pattern like f%05d.png", set_string, FIELD(record)},
-    {"--fps", NULL, ARG_VALUE, "F", SEC_VIEW, "recording frame rate (default 30)", set_fps, 0},
-    {"--headless", NULL, ARG_NONE, NULL, SEC_VIEW, "render without a display (EGL)", set_true, FIELD(headless)},
-    {"--camera", NULL, ARG_VALUE, "MODE", SEC_VIEW, "orbit:SECONDS, follow or fixed (default); with roost=on (the starling preset)\nthe default and orbit follow the biggest group", set_camera, 0},
-    {"--hud", NULL, ARG_VALUE, "on|off", SEC_VIEW, "draw the HUD (recordings default off)", set_onoff, FIELD(hud)},
-    {"--vsync", NULL, ARG_VALUE, "on|off", SEC_VIEW, "wait for the display (default on)", set_onoff, FIELD(vsync)},
+     ".mp4/.mkv/.webm/.mov through ffmpeg, or a PNG pattern like f%05d.png", set_string, FIELD(record), M_FRAMES, false},
+    {"--fps", NULL, ARG_VALUE, "F", SEC_VIEW, "recording frame rate (default 30)", set_fps, 0, M_FRAMES, false},
+    {"--headless", NULL, ARG_NONE, NULL, SEC_VIEW, "render without a display (EGL)", set_true, FIELD(headless), M_HEADLESS, false},
+    {"--camera", NULL, ARG_VALUE, "MODE", SEC_VIEW, "orbit:SECONDS, follow or fixed (default); with roost=on (the starling preset)\nthe default and orbit follow the biggest group", set_camera, 0, M_FRAMES, false},
+    {"--hud", NULL, ARG_VALUE, "on|off", SEC_VIEW, "draw the HUD (recordings default off)", set_onoff, FIELD(hud), M_FRAMES, false},
+    {"--vsync", NULL, ARG_VALUE, "on|off", SEC_VIEW, "wait for the display (default on)", set_onoff, FIELD(vsync), M_VIEWER, false},
     {"--ticks-per-frame", NULL, ARG_VALUE, "N", SEC_VIEW,
      "ticks per recorded or scripted frame (default 1): time-lapse without changing dt", set_filming_int,
-     FIELD(ticks_per_frame)},
+     FIELD(ticks_per_frame), M_FRAMES, false},
     {"--speed", NULL, ARG_VALUE, "S", SEC_VIEW,
      "simulated seconds per video second (instead of --ticks-per-frame;\nbelow dt x fps some frames repeat)",
-     set_real, FIELD(speed)},
+     set_real, FIELD(speed), M_FRAMES, false},
     {"--warmup", NULL, ARG_VALUE, "N", SEC_VIEW, "run N ticks before the first frame", set_filming_int,
-     FIELD(warmup)},
+     FIELD(warmup), M_FRAMES, false},
     {"--crf", NULL, ARG_VALUE, "Q", SEC_VIEW,
      "video quality, lower is better: H.264 0..51 (default 18), VP9 0..63 (default 31)", set_filming_int,
-     FIELD(crf)},
+     FIELD(crf), M_FRAMES, false},
     {"--x264-preset", NULL, ARG_VALUE, "NAME", SEC_VIEW,
-     "x264 preset, ultrafast (default) .. veryslow: slower gives smaller files", set_preset, 0},
+     "x264 preset, ultrafast (default) .. veryslow: slower gives smaller files", set_preset, 0, M_FRAMES, false},
     {"--camera-pos", NULL, ARG_VALUE, "X,Y,Z", SEC_VIEW, "start the camera at this point (world units)",
-     set_point, FIELD(cam_pos)},
+     set_point, FIELD(cam_pos), M_FRAMES, false},
     {"--look-at", NULL, ARG_VALUE, "X,Y,Z", SEC_VIEW, "point the camera at this point (default: the world centre)",
-     set_point, FIELD(look_at)},
+     set_point, FIELD(look_at), M_FRAMES, false},
     {"--fov", NULL, ARG_VALUE, "DEG", SEC_VIEW, "vertical field of view in degrees, 1..170 (default 45)", set_real,
-     FIELD(fov)},
+     FIELD(fov), M_FRAMES, false},
     {"--camera-path", NULL, ARG_VALUE, "FILE", SEC_VIEW,
      "keyframed camera: lines 'time x y z lx ly lz [fov]' (seconds of video),\nsmoothly interpolated",
-     set_string, FIELD(camera_path)},
+     set_string, FIELD(camera_path), M_FRAMES, false},
     {"--screenshot-size", NULL, ARG_VALUE, "WxH", SEC_VIEW,
-     "size of --screenshot and F12 images (default: the window or frame size)", set_size, FIELD(shot_w)},
+     "size of --screenshot and F12 images (default: the window or frame size)", set_size, FIELD(shot_w), M_FRAMES, false},
     {"--list-params", NULL, ARG_OPTIONAL, "[=markdown]", SEC_INFO,
-     "print every parameter with default, range, unit and meaning", set_listing, FIELD(list_params)},
+     "print every parameter with default, range, unit and meaning", set_listing, FIELD(list_params), M_ALL, false},
     {"--list-keys", NULL, ARG_OPTIONAL, "[=markdown]", SEC_INFO, "print the viewer's keys and mouse bindings",
-     set_listing, FIELD(list_keys)},
+     set_listing, FIELD(list_keys), M_ALL, false},
     {"--help", "-h", ARG_OPTIONAL, "[=markdown]", SEC_INFO, "this text (markdown: docs/cli.md)", set_listing,
-     FIELD(help)},
+     FIELD(help), M_ALL, false},
     {"--list-presets", NULL, ARG_NONE, NULL, SEC_INFO, "print every preset and the parameters it sets", set_true,
-     FIELD(list_presets)},
-    {"--version", NULL, ARG_NONE, NULL, SEC_INFO, "print the version", set_true, FIELD(version)},
+     FIELD(list_presets), M_ALL, false},
+    {"--version", NULL, ARG_NONE, NULL, SEC_INFO, "print the version", set_true, FIELD(version), M_ALL, false},
 };
 enum { NFLAGS = sizeof FLAGS / sizeof FLAGS[0] };
+_Static_assert((int)NFLAGS <= (int)MAX_FLAGS, "parse_state counts at most MAX_FLAGS flags");
+
+/* The modes of a flag in words, for --help, docs/cli.md and the refusals. */
+static const char *modes_text(unsigned m)
+{
+    switch (m) {
+    case M_BATCH:
+        return "batch";
+    case M_FRAMES:
+        return "viewer, headless";
+    case M_VIEWER:
+        return "viewer";
+    case M_HEADLESS:
+        return "headless";
+    default:
+        return "all";
+    }
+}
 
 static const flag_spec *find_flag(const char *name)
 {
@@ -463,6 +496,8 @@ static bool parse_flag(mur_cli *cli, parse_state *st, int argc, char **argv, int
     if (!spec)
         return fail("unknown option '%s' (murmur --help lists them)", arg);
     const char *val = eq ? eq + 1 : NULL;
+    if (++st->count[spec - FLAGS] > 1 && !spec->list)
+        return fail("%s given twice: give it once (only --set and --at may repeat)", spec->name);
     if (spec->kind == ARG_VALUE && !eq) {
         if (*i + 1 >= argc)
             return fail("missing value after %s", name);
@@ -538,6 +573,31 @@ static bool check_schedule(mur_cli *cli)
     return true;
 }
 
+/* Every flag given applies in the run's mode (from the flag table): batch with --steps, headless
+ * with --headless, else the viewer. */
+static bool check_modes(const mur_cli *cli, const parse_state *st)
+{
+    if (mur_cli_info_only(cli))
+        return true;
+    bool batch = st->count[find_flag("--steps") - FLAGS] > 0;
+    bool headless = st->count[find_flag("--headless") - FLAGS] > 0;
+    if (batch && headless)
+        return fail("--steps runs a batch without frames and --headless renders frames: give one of them");
+    unsigned mode = batch ? M_BATCH : headless ? M_HEADLESS : M_VIEWER;
+    static const char *const MODE_NAME[] = {"", "batch mode (--steps)", "a --headless run", "", "the viewer"};
+    for (size_t k = 0; k < NFLAGS; k++) {
+        const flag_spec *f = &FLAGS[k];
+        if (!st->count[k] || (f->modes & mode))
+            continue;
+        if (f->modes == M_BATCH)
+            return fail("%s works only in batch mode (with --steps N), not in %s", f->name, MODE_NAME[mode]);
+        if (f->modes == M_VIEWER)
+            return fail("%s works only in the viewer (a window), not in %s", f->name, MODE_NAME[mode]);
+        return fail("%s works in the viewer and in --headless runs, not in batch mode (--steps)", f->name);
+    }
+    return true;
+}
+
 /* Flags that exclude or need each other. */
 static bool check_combinations(const mur_cli *cli)
 {
@@ -547,8 +607,6 @@ static bool check_combinations(const mur_cli *cli)
         return fail("--camera-path sets the camera: it excludes --camera, --camera-pos and --look-at");
     if (cli->headless && cli->shot_w > 0 && !cli->screenshot)
         return fail("--screenshot-size needs --screenshot PATH with --headless");
-    if (cli->steps >= 0 && cli->warmup > 0)
-        return fail("--warmup is for the viewer and recordings; in batch mode add the ticks to --steps");
     return true;
 }
 
@@ -570,7 +628,9 @@ static void defaults(mur_cli *cli)
 bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
 {
     defaults(cli);
-    parse_state st = {NULL, calloc((size_t)argc + 1, sizeof(char *)), 0};
+    parse_state st;
+    memset(&st, 0, sizeof st);
+    st.sets = calloc((size_t)argc + 1, sizeof(char *));
     cli->at = calloc((size_t)argc + 1, sizeof *cli->at);
     if (!st.sets || !cli->at) {
         free(st.sets);
@@ -580,7 +640,7 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
     bool ok = true;
     for (int i = 1; ok && i < argc; i++)
         ok = parse_flag(cli, &st, argc, argv, &i);
-    ok = ok && apply_parameters(cli, &st);
+    ok = ok && check_modes(cli, &st) && apply_parameters(cli, &st);
     for (int k = 0; k < st.nsets; k++)
         free(st.sets[k]);
     free(st.sets);
@@ -613,7 +673,7 @@ static void print_flag(const flag_spec *f, bool markdown)
         fputs("| `", stdout);
         for (const char *p = title; *p; p++)
             fputs(*p == '|' ? "\\|" : (char[2]){*p, 0}, stdout);
-        fputs("` | ", stdout);
+        printf("` | %s | ", modes_text(f->modes));
     } else {
         printf("  %-26s", title);
         if (strlen(title) >= 26)
@@ -626,7 +686,12 @@ static void print_flag(const flag_spec *f, bool markdown)
             fputs("\\|", stdout);
         else
             putchar(*p);
-    puts(markdown ? " |" : "");
+    if (markdown)
+        puts(" |");
+    else if (f->modes != M_ALL)
+        printf(" [%s]\n", modes_text(f->modes));
+    else
+        putchar('\n');
 }
 
 #ifdef MUR_HAVE_GFX
@@ -648,7 +713,9 @@ static const char *const TEXT_HEAD =
     "  murmur --steps N [options]            batch: run N ticks (this build has no viewer)";
 #endif
 static const char *const TEXT_TAIL =
-    "\nBad input exits with status 2 and one line naming the problem. See docs/ for the rules,\n"
+    "\n[batch], [viewer, headless], [viewer]: the modes a flag works in (batch: --steps N; headless:\n"
+    "--headless); given in another mode it is refused. Only --set and --at may be given twice.\n"
+    "Bad input exits with status 2 and one line naming the problem. See docs/ for the rules,\n"
     "parameters, controls and recording.";
 static const char *const MARKDOWN_HEAD =
     "# Command line\n"
@@ -656,7 +723,9 @@ static const char *const MARKDOWN_HEAD =
     "Generated by `murmur --help=markdown` from the parser's own flag table; a test fails when this\n"
     "file is stale. Without `--steps` or `--headless`, murmur opens the viewer; `--steps N` runs a batch\n"
     "without a window; `--record PATH --frames N` records a video or PNG frames. A value follows its\n"
-    "flag as the next argument or after `=` (`--steps 100`, `--steps=100`). Bad input exits with\n"
+    "flag as the next argument or after `=` (`--steps 100`, `--steps=100`). The modes column says where a\n"
+    "flag works (batch: `--steps N`; headless: `--headless`; viewer: a window, recording or not); a flag\n"
+    "given in another mode is refused, and so is a flag given twice, except `--set` and `--at`. Bad input exits with\n"
     "status 2 and one line naming the problem. Parameters are listed in [parameters.md](parameters.md),\n"
     "the viewer's keys in [controls.md](controls.md), recording in [recording.md](recording.md).";
 
@@ -665,12 +734,12 @@ void mur_cli_print_help(bool markdown)
     puts(markdown ? MARKDOWN_HEAD : TEXT_HEAD);
     for (int sec = 0; sec < SEC_COUNT; sec++) {
         if (markdown)
-            printf("\n## %s\n\n| flag | meaning |\n| --- | --- |\n", SECTION_TITLE[sec]);
+            printf("\n## %s\n\n| flag | modes | meaning |\n| --- | --- | --- |\n", SECTION_TITLE[sec]);
         else
             printf("\n%s:\n", SECTION_TITLE[sec]);
 #ifndef MUR_HAVE_GFX
         if (sec == SEC_VIEW) {
-            puts(markdown ? "| | this build has no graphics (built without GLFW/GL) |"
+            puts(markdown ? "| | | this build has no graphics (built without GLFW/GL) |"
                           : "  (none: this build has no graphics; it was built without GLFW/GL)");
             continue;
         }

@@ -82,11 +82,13 @@ static int run_mode(mur_cli *cli)
 
 int main(int argc, char **argv)
 {
+    /* first of all, before any input is read: the OpenMP wait policy needs a fresh start of the
+     * program (libgomp reads it when it loads), and a second parse after it would find a pipe given
+     * as --params or --init empty */
+    mur_env_wait_policy(argv);
     mur_cli cli;
     if (!mur_cli_parse(&cli, argc, argv))
         return MUR_EXIT_USAGE;
-    if (!mur_cli_info_only(&cli))
-        mur_env_wait_policy(argv);
     int rc = mur_cli_info_only(&cli) ? print_info(&cli) : run_mode(&cli);
     mur_cli_free(&cli);
     return rc;

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "flock_impl.h"
+#include "text_in.h"
 
 #define HEADER "kind,x,y,z,vx,vy,vz,perch"
 #define MAX_LINE 1024
@@ -149,17 +150,17 @@ static bool check_line(char *line, size_t l, const char *path, long lineno, mur_
 }
 
 /* Read every agent of an open state file into boids and preds. */
-static bool read_agents(FILE *fp, const char *path, list *boids, list *preds, mur_error *err)
+static bool read_agents(mur_text *t, list *boids, list *preds, mur_error *err)
 {
+    const char *path = t->name;
     char *line = NULL;
-    size_t linecap = 0;
+    size_t got = 0;
     long lineno = 0;
     bool ok = true, header = false;
-    ssize_t got;
-    /* errno tells a getline that ran out of memory (ENOMEM) from the end of the file */
-    while (ok && (errno = 0, got = getline(&line, &linecap, fp)) >= 0) {
+    int r = 0;
+    while (ok && (r = mur_text_line(t, &line, &got, err)) > 0) {
         lineno++;
-        if (!check_line(line, (size_t)got, path, lineno, err)) {
+        if (!check_line(line, got, path, lineno, err)) {
             ok = false;
             break;
         }
@@ -188,32 +189,23 @@ static bool read_agents(FILE *fp, const char *path, list *boids, list *preds, mu
             ok = false;
         }
     }
-    if (ok && errno == ENOMEM) {
-        mur_set_error(err, "%s:%ld: out of memory while reading the state file", path, lineno + 1);
-        ok = false;
-    }
-    if (ok && ferror(fp)) {
-        mur_set_error(err, "cannot read state file '%s': %s", path, strerror(errno));
-        ok = false;
-    }
+    if (ok && r < 0)
+        ok = false; /* mur_text_line set err */
     if (ok && !header) {
         mur_set_error(err, "%s: empty file (expected the header '" HEADER "')", path);
         ok = false;
     }
-    free(line);
     return ok;
 }
 
 mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        mur_set_error(err, "cannot open state file '%s': %s", path, strerror(errno));
+    mur_text t;
+    if (!mur_text_open(&t, path, "state file", MAX_LINE, err))
         return NULL;
-    }
     list boids = {0}, preds = {0};
-    bool ok = read_agents(fp, path, &boids, &preds, err);
-    fclose(fp);
+    bool ok = read_agents(&t, &boids, &preds, err);
+    mur_text_close(&t);
     mur_flock *f = NULL;
     if (ok) {
         mur_flock_def d = *def;

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "core.h"
+#include "text_in.h"
 
 typedef struct param_row {
     mur_param pub;
@@ -566,28 +567,20 @@ static bool is_preset_line(const char *s, mur_error *e, mur_flock_def *def)
 
 bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        mur_set_error(err, "cannot open parameter file '%s': %s", path, strerror(errno));
+    mur_text t;
+    if (!mur_text_open(&t, path, "parameter file", 1024, err))
         return false;
-    }
     char *line = NULL;
-    size_t cap = 0;
-    ssize_t got;
-    int lineno = 0;
+    size_t l = 0;
+    int got = 0;
     bool ok = true;
-    while (ok && (got = getline(&line, &cap, fp)) >= 0) {
-        lineno++;
-        size_t l = (size_t)got;
-        if (l > 1024) {
-            mur_set_error(err, "%s:%d: line longer than 1024 characters", path, lineno);
-            ok = false;
-            break;
-        }
+    while (ok && (got = mur_text_line(&t, &line, &l, err)) > 0) {
+        const char *name = t.name;
+        long lineno = t.lineno;
         for (size_t i = 0; i < l; i++) {
             unsigned char c = (unsigned char)line[i];
             if (c < 32 && c != '\t' && c != '\n' && c != '\r') {
-                mur_set_error(err, "%s:%d: control byte 0x%02x: not a text parameter file", path, lineno, c);
+                mur_set_error(err, "%s:%ld: control byte 0x%02x: not a text parameter file", name, lineno, c);
                 ok = false;
                 break;
             }
@@ -602,24 +595,21 @@ bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
             continue;
         mur_error e;
         if (!strchr(s, '=')) {
-            mur_set_error(err, "%s:%d: expected 'name = value', got '%s'", path, lineno, s);
+            mur_set_error(err, "%s:%ld: expected 'name = value', got '%.200s'", name, lineno, s);
             ok = false;
         } else if (is_preset_line(s, &e, def)) {
             if (e.msg[0]) {
-                mur_set_error(err, "%s:%d: %s", path, lineno, e.msg);
+                mur_set_error(err, "%s:%ld: %s", name, lineno, e.msg);
                 ok = false;
             }
         } else if (!mur_def_set_pair(def, s, &e)) {
-            mur_set_error(err, "%s:%d: %s", path, lineno, e.msg);
+            mur_set_error(err, "%s:%ld: %s", name, lineno, e.msg);
             ok = false;
         }
     }
-    if (ok && ferror(fp)) {
-        mur_set_error(err, "cannot read parameter file '%s': %s", path, strerror(errno));
+    if (ok && got < 0)
         ok = false;
-    }
-    free(line);
-    fclose(fp);
+    mur_text_close(&t);
     return ok;
 }
 
