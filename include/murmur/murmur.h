@@ -359,16 +359,23 @@ MUR_API size_t mur_flock_memory(const mur_flock *f);
 
 /// Write the state as CSV (kind,x,y,z,vx,vy,vz,perch) through a temp file + rename.
 MUR_API bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err);
+/// Write the same CSV to an open stream (an mur_afile's fp, to commit with other outputs). False when
+/// a write failed.
+MUR_API bool mur_flock_write_csv(const mur_flock *f, FILE *fp);
 
 /* ---------------------------------------------------------------- output files */
 
-/// A file that appears complete or not at all: written to a temp file beside the target (PATH.tmpPID)
-/// and renamed into place by mur_afile_commit. A target that exists and is not a regular file
-/// (/dev/stdout, a FIFO, a device) is written directly. Used by mur_flock_save_csv; open to programs.
+/// A file that appears complete or not at all: written to a temp file beside the target (PATH.tmpPID,
+/// or a short hidden name in the same folder when that would pass the system's name limit) and
+/// renamed into place by mur_afile_commit. A target that exists and is not a regular file (a FIFO,
+/// a device) is written into directly, never replaced; /dev/stdout, /dev/stderr, /dev/fd/N and
+/// /proc/self/fd/N write through the program's own descriptor; a symbolic link to a file keeps the
+/// link and replaces the file it names. Used by mur_flock_save_csv; open to programs.
 typedef struct mur_afile {
-    FILE *fp;    ///< write here
-    char *path;  ///< the target
-    char *tmp;   ///< the temp file, NULL when writing directly
+    FILE *fp;     ///< write here (NULL once finished)
+    char *path;   ///< the target as given
+    char *tmp;    ///< the temp file, NULL when writing directly
+    char *target; ///< the file a symbolic link names (renamed over instead of the link), or NULL
 } mur_afile;
 
 /// Open for writing. False + err (naming the path and the reason) when it cannot be created; a is
@@ -379,6 +386,10 @@ MUR_API bool mur_afile_open(mur_afile *a, const char *path, mur_error *err);
 MUR_API bool mur_afile_commit(mur_afile *a, mur_error *err);
 /// Close and remove the temp file (after an error or an interruption). A cleared a is a no-op.
 MUR_API void mur_afile_abort(mur_afile *a);
+/// Flush, check every write and close, keeping the temp file for a later mur_afile_commit (or
+/// mur_afile_abort): several outputs can be written first and renamed together. A direct target is
+/// done (a cleared). False + err on a failure, and the temp file is removed.
+MUR_API bool mur_afile_finish(mur_afile *a, mur_error *err);
 
 /// Names of enum values ("soft", "grid", ...).
 MUR_API const char *mur_bounds_name(mur_bounds b);

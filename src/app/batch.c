@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "cost.h"
 #include "progress.h"
+#include "outputs.h"
 #include "signals.h"
 
 /* tick i/N, boid-ticks per second, ETA, the last step's time */
@@ -22,13 +23,14 @@ static void show_progress(mur_progress *p, int64_t done, int64_t steps, double b
 }
 
 /* Find an unwritable output before spending time on the run (a FIFO is not probed: opening and
- * closing it would hand its reader an empty file). */
+ * closing it would hand its reader an empty file; nor a device or a descriptor path: opening
+ * /dev/stdout or a terminal for a probe is harmless but pointless). */
 static bool probe(const char *path)
 {
     struct stat st;
     mur_error err;
     mur_afile a;
-    if (!path || (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)))
+    if (!path || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
         return true;
     if (!mur_afile_open(&a, path, &err)) {
         fprintf(stderr, "murmur: %s\n", err.msg);
@@ -59,49 +61,12 @@ static bool apply_due_changes(const mur_cli *cli, mur_flock *f, int *next_at)
     return true;
 }
 
-/* The final metrics row and the --export state, after the last tick: both whole or neither; false
- * (with the message printed) on a failure. *last is the final state's metrics. */
-static bool write_outputs(const mur_cli *cli, mur_flock *f, mur_afile *metrics, mur_stats *last)
-{
-    mur_error err;
-    /* the metrics file was renamed into place (not written straight to a device or pipe): remove it
-     * again if the export fails, so a failed run leaves no output behind */
-    bool metrics_renamed = metrics->fp && metrics->tmp;
-    /* the final state's metrics: the last row of --metrics, and the mean neighbours of the summary */
-    *last = mur_flock_measure(f);
-    if (metrics->fp) {
-        mur_stats s = *last;
-        mur_stats_write_row(metrics->fp, &s);
-        if (!mur_afile_commit(metrics, &err)) {
-            fprintf(stderr, "murmur: %s\n", err.msg);
-            return false;
-        }
-    }
-    if (cli->export_path && !mur_flock_save_csv(f, cli->export_path, &err)) {
-        if (metrics_renamed)
-            remove(cli->metrics_path);
-        fprintf(stderr, "murmur: %s\n", err.msg);
-        return false;
-    }
-    return true;
-}
-
 int mur_batch_main(const mur_cli *cli, mur_flock *f)
 {
-    mur_error err;
-    mur_afile metrics = {0};
-    /* Ctrl-C stops at a tick boundary with no output; a closed pipe (--export /dev/stdout | head) is a
-     * write error with a message, not a silent death */
-    mur_signals_install();
+    mur_afile *metrics = NULL;
     /* main.c checked the outputs (mur_batch_outputs_ok) before creating the flock */
-    if (cli->metrics_path) {
-        if (!mur_afile_open(&metrics, cli->metrics_path, &err)) {
-            fprintf(stderr, "murmur: %s\n", err.msg);
-            return MUR_EXIT_USAGE;
-        }
-        mur_stats_write_header(metrics.fp);
-        mur_flock_set_metrics(f, true);
-    }
+    if (!mur_outputs_open(cli, f, &metrics))
+        return MUR_EXIT_USAGE;
     /* with --init the count is the file's: what the run will cost is known only now (else main.c
      * said it before creating the flock) */
     const mur_flock_def def = mur_flock_get_def(f);
@@ -116,17 +81,18 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     double t0 = mur_clock_s();
     int64_t done = 0, shown_at = -1;
     int next_at = 0;
+    /* SIGINT, SIGTERM or SIGHUP end the run after the tick in progress: the outputs then hold the
+     * state of the last finished tick */
     for (; done < cli->steps && !mur_signals_stop(); done++) {
         if (!apply_due_changes(cli, f, &next_at)) {
-            if (metrics.fp)
-                mur_afile_abort(&metrics);
+            mur_out_abort_all();
             return MUR_EXIT_USAGE;
         }
         mur_flock_step(f);
-        if (metrics.fp) {
+        if (metrics) {
             mur_stats s = mur_flock_stats(f);
-            mur_stats_write_row(metrics.fp, &s);
-            if (ferror(metrics.fp))
+            mur_stats_write_row(metrics->fp, &s);
+            if (ferror(metrics->fp))
                 break; /* disk full or reader gone: the commit below reports it */
         }
         if (mur_progress_due(&prog)) {
@@ -138,18 +104,20 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     if (prog.shown && shown_at != done) /* the line ends at the tick the run ended */
         show_progress(&prog, done, cli->steps, boids, mur_flock_stats(f).step_ms);
     mur_progress_end(&prog, true);
-    if (mur_signals_stop()) {
-        if (metrics.fp)
-            mur_afile_abort(&metrics);
-        fprintf(stderr, "murmur: interrupted after %lld of %lld ticks; no output written\n", (long long)done,
-                (long long)cli->steps);
-        return 130;
+    int sig = mur_signals_stop();
+    int status = mur_outputs_close(cli, f, &metrics, sig ? 128 + sig : 0);
+    if (sig) {
+        if (status == 128 + sig)
+            fprintf(stderr, "murmur: stopped by %s after %lld of %lld ticks; the outputs hold the state of tick %lld\n",
+                    mur_signal_name(sig), (long long)done, (long long)cli->steps,
+                    (long long)mur_flock_view(f).tick);
+        return status;
     }
-    mur_stats last;
-    if (!write_outputs(cli, f, &metrics, &last))
-        return MUR_EXIT_USAGE;
+    if (status != 0)
+        return status;
     mur_view v = mur_flock_view(f);
     double bt = (double)v.boids * (double)cli->steps;
+    mur_stats last = mur_flock_measure(f);
     fprintf(stderr,
             "murmur: %lld ticks of %d boids in %.6f s (%.3f us per boid-tick, %d threads), state hash %016llx, "
             "mean neighbours %.2f\n",
@@ -263,39 +231,50 @@ void mur_print_params(bool markdown, const char *preset)
         fputs(WORLD_NOTE, stdout);
 }
 
-bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile *metrics)
+bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile **metrics)
 {
-    memset(metrics, 0, sizeof *metrics);
+    *metrics = NULL;
     if (cli->metrics_path) {
         mur_error me;
-        if (!mur_afile_open(metrics, cli->metrics_path, &me)) {
+        *metrics = mur_out_open(cli->metrics_path, &me);
+        if (!*metrics) {
             fprintf(stderr, "murmur: %s\n", me.msg);
             return false;
         }
-        mur_stats_write_header(metrics->fp);
+        mur_stats_write_header((*metrics)->fp);
     }
     mur_flock_set_metrics(f, cli->metrics_path != NULL);
     return true;
 }
 
-int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile *metrics, int status)
+int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile **metrics, int status)
 {
-    if (metrics->fp) {
+    mur_error e = {{0}};
+    bool ok = status == 0 || status > 128; /* a run ended by a signal keeps what it made */
+    if (ok && *metrics) {
         /* the last row: the state the run ends on */
         mur_stats last = mur_flock_measure(f);
-        mur_stats_write_row(metrics->fp, &last);
-        mur_error e = {{0}};
-        if (!mur_afile_commit(metrics, &e)) {
-            fprintf(stderr, "murmur: %s\n", e.msg);
-            status = MUR_EXIT_USAGE;
+        mur_stats_write_row((*metrics)->fp, &last);
+        ok = mur_out_done(*metrics, true, &e);
+        *metrics = NULL;
+    }
+    if (ok && cli->export_path) {
+        mur_afile *a = mur_out_open(cli->export_path, &e);
+        ok = a != NULL;
+        if (a) {
+            mur_flock_write_csv(f, a->fp); /* a failed write shows in mur_out_done's check */
+            ok = mur_out_done(a, true, &e);
         }
     }
-    if (cli->export_path) {
-        mur_error e = {{0}};
-        if (!mur_flock_save_csv(f, cli->export_path, &e)) {
+    /* every output of the run into place together, or none */
+    ok = ok && mur_out_commit_all(&e);
+    if (!ok) {
+        mur_out_abort_all();
+        *metrics = NULL;
+        if (e.msg[0])
             fprintf(stderr, "murmur: %s\n", e.msg);
+        if (status == 0 || status > 128)
             status = MUR_EXIT_USAGE;
-        }
     }
     return status;
 }

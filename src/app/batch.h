@@ -10,10 +10,11 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f);
 bool mur_batch_outputs_ok(const mur_cli *cli);
 /// --metrics for a run with frames (viewer, headless): open the file, write the header and turn on
 /// per-tick metrics. False after printing why (exit MUR_EXIT_USAGE).
-bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile *metrics);
-/// At the end of a run with frames: the last metrics row and commit, then --export. Returns
+bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile **metrics);
+/// At the end of a run: the last metrics row, --export, and every output of the run (outputs.h)
+/// committed together when status is 0 or a signal's (128+N); else all of them removed. Returns
 /// status, or MUR_EXIT_USAGE after printing a failure.
-int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile *metrics, int status);
+int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile **metrics, int status);
 /// Print the parameter table (text or markdown) to stdout.
 /// --list-params: every parameter with its value in preset `preset` (what murmur starts from) and in
 /// the library's defaults (the classic preset).

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "outputs.h"
 #include "pattern.h"
 
 extern char **environ;
@@ -31,6 +32,8 @@ struct mur_sink {
     char path[1024];      /* what the user asked for (video path or PNG pattern) */
     char out[1024];       /* video: the file ffmpeg writes (a temporary name unless direct) */
     bool direct;          /* video written straight to path (a device or FIFO, no rename) */
+    bool together;        /* committed with the run's other outputs (outputs.h), else on its own */
+    mur_afile *video;     /* the video's temporary file (not direct) */
 
     /* ffmpeg */
     pid_t pid;
@@ -294,7 +297,11 @@ static bool spawn_ffmpeg(mur_sink *r, const char *ffmpeg, double fps, const mur_
     sigaddset(&def, SIGPIPE);
     sigaddset(&def, SIGINT);
     posix_spawnattr_setsigdefault(&at, &def);
-    short flags = POSIX_SPAWN_SETSIGDEF;
+    /* ffmpeg in a process group of its own: a terminal's Ctrl-C (SIGINT to the whole foreground
+     * group) reaches murmur only, which finishes the clip and closes the pipe; ffmpeg would
+     * otherwise stop at once and leave an unplayable file */
+    posix_spawnattr_setpgroup(&at, 0);
+    short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP;
     posix_spawnattr_setflags(&at, flags);
     int rc = posix_spawn(&r->pid, ffmpeg, &fa, &at, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -402,6 +409,31 @@ static bool write_frame(mur_sink *r, const uint8_t *rgba)
     return true;
 }
 
+/* One frame of a PNG sequence, through a temporary file (outputs.h): committed at once, or with the
+ * run's other outputs. */
+static bool write_png(mur_sink *r, const char *name, const uint8_t *rgba, char *msg, size_t len)
+{
+    mur_error e;
+    mur_afile *a = mur_out_open(name, &e);
+    if (!a) {
+        snprintf(msg, len, "%s", e.msg);
+        return false;
+    }
+    char why[300];
+    if (!mur_png_encode(a->fp, r->w, r->h, rgba, true, PNG_LEVEL, why, sizeof why)) {
+        mur_out_drop(a);
+        snprintf(msg, len, "%.900s: cannot write PNG: %s", name, why);
+        return false;
+    }
+    long bytes = ftell(a->fp);
+    if (!mur_out_done(a, r->together, &e)) {
+        snprintf(msg, len, "%s", e.msg);
+        return false;
+    }
+    r->png_bytes += bytes > 0 ? (uint64_t)bytes : 0;
+    return true;
+}
+
 /* ------------------------------------------------------------------ writer thread */
 
 static void fail_locked(mur_sink *r, const char *msg)
@@ -440,16 +472,9 @@ static void *writer(void *arg)
                              strerror(e));
             }
         } else {
-            char name[1100], e[900];
+            char name[1100];
             png_name(r, i, name, sizeof name);
-            ok = mur_png_write(name, r->w, r->h, r->slot[idx], true, PNG_LEVEL, e, sizeof e);
-            if (ok) {
-                struct stat st;
-                if (stat(name, &st) == 0)
-                    r->png_bytes += (uint64_t)st.st_size;
-            } else {
-                snprintf(msg, sizeof msg, "%.900s", e);
-            }
+            ok = write_png(r, name, r->slot[idx], msg, sizeof msg);
         }
 
         pthread_mutex_lock(&r->mu);
@@ -503,28 +528,33 @@ static bool open_video_output(mur_sink *r, const char *path, const char *ffmpeg,
             snprintf(err, err_len, "--record %s: the folder %s does not exist", path, dir);
             return false;
         }
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        snprintf(r->out, sizeof r->out, "%.500s/.%.400s.partial-XXXXXX", dir, base);
-        int fd = mkstemp(r->out);
-        if (fd < 0) {
-            snprintf(err, err_len, "--record %s: cannot write in %s: %s", path, dir,
-                     strerror(errno));
+        /* ffmpeg writes the run's temporary file (outputs.h), renamed when the clip is whole */
+        mur_error e;
+        r->video = mur_out_open(path, &e);
+        if (!r->video) {
+            snprintf(err, err_len, "--record %s", e.msg);
             return false;
         }
-        (void)fchmod(fd, 0644);
-        close(fd);
+        fclose(r->video->fp);
+        r->video->fp = NULL;
+        if (!r->video->tmp || strlen(r->video->tmp) >= sizeof r->out) {
+            snprintf(err, err_len, "--record %s: path too long", path);
+            mur_out_drop(r->video);
+            r->video = NULL;
+            return false;
+        }
+        snprintf(r->out, sizeof r->out, "%s", r->video->tmp);
     }
     if (!spawn_ffmpeg(r, ffmpeg, fps, enc, err, err_len)) {
-        if (!r->direct)
-            unlink(r->out);
+        mur_out_drop(r->video);
+        r->video = NULL;
         return false;
     }
     return true;
 }
 
-mur_sink *mur_sink_open(const char *path, int width, int height, double fps, const mur_encode *enc, char *err,
-                                size_t err_len)
+mur_sink *mur_sink_open(const char *path, int width, int height, double fps, const mur_encode *enc, bool together,
+                        char *err, size_t err_len)
 {
     mur_sink_kind kind = mur_sink_kind_of(path, err, err_len);
     if (kind == MUR_SINK_NONE)
@@ -547,6 +577,7 @@ mur_sink *mur_sink_open(const char *path, int width, int height, double fps, con
         return NULL;
     }
     r->kind = kind;
+    r->together = together;
     r->w = width;
     r->h = height;
     r->frame_bytes = (size_t)width * (size_t)height * 4;
@@ -575,8 +606,7 @@ mur_sink *mur_sink_open(const char *path, int width, int height, double fps, con
         if (kind == MUR_SINK_VIDEO) {
             char why[8];
             reap_ffmpeg(r, why, sizeof why);
-            if (!r->direct)
-                unlink(r->out);
+            mur_out_drop(r->video);
         }
         free_recorder(r);
         return NULL;
@@ -650,24 +680,32 @@ bool mur_sink_close(mur_sink *r, bool keep, mur_sink_summary *sum, char *err,
             ok = false;
             snprintf(msg, sizeof msg, "%.900s: no frames were recorded", r->path);
         }
-        if (ok && keep && !r->direct && rename(r->out, r->path) != 0) {
-            ok = false;
-            snprintf(msg, sizeof msg, "%.900s: cannot rename the finished video: %s", r->path,
-                     strerror(errno));
+        struct stat vst;
+        uint64_t vbytes = ok && keep && stat(r->out, &vst) == 0 ? (uint64_t)vst.st_size : 0;
+        if (ok && keep && r->video) {
+            mur_error e;
+            if (!mur_out_done(r->video, r->together, &e)) {
+                ok = false;
+                snprintf(msg, sizeof msg, "%.900s: %s", r->path, e.msg);
+            }
+            r->video = NULL;
         }
-        if ((!ok || !keep) && !r->direct)
-            unlink(r->out);
-    } else if (!ok || !keep) {
-        remove_pngs(r, r->written + 1); /* and a half-written one (temporary files are removed) */
+        if (r->video) {
+            mur_out_drop(r->video);
+            r->video = NULL;
+        }
+        r->png_bytes = vbytes;
+    } else if ((!ok || !keep) && !r->together) {
+        /* frames committed one by one (a key's recording in the viewer): those of this run go; a
+         * recording of the run's own (--record) is removed with its other outputs, unrenamed */
+        remove_pngs(r, r->written + 1);
     }
     if (sum) {
         memset(sum, 0, sizeof *sum);
         sum->frames = ok && keep ? r->written : 0;
         if (r->kind == MUR_SINK_VIDEO) {
             snprintf(sum->path, sizeof sum->path, "%s", r->path);
-            struct stat st;
-            if (ok && keep && stat(r->path, &st) == 0)
-                sum->bytes = (uint64_t)st.st_size;
+            sum->bytes = r->png_bytes; /* the video's size, taken before any rename */
         } else {
             png_name(r, 0, sum->path, sizeof sum->path);
             sum->bytes = r->png_bytes;

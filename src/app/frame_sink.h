@@ -35,8 +35,10 @@ bool mur_sink_check_options(const char *path, int crf, const char *preset, char 
 
 /// Check everything and start the sink (spawns ffmpeg for videos). width x height RGBA frames at
 /// fps frames per second. NULL + one line in err on failure (nothing is left behind).
+/// together: the run's --record, renamed into place with its other outputs when the run ends
+/// (outputs.h); else (a key in the viewer) the video when it closes, each PNG frame when written.
 mur_sink *mur_sink_open(const char *path, int width, int height, double fps, const mur_encode *enc,
-                        char *err, size_t err_len);
+                        bool together, char *err, size_t err_len);
 
 /// Queue one frame: RGBA8, rows bottom-up (as GL reads them), width*height*4 bytes, copied.
 /// Blocks while the queue is full. False once the sink has failed (mur_sink_close says why).

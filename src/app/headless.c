@@ -13,6 +13,7 @@
 #include "gfx_modes.h"
 #include "gl.h"
 #include "hud.h"
+#include "outputs.h"
 #include "pace.h"
 #include "recording.h"
 #include "renderer.h"
@@ -34,7 +35,7 @@ typedef struct headless {
     mur_flock_def def;
     float size, dt;        /* dt: seconds of video per frame */
     mur_pace pace;
-    mur_afile metrics;     /* --metrics */
+    mur_afile *metrics;    /* --metrics */
     mur_sim_job job;
 } headless;
 
@@ -80,10 +81,9 @@ static bool setup(headless *hl, mur_flock *flock)
         fprintf(stderr, "murmur: cannot set up the renderer (see the messages above)\n");
         return false;
     }
-    mur_signals_install();
     int samples = mur_msaa_samples((const char *)glGetString(GL_RENDERER));
     mur_encode enc = {cli->crf, cli->x264_preset};
-    if (cli->record ? !mur_recording_begin(&hl->rs, cli->record, hl->w, hl->h, cli->fps, &enc, cli->frames, err,
+    if (cli->record ? !mur_recording_begin(&hl->rs, cli->record, hl->w, hl->h, cli->fps, &enc, cli->frames, true, err,
                                            sizeof err)
                     : !(hl->plain = mur_target_create(hl->w, hl->h, samples, err, sizeof err))) {
         fprintf(stderr, "murmur: %s\n", err);
@@ -125,7 +125,7 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
     hl->job.copy = true;
     const bool follow = hl->mode.follow || hl->cam.follow; /* --camera follow, or a roost world's default */
     hl->job.centre = follow;
-    hl->job.metrics = hl->metrics.fp;
+    hl->job.metrics = hl->metrics ? hl->metrics->fp : NULL;
     mur_renderer_map(hl->r, v0.boids, v0.predators, &hl->job.dst);
     hl->job.ticks = 0;
     mur_sim_kick(hl->sim, &hl->job);
@@ -194,10 +194,10 @@ static int finish_plain(headless *hl, double t_start, int sig)
             mur_scene scene;
             mur_scene_from_def(&hl->def, hl->size, (float)(cli->frames - 1) * hl->dt, &scene);
             scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), hl->job.dst.boids, true);
-            ok = mur_screenshot_scene(cli->screenshot, hl->r, &hl->cam, &scene, cli->shot_w, cli->shot_h);
+            ok = mur_screenshot_scene(cli->screenshot, hl->r, &hl->cam, &scene, cli->shot_w, cli->shot_h, true);
         } else {
             mur_target_bind_read(hl->plain);
-            ok = mur_screenshot(cli->screenshot, hl->w, hl->h);
+            ok = mur_screenshot(cli->screenshot, hl->w, hl->h, true);
         }
         if (!ok)
             status = MUR_EXIT_USAGE;
@@ -228,8 +228,14 @@ int mur_headless_main(const mur_cli *cli, mur_flock *flock)
     if (!mur_cam_setup(&hl.cam, &hl.mode, cli, &def, hl.w, hl.h, err, sizeof err)) {
         fprintf(stderr, "murmur: %s\n", err);
     } else if (mur_outputs_open(cli, flock, &hl.metrics)) {
-        mur_warmup(cli, flock);
-        if (setup(&hl, flock)) {
+        if (!mur_warmup(cli, flock)) {
+            /* stopped before the first frame: the metrics and the state so far, no frames */
+            int sig = mur_signals_stop();
+            status = mur_outputs_close(cli, flock, &hl.metrics, 128 + sig);
+            if (status == 128 + sig)
+                fprintf(stderr, "murmur: stopped by %s during the warm-up, at tick %llu: no frames recorded\n",
+                        mur_signal_name(sig), (unsigned long long)mur_flock_view(flock).tick);
+        } else if (setup(&hl, flock)) {
             double t_start = 0.0;
             int sig = run_frames(&hl, flock, &t_start);
             char pace[160];
@@ -238,8 +244,8 @@ int mur_headless_main(const mur_cli *cli, mur_flock *flock)
             mur_sim_stop(hl.sim);
             hl.sim = NULL;
             status = mur_outputs_close(cli, flock, &hl.metrics, status);
-        } else if (hl.metrics.fp) {
-            mur_afile_abort(&hl.metrics);
+        } else {
+            mur_out_abort_all();
         }
     }
     mur_cam_mode_free(&hl.mode);

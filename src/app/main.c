@@ -8,6 +8,7 @@
 #include "cost.h"
 #include "env.h"
 #include "outputs.h"
+#include "signals.h"
 #ifdef MUR_HAVE_GFX
 #include "gfx_modes.h"
 #endif
@@ -86,9 +87,12 @@ int main(int argc, char **argv)
      * program (libgomp reads it when it loads), and a second parse after it would find a pipe given
      * as --params or --init empty */
     mur_env_wait_policy(argv);
+    /* a stop request is honoured from here on: while a pipe is read, while the flock is made, in
+     * every mode (signals.h) */
+    mur_signals_install();
     mur_cli cli;
     if (!mur_cli_parse(&cli, argc, argv))
-        return MUR_EXIT_USAGE;
+        return mur_signals_stop() ? 128 + mur_signals_stop() : MUR_EXIT_USAGE;
     int rc = mur_cli_info_only(&cli) ? print_info(&cli) : run_mode(&cli);
     mur_cli_free(&cli);
     return rc;

@@ -3,6 +3,8 @@
 
 #include "pattern.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,4 +143,195 @@ bool mur_outputs_distinct(const mur_cli *cli)
             }
         }
     return true;
+}
+
+/* ------------------------------------------------------------------ the run's outputs */
+
+/* Every output file of the run still to commit (or, open, still being written): their temporary
+ * files are what a second signal removes. */
+static mur_afile **reg;
+static size_t nreg, capreg;
+/* PNG frames are opened and committed by the recording's writer thread */
+static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
+
+mur_afile *mur_out_open(const char *path, mur_error *err)
+{
+    mur_afile *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(err->msg, sizeof err->msg, "cannot write '%.400s': out of memory", path);
+        return NULL;
+    }
+    pthread_mutex_lock(&reg_mu);
+    if (nreg == capreg) {
+        size_t cap = capreg ? 2 * capreg : 16;
+        mur_afile **r = realloc(reg, cap * sizeof *r);
+        if (r) {
+            reg = r;
+            capreg = cap;
+        }
+    }
+    bool room = nreg < capreg;
+    if (room)
+        reg[nreg++] = a; /* tracked before its temporary file exists: a signal may come at any time */
+    pthread_mutex_unlock(&reg_mu);
+    if (!room) {
+        free(a);
+        snprintf(err->msg, sizeof err->msg, "cannot write '%.400s': out of memory", path);
+        return NULL;
+    }
+    if (!mur_afile_open(a, path, err)) {
+        pthread_mutex_lock(&reg_mu);
+        for (size_t k = 0; k < nreg; k++)
+            if (reg[k] == a) {
+                memmove(reg + k, reg + k + 1, (nreg - k - 1) * sizeof *reg);
+                nreg--;
+                break;
+            }
+        pthread_mutex_unlock(&reg_mu);
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+static void forget(mur_afile *a)
+{
+    pthread_mutex_lock(&reg_mu);
+    for (size_t k = 0; k < nreg; k++)
+        if (reg[k] == a) {
+            memmove(reg + k, reg + k + 1, (nreg - k - 1) * sizeof *reg);
+            nreg--;
+            break;
+        }
+    pthread_mutex_unlock(&reg_mu);
+    free(a);
+}
+
+bool mur_out_done(mur_afile *a, bool together, mur_error *err)
+{
+    if (!mur_afile_finish(a, err)) {
+        forget(a);
+        return false;
+    }
+    if (!a->tmp) { /* written straight into a device or pipe: nothing to rename */
+        forget(a);
+        return true;
+    }
+    if (together)
+        return true;
+    bool ok = mur_afile_commit(a, err);
+    forget(a);
+    return ok;
+}
+
+void mur_out_drop(mur_afile *a)
+{
+    if (!a)
+        return;
+    mur_afile_abort(a);
+    forget(a);
+}
+
+void mur_out_abort_all(void)
+{
+    pthread_mutex_lock(&reg_mu);
+    for (size_t k = 0; k < nreg; k++) {
+        mur_afile_abort(reg[k]);
+        free(reg[k]);
+    }
+    nreg = 0;
+    free(reg);
+    reg = NULL;
+    capreg = 0;
+    pthread_mutex_unlock(&reg_mu);
+}
+
+/* A hard link to what was at path before a commit replaced it (restored if a later output of the
+ * same commit fails), or NULL when there was nothing (or links are not supported: then no undo). */
+static char *keep_old(const char *path, size_t k)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    char dir[4096];
+    split(path, dir, sizeof dir);
+    size_t l = strlen(dir) + 64;
+    char *b = malloc(l);
+    if (!b)
+        return NULL;
+    snprintf(b, l, "%s/.murmur-%ld-%zu.old", dir, (long)getpid(), k);
+    if (link(path, b) != 0) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+bool mur_out_commit_all(mur_error *err)
+{
+    bool ok = true;
+    size_t done = 0;
+    char **old = calloc(nreg ? nreg : 1, sizeof *old);
+    bool *existed = calloc(nreg ? nreg : 1, sizeof *existed);
+    bool *renamed = calloc(nreg ? nreg : 1, sizeof *renamed);
+    if (!old || !existed || !renamed) {
+        free(old);
+        free(existed);
+        free(renamed);
+        snprintf(err->msg, sizeof err->msg, "cannot write the outputs: out of memory");
+        mur_out_abort_all();
+        return false;
+    }
+    for (; done < nreg && ok; done++) {
+        mur_afile *a = reg[done];
+        if (a->fp && !mur_afile_finish(a, err)) {
+            ok = false;
+            break;
+        }
+        if (!a->tmp)
+            continue;
+        const char *final = a->target ? a->target : a->path;
+        struct stat st;
+        existed[done] = lstat(final, &st) == 0;
+        old[done] = keep_old(final, done);
+        if (rename(a->tmp, final) != 0) {
+            snprintf(err->msg, sizeof err->msg, "cannot write '%.400s': %s", a->path, strerror(errno));
+            ok = false;
+            break;
+        }
+        renamed[done] = true;
+        free(a->tmp);
+        a->tmp = NULL; /* in place */
+    }
+    if (!ok) {
+        /* undo what this commit renamed: each earlier output back as it was */
+        for (size_t k = 0; k < done; k++) {
+            mur_afile *a = reg[k];
+            if (!renamed[k])
+                continue;
+            const char *final = a->target ? a->target : a->path;
+            if (old[k])
+                rename(old[k], final);
+            else if (!existed[k])
+                unlink(final);
+        }
+    }
+    for (size_t k = 0; k < nreg; k++) {
+        if (old[k]) {
+            unlink(old[k]); /* after an undo it was renamed back: gone already */
+            free(old[k]);
+        }
+    }
+    free(old);
+    free(existed);
+    free(renamed);
+    mur_out_abort_all(); /* removes the temporary files not renamed, frees the rest */
+    return ok;
+}
+
+void mur_out_unlink_temps(void)
+{
+    for (size_t k = 0; k < nreg; k++)
+        if (reg[k] && reg[k]->tmp)
+            unlink(reg[k]->tmp);
 }

@@ -1,6 +1,8 @@
 /* Pace of recorded and scripted frames (see pace.h). */
 #include "pace.h"
 
+#include "signals.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -39,8 +41,13 @@ void mur_pace_describe(const mur_pace *p, double fps, float dt, char *buf, size_
         snprintf(buf, len, "%.3g simulated s per video s (ticks of %g s)", p->speed, (double)dt);
 }
 
-void mur_warmup(const mur_cli *cli, mur_flock *f)
+bool mur_warmup(const mur_cli *cli, mur_flock *f)
 {
-    if (cli->warmup > 0)
-        mur_flock_steps(f, cli->warmup);
+    /* a tick at a time, so a stop signal is honoured within one tick */
+    for (int64_t t = 0; t < cli->warmup; t++) {
+        if (mur_signals_stop())
+            return false;
+        mur_flock_step(f);
+    }
+    return !mur_signals_stop();
 }

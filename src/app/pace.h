@@ -20,7 +20,8 @@ mur_pace mur_pace_of(const mur_cli *cli);
 int mur_pace_ticks(mur_pace *p, double fps, float dt);
 /// "1 tick of 0.05 s per frame: 1.5 simulated s per video s" into buf.
 void mur_pace_describe(const mur_pace *p, double fps, float dt, char *buf, size_t len);
-/// --warmup: run the ticks before the first frame.
-void mur_warmup(const mur_cli *cli, mur_flock *f);
+/// --warmup: run the ticks before the first frame, a tick at a time; false when a stop signal came
+/// (signals.h) before they were done.
+bool mur_warmup(const mur_cli *cli, mur_flock *f);
 
 #endif

@@ -14,14 +14,14 @@
 #include "scene.h"
 
 bool mur_recording_begin(mur_recording *s, const char *path, int w, int h, double fps, const mur_encode *enc,
-                         int64_t total, char *err, size_t err_len)
+                         int64_t total, bool together, char *err, size_t err_len)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
     s->total = total;
     if (!mur_sink_check_options(path, enc ? enc->crf : -1, enc ? enc->preset : NULL, err, err_len))
         return false;
-    s->sink = mur_sink_open(path, w, h, fps, enc, err, err_len);
+    s->sink = mur_sink_open(path, w, h, fps, enc, together, err, err_len);
     if (!s->sink)
         return false;
     s->target = mur_target_create(w, h, mur_msaa_samples_offline(), err, err_len);

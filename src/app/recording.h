@@ -26,7 +26,7 @@ typedef struct mur_recording {
 
 /// Open the sink (checks before rendering) and the target. False + err.
 bool mur_recording_begin(mur_recording *s, const char *path, int w, int h, double fps, const mur_encode *enc,
-                         int64_t total, char *err, size_t err_len);
+                         int64_t total, bool together, char *err, size_t err_len);
 /// The scene (and the HUD if wanted) is drawn in s->target: resolve, start its readback and hand
 /// finished frames to the sink. False once the sink failed.
 bool mur_recording_frame(mur_recording *s);

@@ -9,11 +9,13 @@
 
 /// Save width x height pixels of the bound read framebuffer to path (temporary file + rename) and
 /// print "murmur: screenshot PATH (WxH)" on stdout, or the error on stderr. True on success.
-bool mur_screenshot(const char *path, int width, int height);
+/// together: the run's --screenshot, renamed into place with the run's other outputs at its end
+/// (outputs.h); else (a key) at once.
+bool mur_screenshot(const char *path, int width, int height, bool together);
 /// Draw the scene from cam (its aspect set to width / height) into an offscreen target of that size
 /// (4x MSAA, or MURMUR_MSAA) and save it like mur_screenshot. The HUD is not drawn. Leaves the
 /// default framebuffer bound.
 bool mur_screenshot_scene(const char *path, mur_renderer *r, const mur_camera *cam, const mur_scene *scene,
-                          int width, int height);
+                          int width, int height, bool together);
 
 #endif

@@ -17,6 +17,7 @@
 #include "keyscript.h"
 #include "recording.h"
 #include "renderer.h"
+#include "outputs.h"
 #include "screenshot.h"
 #include "shader.h"
 #include "signals.h"
@@ -107,17 +108,17 @@ static void fill_scene(viewer *v, mur_scene *s)
 }
 
 /* The window's back buffer: the frame just drawn, HUD included. */
-static bool save_screenshot(viewer *v, const char *path)
+static bool save_screenshot(viewer *v, const char *path, bool together)
 {
     if (v->cli->shot_w > 0) {
         /* --screenshot-size: the scene drawn again at that size, from the same camera */
         mur_scene scene;
         fill_scene(v, &scene);
         scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, true);
-        return mur_screenshot_scene(path, v->renderer, &v->cam, &scene, v->cli->shot_w, v->cli->shot_h);
+        return mur_screenshot_scene(path, v->renderer, &v->cam, &scene, v->cli->shot_w, v->cli->shot_h, together);
     }
     glReadBuffer(GL_BACK);
-    return mur_screenshot(path, v->fb_w, v->fb_h);
+    return mur_screenshot(path, v->fb_w, v->fb_h, together);
 }
 
 static void timestamped_screenshot(viewer *v)
@@ -129,7 +130,7 @@ static void timestamped_screenshot(viewer *v)
     size_t n = strftime(path, sizeof path, "murmur-%Y%m%d-%H%M%S", &tm);
     /* two shots in the same second get distinct names */
     snprintf(path + n, sizeof path - n, "-%03lld.png", (long long)(v->frame % 1000));
-    if (save_screenshot(v, path))
+    if (save_screenshot(v, path, false))
         viewer_message(v, "saved %s", path);
 }
 
@@ -190,7 +191,7 @@ static void kick(viewer *v, int ticks)
      * than a tenth of the worker's time (a measurement costs a quarter to a third of a tick at 100k
      * uniform boids: docs/performance.md, round 6) */
     double now = mur_clock_s();
-    job.metrics = v->metrics.fp;
+    job.metrics = v->metrics ? v->metrics->fp : NULL;
     if (v->scripted || v->rec) {
         /* on the simulation's clock: every 0.25 simulated seconds, so scripted runs reproduce */
         if (v->sim_time >= v->next_measure_sim && ticks > 0) {
@@ -400,7 +401,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
             timestamped_screenshot(v);
         }
         if (last && cli->screenshot) {
-            if (!save_screenshot(v, cli->screenshot))
+            if (!save_screenshot(v, cli->screenshot, true))
                 status = MUR_EXIT_USAGE;
         }
         glfwSwapBuffers(v->win);
@@ -513,7 +514,7 @@ static bool setup(viewer *v)
     viewer_plots_init(&v->plots);
     if (!mur_outputs_open(cli, flock, &v->metrics))
         return false;
-    mur_warmup(cli, flock);
+    (void)mur_warmup(cli, flock); /* stopped by a signal: the first frame ends the run */
     v->stats = mur_flock_measure(flock);
     memcpy(v->centre, v->stats.centre, sizeof v->centre);
     v->next_measure = mur_clock_s() + 0.25;
@@ -611,8 +612,7 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
 done:
     if (v) {
         mur_sim_stop(v->sim);
-        if (v->metrics.fp)
-            mur_afile_abort(&v->metrics);
+        mur_out_abort_all(); /* what was not committed above: the run failed */
         free(v->rec);
         mur_cam_mode_free(&v->cam_mode);
         viewer_panel_destroy(v);

@@ -111,7 +111,7 @@ typedef struct viewer {
     bool show_plots;
     bool show_axes;            ///< D: the biggest group's principal axes
     viewer_plots plots;
-    mur_afile metrics;         ///< --metrics FILE: one row per tick, committed at exit
+    mur_afile *metrics;        ///< --metrics FILE: one row per tick, committed at exit (outputs.h)
 
     /* measurements (smoothed) */
     double fps, frame_ms, sim_ms;

@@ -50,7 +50,7 @@ bool viewer_start_recording(viewer *v, const char *path, bool from_key)
     if (!rs)
         return false;
     mur_encode enc = {v->cli->crf, v->cli->x264_preset};
-    if (!mur_recording_begin(rs, path, v->fb_w, v->fb_h, v->cli->fps, &enc, from_key ? -1 : v->cli->frames, err,
+    if (!mur_recording_begin(rs, path, v->fb_w, v->fb_h, v->cli->fps, &enc, from_key ? -1 : v->cli->frames, !from_key, err,
                              sizeof err)) {
         fprintf(stderr, "murmur: %s\n", err);
         viewer_message(v, "cannot record: %.150s", err);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gl.h"
+#include "murmur/murmur.h"
 
 void mur_capture_read(int width, int height, uint8_t *out)
 {
@@ -78,72 +79,59 @@ static bool encode(png_job *job)
     return true;
 }
 
-bool mur_png_write(const char *path, int width, int height, const uint8_t *rgba, bool bottom_up,
-                   int level, char *err, size_t err_len)
+bool mur_png_encode(FILE *fp, int width, int height, const uint8_t *rgba, bool bottom_up, int level, char *err,
+                    size_t err_len)
 {
     if (width <= 0 || height <= 0 || !rgba) {
-        snprintf(err, err_len, "%s: nothing to write (%dx%d)", path, width, height);
+        snprintf(err, err_len, "nothing to write (%dx%d)", width, height);
         return false;
     }
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
     uint8_t *row = malloc((size_t)width * 3);
-    if (!tmp || !row) {
-        free(tmp);
-        free(row);
-        snprintf(err, err_len, "%s: out of memory", path);
+    if (!row) {
+        snprintf(err, err_len, "out of memory");
         return false;
     }
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
-        free(tmp);
-        free(row);
-        return false;
-    }
-    (void)fchmod(fd, 0644);
-    png_job job = {.fp = fdopen(fd, "wb"), .width = width, .height = height, .rgba = rgba,
-                   .bottom_up = bottom_up, .level = level, .row = row};
-    bool ok = job.fp != NULL;
-    if (!ok) {
-        snprintf(job.msg, sizeof job.msg, "%s", strerror(errno));
-        close(fd);
-    } else {
-        ok = encode(&job);
-        if (fflush(job.fp) != 0 && ok) {
-            snprintf(job.msg, sizeof job.msg, "%s", strerror(errno));
-            ok = false;
-        }
-        if (fclose(job.fp) != 0 && ok) {
-            snprintf(job.msg, sizeof job.msg, "%s", strerror(errno));
-            ok = false;
-        }
-    }
-    if (ok && rename(tmp, path) != 0) {
-        snprintf(job.msg, sizeof job.msg, "%s", strerror(errno));
-        ok = false;
-    }
-    if (!ok) {
-        unlink(tmp);
-        snprintf(err, err_len, "%s: cannot write PNG: %s", path, job.msg);
-    }
-    free(tmp);
+    png_job job = {.fp = fp, .width = width, .height = height, .rgba = rgba, .bottom_up = bottom_up,
+                   .level = level, .row = row};
+    bool ok = encode(&job);
+    if (!ok)
+        snprintf(err, err_len, "%s", job.msg);
     free(row);
     return ok;
 }
 
-bool mur_capture_png(const char *path, int width, int height, char *err, size_t err_len)
+bool mur_png_write(const char *path, int width, int height, const uint8_t *rgba, bool bottom_up,
+                   int level, char *err, size_t err_len)
+{
+    mur_afile a;
+    mur_error e;
+    if (!mur_afile_open(&a, path, &e)) {
+        snprintf(err, err_len, "%s", e.msg);
+        return false;
+    }
+    char why[256];
+    if (!mur_png_encode(a.fp, width, height, rgba, bottom_up, level, why, sizeof why)) {
+        mur_afile_abort(&a);
+        snprintf(err, err_len, "%s: cannot write PNG: %s", path, why);
+        return false;
+    }
+    if (!mur_afile_commit(&a, &e)) {
+        snprintf(err, err_len, "%s", e.msg);
+        return false;
+    }
+    return true;
+}
+
+bool mur_capture_png(FILE *fp, int width, int height, char *err, size_t err_len)
 {
     size_t bytes = (size_t)width * (size_t)height * 4;
     uint8_t *px = malloc(bytes ? bytes : 1);
     if (!px) {
-        snprintf(err, err_len, "%s: out of memory for a %dx%d screenshot", path, width, height);
+        snprintf(err, err_len, "out of memory for a %dx%d screenshot", width, height);
         return false;
     }
     mur_capture_read(width, height, px);
-    bool ok = mur_png_write(path, width, height, px, true, 3, err, err_len);
+    bool ok = mur_png_encode(fp, width, height, px, true, 3, err, err_len);
     free(px);
     return ok;
 }

@@ -20,18 +20,24 @@ bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err)
     mur_afile a;
     if (!mur_afile_open(&a, path, err))
         return false;
-    fputs(HEADER "\n", a.fp);
+    mur_flock_write_csv(f, a.fp); /* a failed write shows in the commit's check */
+    return mur_afile_commit(&a, err);
+}
+
+bool mur_flock_write_csv(const mur_flock *f, FILE *fp)
+{
+    fputs(HEADER "\n", fp);
     for (int32_t i = 0; i < f->n; i++) {
         const float *p = f->pos + 3 * (size_t)i, *v = f->vel + 3 * (size_t)i;
-        fprintf(a.fp, "boid,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", (double)p[0], (double)p[1], (double)p[2],
+        fprintf(fp, "boid,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", (double)p[0], (double)p[1], (double)p[2],
                 (double)v[0], (double)v[1], (double)v[2], (int)f->perch[i]);
     }
     for (int32_t k = 0; k < f->np; k++) {
         const float *p = f->ppos + 3 * (size_t)k, *v = f->pvel + 3 * (size_t)k;
-        fprintf(a.fp, "predator,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,0\n", (double)p[0], (double)p[1], (double)p[2],
+        fprintf(fp, "predator,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,0\n", (double)p[0], (double)p[1], (double)p[2],
                 (double)v[0], (double)v[1], (double)v[2]);
     }
-    return mur_afile_commit(&a, err);
+    return !ferror(fp);
 }
 
 typedef struct agent {
