@@ -5,6 +5,7 @@ input (exit status 2, one line on stderr naming the problem, no output file left
 usage: cli_test.py MURMUR PARAMETERS_MD
 """
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -122,15 +123,28 @@ class Batch(TempCase):
         _, rows = read_csv(self.p("m.csv"))
         self.assertEqual(len(rows), 21)
 
-    def test_sigint_leaves_no_output(self):
-        proc = subprocess.Popen([*VALGRIND, MURMUR, "--steps", "100000000", "--boids", "20000", "--export", self.p("x.csv"),
-                                 "--metrics", self.p("y.csv")], stderr=subprocess.PIPE, text=True)
-        time.sleep(5.0 if VALGRIND else 1.0)  # valgrind takes a while to start
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-        self.assertNotEqual(proc.returncode, 0)
-        self.assertIn("interrupted", err)
-        self.assertEqual(os.listdir(self.dir), [])
+    def test_signal_writes_outputs(self):
+        # SIGINT, SIGTERM, SIGHUP: the run stops after the tick in progress and writes its outputs as
+        # they stand (metrics through the last finished tick, that tick's state), exit 128 + N
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            with self.subTest(sig=sig):
+                x, y = self.p("x%d.csv" % sig), self.p("y%d.csv" % sig)
+                proc = subprocess.Popen([*VALGRIND, MURMUR, "--steps", "100000000", "--boids", "20000", "--export", x,
+                                         "--metrics", y], stderr=subprocess.PIPE, text=True)
+                time.sleep(5.0 if VALGRIND else 1.0)  # valgrind takes a while to start
+                proc.send_signal(sig)
+                _, err = proc.communicate(timeout=60)
+                self.assertEqual(proc.returncode, 128 + sig, err)
+                m = re.search(r"stopped by SIG\w+ after (\d+) of 100000000 ticks", err)
+                self.assertIsNotNone(m, err)
+                done = int(m.group(1))
+                header, rows = read_csv(y)
+                self.assertTrue(header.startswith("tick,"))
+                self.assertEqual([int(r[0]) for r in rows], list(range(done + 1)))
+                _, state = read_csv(x)
+                self.assertEqual(len(state), 20000)
+                left = [f for f in os.listdir(self.dir) if "tmp" in f]
+                self.assertEqual(left, [])
 
 
 class BadInput(TempCase):

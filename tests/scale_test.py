@@ -118,13 +118,15 @@ class Progress(Temp):
         self.assertEqual(len(lines), 1, r.stderr)
         self.assertRegex(lines[0], r"^murmur: 60 ticks of 40000 boids .* state hash [0-9a-f]{16}, mean neighbours [\d.]+$")
 
-    def test_sigint_with_progress_leaves_no_output(self):
+    def test_sigint_with_progress_writes_outputs(self):
         export, metrics = self.p("e.csv"), self.p("m.csv")
         rc, err, _, _ = run_tty(["--steps", "100000", "--boids", "40000", "--export", export, "--metrics", metrics],
                                 interrupt_when=r"tick \d+/100000")
         self.assertEqual(rc, 130, err)
-        self.assertRegex(err, r"tick \d+/100000[^\n]*\r?\nmurmur: interrupted after \d+ of 100000 ticks; no output written")
-        self.assertEqual(os.listdir(self.dir), [])
+        # the progress line ends, then one line says where the run stopped; the outputs hold that tick
+        self.assertRegex(err, r"tick \d+/100000[^\n]*\r?\nmurmur: stopped by SIGINT after \d+ of 100000 ticks; "
+                              r"the outputs hold the state of tick \d+\r?\n$")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["e.csv", "m.csv"])
 
 
 class WorldScale(Temp):

@@ -715,8 +715,9 @@ static const char *const TEXT_HEAD =
 static const char *const TEXT_TAIL =
     "\n[batch], [viewer, headless], [viewer]: the modes a flag works in (batch: --steps N; headless:\n"
     "--headless); given in another mode it is refused. Only --set and --at may be given twice.\n"
-    "Bad input exits with status 2 and one line naming the problem. See docs/ for the rules,\n"
-    "parameters, controls and recording.";
+    "Bad input exits with status 2 and one line naming the problem; a run stopped by SIGINT, SIGTERM\n"
+    "or SIGHUP writes its outputs as they stand and exits 128 + the signal (docs/cli.md). See docs/ for\n"
+    "the rules, parameters, controls and recording.";
 static const char *const MARKDOWN_HEAD =
     "# Command line\n"
     "\n"
@@ -728,6 +729,41 @@ static const char *const MARKDOWN_HEAD =
     "given in another mode is refused, and so is a flag given twice, except `--set` and `--at`. Bad input exits with\n"
     "status 2 and one line naming the problem. Parameters are listed in [parameters.md](parameters.md),\n"
     "the viewer's keys in [controls.md](controls.md), recording in [recording.md](recording.md).";
+
+static const char *const MARKDOWN_TAIL =
+    "\n## Inputs\n"
+    "\n"
+    "`--params` and `--init` read a regular file of at most 64 MiB (lines of at most 1024 bytes), `-` for\n"
+    "standard input, or a pipe or FIFO (`--init <(zcat state.csv.gz)`), which must deliver data within\n"
+    "10 s of each wait; every input is read once. A directory, a terminal or a device (but `/dev/null`,\n"
+    "an empty input) is refused. `--camera-path` reads a regular file of at most 1 MiB.\n"
+    "\n"
+    "## Outputs\n"
+    "\n"
+    "Every output of a run (`--export`, `--metrics`, `--screenshot`, `--record`, each frame of a PNG\n"
+    "sequence) is written to a temporary file beside it (`NAME.tmpPID`, or `.murmur-PID-K.tmp` when that\n"
+    "name would pass the system's 255-byte limit) and all of them are renamed into place together when\n"
+    "the run ends. A run that fails leaves no new output and every older file exactly as it was. A\n"
+    "device, a FIFO or a socket (or a link to one) is written into, never replaced; `/dev/stdout`,\n"
+    "`/dev/stderr` and `/dev/fd/N` write through the descriptor murmur was given; a symbolic link to a\n"
+    "file keeps the link and replaces the file it names. Screenshots (F12) and recordings (R) started by a\n"
+    "key in the viewer are committed each on its own. After SIGKILL or SIGQUIT a temporary file may be\n"
+    "left; a partial file under the final name never is.\n"
+    "\n"
+    "## Exit status and signals\n"
+    "\n"
+    "| status | meaning |\n"
+    "| --- | --- |\n"
+    "| 0 | the run finished and every output is in place |\n"
+    "| 2 | an error: bad input (a flag, a value, a file), an unusable environment (no display, no ffmpeg), or a failure while writing (a full disk, a file over the size limit, ffmpeg dying); one line on stderr says which, and no output is left |\n"
+    "| 129, 130, 143 | stopped by SIGHUP, SIGINT (Ctrl-C) or SIGTERM (128 + the signal's number) |\n"
+    "\n"
+    "SIGINT, SIGTERM and SIGHUP stop a run after the tick in progress (a batch run, the warm-up) or at the\n"
+    "next frame (viewer, headless); the run then writes its outputs as they stand: the metrics through the\n"
+    "last finished tick, the state of that tick, a finished and playable video of the frames rendered (also\n"
+    "when the whole process group gets the signal, as from a terminal's Ctrl-C: ffmpeg runs in a process\n"
+    "group of its own). A second such signal stops at once and writes nothing (temporary files removed).\n"
+    "Every line on stderr that reports an error comes with a non-zero status.\n";
 
 void mur_cli_print_help(bool markdown)
 {
@@ -748,6 +784,7 @@ void mur_cli_print_help(bool markdown)
             if ((int)FLAGS[k].sec == sec && (GFX_BUILD || strcmp(FLAGS[k].name, "--list-keys") != 0))
                 print_flag(&FLAGS[k], markdown);
     }
+    fputs(markdown ? MARKDOWN_TAIL : TEXT_TAIL, stdout);
     if (!markdown)
-        puts(TEXT_TAIL);
+        putchar('\n');
 }
