@@ -335,14 +335,31 @@ class Fault(TempCase):
                 for path in (exp, met):
                     with open(path, "rb") as fp:
                         self.assertEqual(fp.read(), b"precious\n")
-        # interrupted while running: both old files intact, no temp files
+        # stopped by SIGTERM while running: the outputs are replaced, whole, by the state of the last
+        # finished tick (exit 143); no temp files
         proc = subprocess.Popen([*CMD, "--steps", "100000000", "--boids", "2000", "--export", exp, "--metrics", met],
                                 stderr=subprocess.PIPE)
         time.sleep(3.0 if under_valgrind() else 1.0)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=120)
-        self.assertEqual(proc.returncode, 130, err)
-        self.assertIn(b"interrupted", err)
+        self.assertEqual(proc.returncode, 143, err)
+        self.assertIn(b"stopped by SIGTERM", err)
+        with open(exp, "rb") as fp:
+            self.assertEqual(len(fp.read().splitlines()), 2001)
+        with open(met, "rb") as fp:
+            self.assertTrue(fp.read().startswith(b"tick,"))
+        self.assert_no_temp_files()
+        # a second signal stops at once: nothing written, the older files untouched, no temp files
+        for path in (exp, met):
+            with open(path, "wb") as fp:
+                fp.write(b"precious\n")
+        proc = subprocess.Popen([*CMD, "--steps", "100000000", "--boids", "200000", "--export", exp, "--metrics", met],
+                                stderr=subprocess.PIPE)
+        time.sleep(4.0 if under_valgrind() else 1.5)
+        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGHUP)  # another signal: two of one kind may arrive as one
+        _, err = proc.communicate(timeout=120)
+        self.assertIn(proc.returncode, (129, 143), err)
         for path in (exp, met):
             with open(path, "rb") as fp:
                 self.assertEqual(fp.read(), b"precious\n")

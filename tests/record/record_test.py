@@ -35,7 +35,8 @@ class Ctx:
         return os.path.join(self.tmp, *parts)
 
     def run(self, args, expect=0, env=None):
-        cmd = [self.murmur, '--headless', '--preset', 'classic'] + args  # a later --preset in args wins
+        # the tests are written for classic unless args name a preset (a flag may be given once)
+        cmd = [self.murmur, '--headless'] + ([] if '--preset' in args else ['--preset', 'classic']) + args
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            env=env or env_headless(), cwd=self.tmp, timeout=600)
         if r.returncode != expect:
