@@ -200,7 +200,13 @@ MUR_API bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, 
 /// Check every value and the cross-field rules (min_speed <= max_speed, world_min < world_max, ...).
 MUR_API bool mur_def_check(const mur_flock_def *def, mur_error *err);
 /// Read a parameter file: "name = value" lines, '#' comments, blank lines. Errors name file:line.
+/// path "-" is standard input; a pipe or FIFO must deliver data within 10 s; a file over 64 MiB, a
+/// line over 1024 bytes, a directory, a terminal and a device (but /dev/null) are refused. The input
+/// is read once.
 MUR_API bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err);
+/// mur_def_load_file, and the name of the last "preset = NAME" line into preset ("" when none).
+MUR_API bool mur_def_read_file(mur_flock_def *def, const char *path, char *preset, size_t preset_len,
+                               mur_error *err);
 
 /* ---------------------------------------------------------------- the flock */
 
@@ -210,7 +216,8 @@ typedef struct mur_flock mur_flock;
 /// box, with random directions at a speed between min_speed and max_speed. NULL on failure.
 MUR_API mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err);
 /// Create a flock whose boids and predators come from a CSV state file (see docs/rules.md);
-/// def.boids and def.predators are replaced by the counts in the file. NULL on failure.
+/// def.boids and def.predators are replaced by the counts in the file. NULL on failure. The input
+/// rules of mur_def_load_file hold ("-" is standard input; lines of at most 1024 bytes).
 MUR_API mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_error *err);
 /// Destroy; NULL is a no-op.
 MUR_API void mur_flock_destroy(mur_flock *f);

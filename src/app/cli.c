@@ -508,34 +508,20 @@ static bool parse_flag(mur_cli *cli, parse_state *st, int argc, char **argv, int
     return spec->apply(cli, st, spec, val);
 }
 
-/* The last "preset = NAME" line of a parameter file the library has read without error: the preset
- * the HUD names. */
-static void file_preset(mur_cli *cli, const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return;
-    char line[1100];
-    while (fgets(line, sizeof line, fp)) {
-        char name[16], value[32];
-        if (sscanf(line, " %15[a-z] = %31[a-z-]", name, value) == 2 && strcmp(name, "preset") == 0) {
-            snprintf(cli->preset_buf, sizeof cli->preset_buf, "%s", value);
-            cli->preset = cli->preset_buf;
-        }
-    }
-    fclose(fp);
-}
-
 /* Pass 2: --preset, --params, then --set/--boids/--seed in order, then the whole def is checked. */
 static bool apply_parameters(mur_cli *cli, const parse_state *st)
 {
     mur_error err;
     if (!mur_def_preset(&cli->def, cli->preset, &err))
         return fail("--preset: %s", err.msg);
-    if (st->params_file && !mur_def_load_file(&cli->def, st->params_file, &err))
+    /* the file is read once (it may be a pipe); its last preset line names the preset for the HUD */
+    char file_preset[sizeof cli->preset_buf];
+    if (st->params_file && !mur_def_read_file(&cli->def, st->params_file, file_preset, sizeof file_preset, &err))
         return fail("%s", err.msg);
-    if (st->params_file)
-        file_preset(cli, st->params_file);
+    if (st->params_file && file_preset[0]) {
+        snprintf(cli->preset_buf, sizeof cli->preset_buf, "%s", file_preset);
+        cli->preset = cli->preset_buf;
+    }
     if (st->params_file && cli->def.boids != mur_flock_default_def().boids)
         cli->boids_given = true;
     for (int k = 0; k < st->nsets; k++) {

@@ -550,7 +550,7 @@ bool mur_def_preset(mur_flock_def *def, const char *name, mur_error *err)
 
 /* "preset = NAME": the def becomes that preset (later lines change it further). True when the line
  * is a preset line; e->msg is then empty or the error. */
-static bool is_preset_line(const char *s, mur_error *e, mur_flock_def *def)
+static bool is_preset_line(const char *s, mur_error *e, mur_flock_def *def, char *preset, size_t preset_len)
 {
     const char *eq = strchr(s, '=');
     size_t nl = (size_t)(eq - s);
@@ -561,12 +561,20 @@ static bool is_preset_line(const char *s, mur_error *e, mur_flock_def *def)
         return false;
     char v[128];
     snprintf(v, sizeof v, "%s", eq + 1);
-    mur_def_preset(def, trim(v), e);
+    if (mur_def_preset(def, trim(v), e) && preset)
+        snprintf(preset, preset_len, "%s", trim(v));
     return true;
 }
 
 bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
 {
+    return mur_def_read_file(def, path, NULL, 0, err);
+}
+
+bool mur_def_read_file(mur_flock_def *def, const char *path, char *preset, size_t preset_len, mur_error *err)
+{
+    if (preset && preset_len)
+        preset[0] = 0;
     mur_text t;
     if (!mur_text_open(&t, path, "parameter file", 1024, err))
         return false;
@@ -597,7 +605,7 @@ bool mur_def_load_file(mur_flock_def *def, const char *path, mur_error *err)
         if (!strchr(s, '=')) {
             mur_set_error(err, "%s:%ld: expected 'name = value', got '%.200s'", name, lineno, s);
             ok = false;
-        } else if (is_preset_line(s, &e, def)) {
+        } else if (is_preset_line(s, &e, def, preset, preset_len)) {
             if (e.msg[0]) {
                 mur_set_error(err, "%s:%ld: %s", name, lineno, e.msg);
                 ok = false;
