@@ -31,11 +31,11 @@ def run(*args, timeout=300, preexec_fn=None):
                           preexec_fn=preexec_fn)
 
 
-def run_tty(args, interrupt_when=None, timeout=300):
+def run_tty(args, interrupt_when=None, timeout=300, preset="classic"):
     """murmur with stderr on a pseudo-terminal (stdout a pipe). Returns (exit status, stderr text,
     stdout text, seconds). interrupt_when: a regex; SIGINT is sent once stderr matches it."""
     master, slave = pty.openpty()
-    p = subprocess.Popen([*VALGRIND, MURMUR, "--preset", "classic", *args], stdout=subprocess.PIPE, stderr=slave)
+    p = subprocess.Popen([*VALGRIND, MURMUR, "--preset", preset, *args], stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
     out, sent, t0 = b"", False, time.time()
     while True:
@@ -162,6 +162,100 @@ class WorldScale(Temp):
         self.assertGreater(max(xs), 110.0)
         self.assertLess(min(xs), -110.0)
         self.assertTrue(all(-120.0 <= x <= 120.0 for x in xs))
+
+
+# builds with sanitizers (tests/meson.build passes b_sanitize) or under valgrind run many times slower
+# than the release build the cost model was fitted to: there the cost line is checked for its form only
+SLOW_BUILD = os.environ.get("MURMUR_SANITIZE", "none") != "none" or bool(VALGRIND)
+
+
+class CostLine(Temp):
+    """The cost line against the run it announces, for each preset at 2000 and 20000 boids on one thread
+    (--threads 1: the time of a shared machine's second core is anyone's)."""
+    # the release build's measured time per tick against the expected one. The model is fitted to the
+    # CPU time of single-thread runs at load average 3 to 6 on the 2-core development machine
+    # (src/app/cost.c); an idle machine ran up to about half of it (0.3x allows for a faster one) and a
+    # busy one slows the wall time by about its load per core (the upper bound grows with it)
+    LOW, HIGH = 0.3, 4.0
+
+    def presets(self):
+        r = subprocess.run([MURMUR, "--list-presets"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out, name = {}, None
+        for line in r.stdout.splitlines():
+            m = re.match(r"^(\S+): ", line)
+            if m:
+                name = m.group(1)
+                out[name] = {}
+            elif "=" in line and name:
+                k, v = line.strip().split("=", 1)
+                out[name][k] = v
+        return out
+
+    def test_the_estimate_holds(self):
+        presets = self.presets()
+        self.assertEqual(sorted(presets), ["classic", "starling", "vision-report"])
+        for preset, settings in presets.items():
+            for n in (2000, 20000):
+                # about 0.1 to 0.5 s of ticks in the release build
+                steps = (2 if n > 2000 else 5) if SLOW_BUILD else (10 if n > 2000 else 100)
+                with open("/proc/loadavg") as fp:
+                    load0 = float(fp.read().split()[0])
+                rc, err, _, _ = run_tty(["--steps", str(steps), "--boids", str(n), "--threads", "1"], preset=preset)
+                self.assertEqual(rc, 0, err)
+                self.check(preset, settings, n, steps, err, load0)
+
+    def check(self, preset, settings, n, steps, err, load0, again=True):
+        """The cost line and summary in err; the time within the factors (once more on a miss)."""
+        lines = [l for l in re.split(r"[\r\n]+", err) if l]
+        cost = lines[0]
+        m = re.match(r"^murmur: %d boids, world=fixed: library memory [\d.]+ MiB \([\d.]+ [GM]iB free\); "
+                     r"(about )?([\d.]+) neighbours each( \(topo_k\))?, expected ([\d.e+]+) (ms|s) per tick, "
+                     r"[\d.e+]+ (ms|s|min) for %d ticks" % (n, steps), cost)
+        self.assertTrue(m, cost)
+        expected = float(m.group(4)) * {"ms": 1e-3, "s": 1.0}[m.group(5)]
+        k = float(m.group(2))
+        topological = settings.get("neighbours") == "topological"
+        if topological:
+            # the rules use topo_k neighbours, whatever the density: no denser-world hint
+            self.assertEqual(m.group(3), " (topo_k)", cost)
+            self.assertEqual(k, float(settings["topo_k"]), cost)
+            self.assertNotIn("world=scale", cost)
+        else:
+            self.assertEqual(m.group(1), "about ", cost)
+            self.assertIsNone(m.group(3), cost)
+        # the denser-world hint compares with the preset's own count: none at it
+        if n == int(settings.get("boids", "2000")):
+            self.assertNotIn("times the neighbours", cost)
+        summary = next(l for l in lines if "per boid-tick" in l)
+        us = float(re.search(r"\(([\d.]+) us per boid-tick, 1 threads\)", summary).group(1))
+        if SLOW_BUILD:
+            return
+        with open("/proc/loadavg") as fp:
+            load = max(load0, float(fp.read().split()[0]))
+        high = self.HIGH * max(1.0, load / (os.cpu_count() or 1))
+        ratio = us * 1e-6 * n / expected
+        if again and not self.LOW <= ratio <= high:
+            # one more run: timing on a shared machine (the faster of two)
+            rc, err2, _, _ = run_tty(["--steps", str(steps), "--boids", str(n), "--threads", "1"], preset=preset)
+            self.assertEqual(rc, 0, err2)
+            us2 = float(re.search(r"\(([\d.]+) us per boid-tick", err2).group(1))
+            if us2 < us:
+                return self.check(preset, settings, n, steps, err2, load0, again=False)
+        self.assertTrue(self.LOW <= ratio <= high, "%s at %d boids: %.3g ms per tick measured, %.3g ms "
+                        "expected (%.2fx, allowed %.2f to %.2f at load %.1f): %s"
+                        % (preset, n, us * 1e-3 * n, expected * 1e3, ratio, self.LOW, high, load, cost))
+
+    def test_denser_world_hint(self):
+        # ten times the classic preset's count in its box: ten times its neighbours, and world=scale named
+        rc, err, _, _ = run_tty(["--steps", "1", "--boids", "20000"])
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(err.split("\r\n")[0], r"\((9|10|11) times the neighbours of the classic preset's 2000 boids: "
+                                                r"--set world=scale grows the box with the count\)")
+        # world=scale keeps the density: no hint
+        rc, err, _, _ = run_tty(["--steps", "1", "--boids", "20000", "--set", "world=scale"])
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("times the neighbours", err.split("\r\n")[0])
 
 
 def contents(folder):

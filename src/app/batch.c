@@ -186,7 +186,7 @@ static const char *const WORLD_NOTE =
     "the benchmark scenarios) keep their meaning, and \"more birds in the same sky\" stays the plain reading of\n"
     "`--boids`. The cost of a denser world is not silent: before a batch run on a terminal the cost line\n"
     "gives the expected neighbours per boid and time per tick, and names `--set world=scale` when the world\n"
-    "is more than four times denser than the default's; the\n"
+    "gives more than four times the metric neighbours of the preset's own flock; the\n"
     "batch summary and the viewer's HUD show the mean neighbours. Choose `scale` to get a larger flock of the\n"
     "same character.\n";
 

@@ -3,7 +3,7 @@
  *   murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
  *                [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]
  *                [--brute-max N] [--neighbours metric|topological|metric,topological] [--bounds wrap|none]
- *                [--background-load N] [--fallback on|off] [--json]
+ *                [--background-load N] [--fallback on|off] [--density D] [--topo-k K] [--json]
  *
  * uniform: wrap world, view_radius 1, separation_radius 0.3, all-round view, speed 1, random start,
  *          30/(4/3 pi) boids per unit volume (cube side cbrt(N / 7.162)); 1 warm-up tick, 20 timed.
@@ -19,6 +19,9 @@
  * run, the stand-in for a build or a browser beside the simulation; the bench stops them itself on
  * exit, on an error and on SIGINT/SIGTERM/SIGHUP, and the kernel kills them if the bench dies.
  * --fallback off: the step always runs on the threads asked for (mur_flock_set_thread_fallback).
+ * --density D: both scenarios at D expected neighbours per boid instead of 30 (the box grows or
+ * shrinks); --topo-k K: the topological rows' topo_k (default 6.5). The program's cost model
+ * (src/app/cost.c) is fitted to rows of both.
  */
 #include <errno.h>
 #include <math.h>
@@ -53,6 +56,8 @@ typedef struct opts {
     bool unwrapped;    /* --bounds none */
     int load;          /* background busy loops */
     bool fixed;        /* --fallback off: always the threads asked for */
+    double density;    /* --density: expected neighbours per boid of the uniform scenario */
+    double topo_k;     /* --topo-k: topo_k of the topological rows */
 } opts;
 
 static double now_ms(void)
@@ -139,14 +144,17 @@ static void usage(FILE *fp)
     fputs("usage: murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]\n"
           "                    [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]\n"
           "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
-          "                    [--bounds wrap|none] [--background-load N] [--fallback on|off] [--json]\n"
+          "                    [--bounds wrap|none] [--background-load N] [--fallback on|off]\n"
+          "                    [--density D] [--topo-k K] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
           "  brute runs only up to --brute-max boids (default 20000); --ticks applies to both methods\n"
           "  topological rows run the uniform scenario with bounds none (--bounds none: metric rows too)\n"
           "  --metrics on: every metric every tick, timed apart (metrics_ms) from the rest (step_ms)\n"
           "  --background-load N: N busy loops (child processes) run beside the benchmark (0..16)\n"
-          "  --fallback off: always the threads asked for (on, the default: one thread while that is faster)\n",
+          "  --fallback off: always the threads asked for (on, the default: one thread while that is faster)\n"
+          "  --density D: D expected neighbours per boid in both scenarios (default 30, (0, 1000])\n"
+          "  --topo-k K: topo_k of the topological rows (default 6.5, [1, 20])\n",
           fp);
 }
 
@@ -244,7 +252,8 @@ static mur_flock_def scenario_def(const opts *o, bool uniform, int32_t n, mur_se
     d.boids = n;
     d.neighbour_search = method;
     d.neighbours = (mur_neighbours)nb;
-    const double density = 30.0 / (4.0 / 3.0 * PI); /* per unit volume at view_radius 1 */
+    d.topo_k = (float)o->topo_k;
+    const double density = o->density / (4.0 / 3.0 * PI); /* per unit volume at view_radius 1 */
     if (uniform) {
         double L = cbrt((double)n / density);
         d.bounds = o->unwrapped || nb == MUR_NEIGHBOURS_TOPOLOGICAL ? MUR_BOUNDS_NONE : MUR_BOUNDS_WRAP;
@@ -391,6 +400,16 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
         } else if (!strcmp(a, "--fallback")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
             o->fixed = !strcmp(v, "off");
+        } else if (!strcmp(a, "--density") || !strcmp(a, "--topo-k")) {
+            const bool dens = !strcmp(a, "--density");
+            char *end;
+            double x = strtod(v, &end);
+            if (end == v || *end || !(dens ? x > 0.0 && x <= 1000.0 : x >= 1.0 && x <= 20.0)) {
+                fprintf(stderr, "murmur-bench: bad value '%s' for %s: expected a number in %s\n", v, a,
+                        dens ? "(0, 1000]" : "[1, 20]");
+                return 2;
+            }
+            *(dens ? &o->density : &o->topo_k) = x;
         } else if (!strcmp(a, "--background-load")) {
             o->load = parse_int(v, 0);
             if (o->load < 0 || o->load > 16) {
@@ -439,6 +458,8 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.ticks = o.warmup = o.repeats = -1;
     o.brute_max = 20000;
+    o.density = 30.0;
+    o.topo_k = 6.5;
     const char *scenario = "all";
     mur_env_wait_policy(argv); /* OMP_WAIT_POLICY=PASSIVE unless set, as the murmur program (env.h) */
     int rc = parse_args(argc, argv, &o, &scenario);
