@@ -68,23 +68,20 @@ def main():
     murmur = os.path.join(build, "src", "app", "murmur")
     print("load average before: %s (%s)" % (loadavg(), time.strftime("%Y-%m-%d %H:%M")))
     print("\nmetric, uniform %d boids: density, neighbours, us per boid-tick" % n)
-    mx, my = [], []
-    for d in (2, 5, 15, 30, 100, 300):
-        us, k, cand = bench_row(bench, n, "metric", ["--density", str(d)])
-        mx.append(k)
-        my.append(us)
-        print("  %5g %8.2f %8.4f   (candidates %.1f)" % (d, k, us, cand))
-    a, b = fit(mx, my)
-    print("  fit: %.4f + %.6f x neighbours us" % (a, b))
-    print("\ntopological, uniform %d boids: topo_k, neighbours, candidates, us per boid-tick" % n)
-    tx, ty = [], []
-    for k in (1, 3, 6.5, 10, 15, 20):
-        us, kk, cand = bench_row(bench, n, "topological", ["--topo-k", str(k)])
-        tx.append(cand)
-        ty.append(us)
-        print("  %5g %8.2f %8.1f %8.4f" % (k, kk, cand, us))
-    a, b = fit(tx, ty)
-    print("  fit: %.4f + %.6f x candidates us" % (a, b))
+    for title, mode, flag, values, x_of in (
+            ("metric, uniform %d boids: density, neighbours, candidates, us per boid-tick" % n, "metric",
+             "--density", (2, 5, 15, 30, 100, 300), lambda k, cand: k),
+            ("topological, uniform %d boids: topo_k, neighbours, candidates, us per boid-tick" % n, "topological",
+             "--topo-k", (1, 3, 6.5, 10, 15, 20), lambda k, cand: cand)):
+        print("\n" + title)
+        xs, ys = [], []
+        for v in values:
+            us, k, cand = bench_row(bench, n, mode, [flag, str(v)])
+            xs.append(x_of(k, cand))
+            ys.append(us)
+            print("  %5g %8.2f %8.1f %8.4f" % (v, k, cand, us))
+        a, b = fit(xs, ys)
+        print("  fit: %.4f + %.6f x %s us" % (a, b, "neighbours" if mode == "metric" else "candidates"))
     print("\nthe program, --threads 1: preset, boids, us per boid-tick")
     for preset in ("classic", "starling", "vision-report"):
         for m in (2000, 20000):

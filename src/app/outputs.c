@@ -154,6 +154,8 @@ static size_t nreg, capreg;
 /* PNG frames are opened and committed by the recording's writer thread */
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
 
+static void forget(mur_afile *a);
+
 mur_afile *mur_out_open(const char *path, mur_error *err)
 {
     mur_afile *a = calloc(1, sizeof *a);
@@ -180,20 +182,13 @@ mur_afile *mur_out_open(const char *path, mur_error *err)
         return NULL;
     }
     if (!mur_afile_open(a, path, err)) {
-        pthread_mutex_lock(&reg_mu);
-        for (size_t k = 0; k < nreg; k++)
-            if (reg[k] == a) {
-                memmove(reg + k, reg + k + 1, (nreg - k - 1) * sizeof *reg);
-                nreg--;
-                break;
-            }
-        pthread_mutex_unlock(&reg_mu);
-        free(a);
+        forget(a);
         return NULL;
     }
     return a;
 }
 
+/* Untrack a (cleared or committed) and free it. */
 static void forget(mur_afile *a)
 {
     pthread_mutex_lock(&reg_mu);
