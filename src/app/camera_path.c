@@ -58,11 +58,23 @@ bool mur_cam_path_load(mur_cam_path *p, const char *path, char *err, size_t len)
         snprintf(err, len, "--camera-path %s: %s", path, strerror(errno));
         return false;
     }
-    char line[1024];
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
     int lineno = 0;
     bool ok = true;
-    while (ok && fgets(line, sizeof line, fp)) {
+    /* at most 1 MiB (checked above): getline's memory is bounded */
+    while (ok && (got = getline(&line, &cap, fp)) >= 0) {
         lineno++;
+        bool text = got <= 1024;
+        for (ssize_t c = 0; text && c < got; c++)
+            text = (unsigned char)line[c] >= 32 || line[c] == '\t' || line[c] == '\n' || line[c] == '\r';
+        if (!text) {
+            snprintf(err, len, "--camera-path %s:%d: not a text line of at most 1024 bytes: not a keyframe file", path,
+                     lineno);
+            ok = false;
+            break;
+        }
         mur_cam_key k;
         int nv = 0;
         float prev_fov = p->n > 0 ? p->keys[p->n - 1].fov_deg : 45.0f;
@@ -94,6 +106,7 @@ bool mur_cam_path_load(mur_cam_path *p, const char *path, char *err, size_t len)
             }
         }
     }
+    free(line);
     fclose(fp);
     if (ok && p->n == 0) {
         snprintf(err, len, "--camera-path %s: no keyframes (lines 'time x y z lx ly lz [fov]')", path);

@@ -1,6 +1,8 @@
 /* Command-line parsing. Every error is one line on stderr naming the value and what is allowed. */
 #include "cli.h"
 
+#include "env.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -314,19 +316,14 @@ static bool set_real(mur_cli *cli, parse_state *st, const flag_spec *f, const ch
     return ok;
 }
 
-static const char *const X264_PRESETS[] = {"ultrafast", "superfast", "veryfast", "faster", "fast",
-                                           "medium", "slow", "slower", "veryslow", "placebo"};
-
 /* --x264-preset NAME: one of x264's presets */
 static bool set_preset(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
 {
     (void)st;
     (void)f;
-    for (size_t k = 0; k < sizeof X264_PRESETS / sizeof X264_PRESETS[0]; k++)
-        if (strcmp(val, X264_PRESETS[k]) == 0) {
-            cli->x264_preset = X264_PRESETS[k];
-            return true;
-        }
+    cli->x264_preset = mur_x264_preset_known(val);
+    if (cli->x264_preset)
+        return true;
     return fail("bad value '%s' for --x264-preset: expected one of ultrafast, superfast, veryfast, faster, fast, "
                 "medium, slow, slower, veryslow, placebo",
                 val);
@@ -502,6 +499,8 @@ static bool parse_flag(mur_cli *cli, parse_state *st, int argc, char **argv, int
         if (*i + 1 >= argc)
             return fail("missing value after %s", name);
         val = argv[++*i];
+    } else if (spec->kind != ARG_NONE && eq && !eq[1]) {
+        return fail("missing value after %s= (write %s=VALUE or %s VALUE)", name, name, name);
     } else if (spec->kind == ARG_NONE && eq) {
         return fail("option %s takes no value (got '%s')", name, eq + 1);
     }
@@ -626,6 +625,8 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
     bool ok = true;
     for (int i = 1; ok && i < argc; i++)
         ok = parse_flag(cli, &st, argc, argv, &i);
+    if (ok && st.params_file && cli->init_path && !strcmp(st.params_file, "-") && !strcmp(cli->init_path, "-"))
+        ok = fail("--params - and --init - both read standard input: give one of them a file");
     ok = ok && check_modes(cli, &st) && apply_parameters(cli, &st);
     for (int k = 0; k < st.nsets; k++)
         free(st.sets[k]);

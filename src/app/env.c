@@ -66,6 +66,12 @@ void mur_env_wait_policy(char **argv)
 {
     if (getenv("OMP_WAIT_POLICY"))
         return;
+    /* a bad thread count is reported once the flags are read (mur_env_apply); a restart would only
+     * have OpenMP print its own complaint about it a second time */
+    int t;
+    const char *mt = get("MURMUR_THREADS"), *ot = get("OMP_NUM_THREADS");
+    if ((mt && !parse_threads(mt, false, &t)) || (ot && !parse_threads(ot, true, &t)))
+        return;
     setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
     execv("/proc/self/exe", argv);
 }
@@ -94,5 +100,39 @@ bool mur_env_apply(mur_flock *f, bool threads_given, mur_error *err)
             return fail(err, "MURMUR_CELL_REACH", v, "1 (cells of view_radius, the default) or 2 (half as large)");
         mur_flock_set_cell_reach(f, v[0] - '0', NULL);
     }
+    return true;
+}
+
+static const char *const X264_PRESETS[] = {"ultrafast", "superfast", "veryfast", "faster", "fast",
+                                           "medium", "slow", "slower", "veryslow", "placebo"};
+
+const char *mur_x264_preset_known(const char *name)
+{
+    for (size_t k = 0; k < sizeof X264_PRESETS / sizeof X264_PRESETS[0]; k++)
+        if (!strcmp(name, X264_PRESETS[k]))
+            return X264_PRESETS[k];
+    return NULL;
+}
+
+bool mur_env_check_graphics(mur_error *err)
+{
+    const char *v = get("MURMUR_MSAA");
+    if (v) {
+        char *end;
+        errno = 0;
+        long n = strtol(v, &end, 10);
+        if (*end || errno || n < 0 || n > 16)
+            return fail(err, "MURMUR_MSAA", v, "a whole number in [0, 16] (samples per pixel)");
+    }
+    v = get("MURMUR_SHADOWS");
+    if (v && strcmp(v, "0") && strcmp(v, "1"))
+        return fail(err, "MURMUR_SHADOWS", v, "0 or 1");
+    v = get("MURMUR_BIRD");
+    if (v && strcmp(v, "full") && strcmp(v, "lean") && strcmp(v, "points"))
+        return fail(err, "MURMUR_BIRD", v, "full, lean or points");
+    v = get("MURMUR_X264_PRESET");
+    if (v && !mur_x264_preset_known(v))
+        return fail(err, "MURMUR_X264_PRESET", v,
+                    "one of ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo");
     return true;
 }

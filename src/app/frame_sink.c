@@ -296,6 +296,7 @@ static bool spawn_ffmpeg(mur_sink *r, const char *ffmpeg, double fps, const mur_
     sigemptyset(&def);
     sigaddset(&def, SIGPIPE);
     sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGXFSZ); /* murmur ignores it: ffmpeg over the file size limit must fail, not write on */
     posix_spawnattr_setsigdefault(&at, &def);
     /* ffmpeg in a process group of its own: a terminal's Ctrl-C (SIGINT to the whole foreground
      * group) reaches murmur only, which finishes the clip and closes the pipe; ffmpeg would

@@ -48,7 +48,13 @@ static int run_mode(mur_cli *cli)
     if (!batch)
         return no_graphics();
 #endif
-    /* before any work: two outputs on one file, or a flock larger than the free memory */
+    /* before any work: a graphics variable no renderer takes, two outputs on one file, or a flock
+     * larger than the free memory */
+    mur_error env_err;
+    if (!batch && !mur_env_check_graphics(&env_err)) {
+        fprintf(stderr, "murmur: %s\n", env_err.msg);
+        return MUR_EXIT_USAGE;
+    }
     if (!mur_outputs_distinct(cli) || (batch && !mur_batch_outputs_ok(cli)) || !mur_cost_memory_ok(cli))
         return MUR_EXIT_USAGE;
     /* a batch run says what it will cost before the flock is made (50M boids take a while to place) */
