@@ -24,8 +24,8 @@ static void free_gather(mur_flock *f)
 }
 
 /* One gather buffer per thread: 7 zeroed arrays of GATHER_STRIDE floats and the column tables. */
-#define GATHER_STRIDE (MUR_GATHER_CAP + MUR_PAD)
-#define GATHER_FLOATS (7 * GATHER_STRIDE)
+#define GATHER_STRIDE MUR_GATHER_STRIDE
+#define GATHER_FLOATS MUR_GATHER_FLOATS
 #define GATHER_INTS (2 * MUR_GATHER_COLS + 2)
 
 static bool alloc_gather(mur_flock *f, int threads)
