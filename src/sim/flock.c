@@ -11,6 +11,7 @@
 #include "metrics.h"
 #include "predators.h"
 #include "rules.h"
+#include "space.h"
 #include "step.h"
 #include "topo.h"
 
@@ -456,15 +457,143 @@ bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_error *err)
 {
     if (!mur_def_check(def, err))
         return false;
-    if (def->boids != f->n && !mur_flock_set_boid_count(f, def->boids, err))
-        return false;
-    if (def->predators != f->np && !mur_flock_set_predator_count(f, def->predators, err))
-        return false;
-    bool was_perch = f->def.perch;
+    /* boids and predators the def adds appear in the def's own world, not the one it replaces */
+    const mur_flock_def old = f->def;
     f->def = *def;
-    if (was_perch && !def->perch)
+    f->def.boids = f->n;
+    f->def.predators = f->np;
+    if ((def->boids != f->n && !mur_flock_set_boid_count(f, def->boids, err)) ||
+        (def->predators != f->np && !mur_flock_set_predator_count(f, def->predators, err))) {
+        f->def = old;
+        f->def.boids = f->n;
+        f->def.predators = f->np;
+        return false;
+    }
+    f->def = *def;
+    if (old.perch && !def->perch)
         mur_flock_set_perch(f, false);
+    if (old.bank && !def->bank)
+        memset(f->roll, 0, sizeof(float) * (size_t)f->n); /* the view says 0 without banked turns */
     return true;
+}
+
+/* The region a flock lives in, for a switch (resolved def): a box lo..hi and how far outside it a boid
+ * may be without being brought in (tol, per axis). With walls, the world box, tol = bounds_margin for
+ * soft walls (their push starts that far inside and turns a boid back within about as far outside)
+ * and 0 for bounce and wrap (the walls put a boid back on the next tick); without walls but with a
+ * roost, the roost's horizontal disc (as a square) and 10 wu around its altitude (the vertical pull's
+ * range), tol = roost_radius / 4 (the roost turns a boid back: starling flocks reach 1.2 roost_radius);
+ * with neither, everywhere (false). */
+static bool home_region(const mur_flock_def *r, float lo[3], float hi[3], float tol[3])
+{
+    if (r->bounds != MUR_BOUNDS_NONE) {
+        for (int a = 0; a < 3; a++) {
+            lo[a] = r->world_min[a];
+            hi[a] = r->world_max[a];
+            tol[a] = r->bounds == MUR_BOUNDS_SOFT ? r->bounds_margin : 0.0f;
+        }
+        return true;
+    }
+    if (!r->roost)
+        return false;
+    for (int a = 0; a < 3; a++) {
+        const float half = a == 1 ? 10.0f : r->roost_radius;
+        lo[a] = r->roost_pos[a] - half;
+        hi[a] = r->roost_pos[a] + half;
+        tol[a] = 0.25f * r->roost_radius;
+    }
+    return true;
+}
+
+/* A coordinate drawn uniformly in [lo, hi) (stream 6): where a boid that cannot stay goes on axis a. */
+static float draw_in(const mur_flock_def *d, int32_t i, int a, uint64_t salt, float lo, float hi)
+{
+    const uint64_t key = ((uint64_t)i << 4) ^ (salt << 36);
+    float x = lo + mur_hash_unit(d->seed, 6, key + (uint64_t)a) * (hi - lo);
+    return x >= lo && x < hi ? x : lo;
+}
+
+/* Bring every boid and predator into the region of the def in force (home_region): per axis, when some
+ * boid is farther outside than tol, the whole flock moves along that axis by the least shift that puts
+ * it inside (a margin from the walls where it fits: the flock flies on, its shape kept); a flock wider
+ * than the box stays, and the boids still outside get a seeded coordinate inside on that axis (and fly
+ * on: perch 0). Plane mode puts flying boids on the plane. Predators outside are placed anew. */
+static void bring_in(mur_flock *f)
+{
+    const mur_flock_def r = mur_def_resolved(&f->def);
+    mur_world w;
+    mur_world_init(&w, &r);
+    float lo[3], hi[3], tol[3];
+    const int32_t n = f->n;
+    if (home_region(&r, lo, hi, tol)) {
+        for (int a = 0; a < 3; a++) {
+            if (w.plane && a == 1)
+                continue;
+            float b0 = INFINITY, b1 = -INFINITY;
+            for (int32_t i = 0; i < n; i++) {
+                const float p = f->pos[3 * (size_t)i + a];
+                b0 = p < b0 ? p : b0;
+                b1 = p > b1 ? p : b1;
+            }
+            if (n == 0 || (b0 >= lo[a] - tol[a] && b1 <= hi[a] + tol[a]))
+                continue;
+            const double room = (double)hi[a] - lo[a], ext = (double)b1 - b0;
+            if (ext <= room) {
+                /* inside by min(tol, half the slack) from each wall, by the least shift */
+                const double m = fmin((double)tol[a], 0.5 * (room - ext));
+                const double shift = b0 < lo[a] + m ? (lo[a] + m) - b0 : (hi[a] - m) - b1;
+                for (int32_t i = 0; i < n; i++) {
+                    float *p = &f->pos[3 * (size_t)i + a];
+                    *p = (float)((double)*p + shift);
+                    *p = *p < lo[a] ? lo[a] : (*p > hi[a] ? hi[a] : *p); /* rounding */
+                    if (a == 1)
+                        f->perch[i] = 0; /* off the ground: flying */
+                }
+            }
+            for (int32_t i = 0; i < n; i++) {
+                float *p = &f->pos[3 * (size_t)i + a];
+                if (*p < lo[a] - tol[a] || *p > hi[a] + tol[a]) {
+                    *p = draw_in(&r, i, a, f->tick, lo[a], hi[a]);
+                    f->perch[i] = 0;
+                }
+            }
+        }
+        for (int32_t k = 0; k < f->np; k++) {
+            const float *q = f->ppos + 3 * (size_t)k;
+            bool out = false;
+            for (int a = 0; a < 3; a++)
+                out |= q[a] < lo[a] - tol[a] || q[a] > hi[a] + tol[a];
+            if (out)
+                spawn_predator(f, &r, k, f->tick);
+        }
+    }
+    if (w.plane) {
+        for (int32_t i = 0; i < n; i++) {
+            if (f->perch[i] > 0)
+                continue;
+            f->pos[3 * (size_t)i + 1] = w.plane_y;
+            f->vel[3 * (size_t)i + 1] = 0.0f;
+        }
+    }
+}
+
+bool mur_flock_switch_def(mur_flock *f, const mur_flock_def *def, mur_error *err)
+{
+    if (!mur_flock_apply_def(f, def, err))
+        return false;
+    bring_in(f);
+    return true;
+}
+
+bool mur_flock_apply_preset(mur_flock *f, const char *name, int32_t boids, mur_error *err)
+{
+    mur_flock_def d;
+    if (!mur_def_preset(&d, name, err))
+        return false;
+    d.seed = f->def.seed; /* not live: the flock keeps its own */
+    if (boids > 0)
+        d.boids = boids;
+    return mur_flock_switch_def(f, &d, err);
 }
 
 void mur_flock_set_perch(mur_flock *f, bool on)
