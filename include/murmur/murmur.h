@@ -248,12 +248,13 @@ MUR_API bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_err
 /// Switch a live flock to def (checked first, as mur_flock_apply_def; false + err and the flock
 /// unchanged when it fails): every parameter and both counts, the boids flying on from where they are.
 /// Boids it adds start as creation places them, in def's world; then every boid is brought into def's
-/// world at once: per axis, where some boid is farther outside than the world allows (the world box
-/// with soft walls: bounds_margin; bounce or wrap: 0; no walls but a roost: its disc and 10 wu around
-/// its altitude, roost_radius / 4; no walls, no roost: anywhere), the whole flock moves along that axis
-/// by the least shift that puts it inside (keeping its shape); a flock wider than the box stays, and
-/// the boids still outside get a seeded coordinate in the box on that axis. Plane mode puts the flying
-/// boids on its plane; predators outside are placed anew. Deterministic for a seed and a tick.
+/// world at once. With walls, per axis of the world box where some boid is outside it: the whole flock
+/// moves along that axis by the least shift that puts it inside (bounds_margin from soft walls where it
+/// fits), keeping its shape; a flock wider than the box stays, and the boids outside get a seeded
+/// coordinate in the box. Without walls but with a roost, the same for the roost's horizontal disc
+/// (roost_radius) and 10 wu around its altitude, where some boid is more than roost_radius / 4 outside
+/// them (the roost turns boids back from there). No walls, no roost: nobody moves. Plane mode puts the
+/// flying boids on its plane; predators outside are placed anew. Deterministic for a seed and a tick.
 MUR_API bool mur_flock_switch_def(mur_flock *f, const mur_flock_def *def, mur_error *err);
 /// Switch a live flock to the named preset (the viewer's N): mur_flock_switch_def with the preset's
 /// def (mur_def_preset), keeping the flock's seed, and boids > 0 boids instead of the preset's count
