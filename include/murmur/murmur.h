@@ -248,8 +248,25 @@ MUR_API mur_flock_def mur_flock_get_def(const mur_flock *f);
 /* Setters: each takes effect on the next tick. */
 /// Set any live parameter by name from text (same syntax as --set). False + err on bad input.
 MUR_API bool mur_flock_set(mur_flock *f, const char *name, const char *value, mur_error *err);
-/// Apply a whole def (checked first); boid and predator counts are resized as needed.
+/// Apply a whole def (checked first); boid and predator counts are resized as needed (boids and
+/// predators added start in def's world). The boids stay where they are (mur_flock_switch_def brings
+/// them into def's world); banked turns off sets every roll to 0, perching off ends every perch.
 MUR_API bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_error *err);
+/// Switch a live flock to def (checked first, as mur_flock_apply_def; false + err and the flock
+/// unchanged when it fails): every parameter and both counts, the boids flying on from where they are.
+/// Boids it adds start as creation places them, in def's world; then every boid is brought into def's
+/// world at once. With walls, per axis of the world box where some boid is outside it: the whole flock
+/// moves along that axis by the least shift that puts it inside (bounds_margin from soft walls where it
+/// fits), keeping its shape; a flock wider than the box stays, and the boids outside get a seeded
+/// coordinate in the box. Without walls but with a roost, the same for the roost's horizontal disc
+/// (roost_radius) and 10 wu around its altitude, where some boid is more than roost_radius / 4 outside
+/// them (the roost turns boids back from there). No walls, no roost: nobody moves. Plane mode puts the
+/// flying boids on its plane; predators outside are placed anew. Deterministic for a seed and a tick.
+MUR_API bool mur_flock_switch_def(mur_flock *f, const mur_flock_def *def, mur_error *err);
+/// Switch a live flock to the named preset (the viewer's N): mur_flock_switch_def with the preset's
+/// def (mur_def_preset), keeping the flock's seed, and boids > 0 boids instead of the preset's count
+/// (0 or less: the preset's). False + err for an unknown name (naming the presets) or a bad count.
+MUR_API bool mur_flock_apply_preset(mur_flock *f, const char *name, int32_t boids, mur_error *err);
 MUR_API void mur_flock_set_perch(mur_flock *f, bool on);           ///< off releases every perched boid
 MUR_API void mur_flock_set_predators_on(mur_flock *f, bool on);    ///< hide/restore without losing them
 MUR_API void mur_flock_set_goal(mur_flock *f, bool on, const float *pos); ///< pos may be NULL (keep)

@@ -335,17 +335,36 @@ static void act_bounds(viewer *v, int key, int mods)
     viewer_message(v, "bounds: %s", mur_bounds_name(b));
 }
 
-/* A preset's parameters and boid count, live: the boids keep flying from where they are. */
+/* What a switch set, for the message line: "2000 boids, world -60..60 x -5..60 x -60..60, soft walls"
+ * (the geometry as the simulation uses it, mur_def_resolved), or the roost for a flock without walls. */
+static void describe_world(const mur_flock_def *def, char *buf, size_t len)
+{
+    const mur_flock_def r = mur_def_resolved(def);
+    if (r.bounds == MUR_BOUNDS_NONE && r.roost) {
+        snprintf(buf, len, "%d boids, no walls, roost %g,%g,%g radius %g", (int)r.boids, (double)r.roost_pos[0],
+                 (double)r.roost_pos[1], (double)r.roost_pos[2], (double)r.roost_radius);
+        return;
+    }
+    snprintf(buf, len, "%d boids, world %g..%g x %g..%g x %g..%g, %s walls%s", (int)r.boids, (double)r.world_min[0],
+             (double)r.world_max[0], (double)r.world_min[1], (double)r.world_max[1], (double)r.world_min[2],
+             (double)r.world_max[2], mur_bounds_name(r.bounds), r.plane ? ", plane" : "");
+}
+
+/* A preset's parameters and boid count, live (mur_flock_apply_preset): the boids keep flying from where
+ * they are, brought into the preset's world. */
 void viewer_apply_preset(viewer *v, int i)
 {
-    mur_flock_def d;
     mur_error err = {{0}};
-    bool ok = mur_def_preset(&d, mur_preset_name(i), &err) && mur_flock_apply_def(v->flock, &d, &err);
-    if (ok)
-        snprintf(v->preset, sizeof v->preset, "%s", mur_preset_name(i));
-    char done[64];
-    snprintf(done, sizeof done, "preset: %s", mur_preset_name(i));
-    report(v, ok, &err, done);
+    if (!mur_flock_apply_preset(v->flock, mur_preset_name(i), 0, &err)) {
+        viewer_message(v, "%s", err.msg);
+        return;
+    }
+    snprintf(v->preset, sizeof v->preset, "%s", mur_preset_name(i));
+    v->flock_dirty = true; /* boids were moved: upload them again even without a tick (paused) */
+    const mur_flock_def d = mur_flock_get_def(v->flock);
+    char what[160];
+    describe_world(&d, what, sizeof what);
+    viewer_message(v, "preset %s: %s", mur_preset_name(i), what);
 }
 
 /* N: the next preset */
@@ -416,7 +435,7 @@ static const viewer_binding BINDINGS[] = {
     {K(GLFW_KEY_W), 0, false, "W", "wind on / off", "blows with `wind_vel`", act_switch},
     {K(GLFW_KEY_S), 0, false, "S", "scatter on / off", "negated cohesion", act_switch},
     {K(GLFW_KEY_N), 0, false, "N", "next preset: classic > starling > vision-report",
-     "sets that preset's parameters and boid count live; the boids fly on from where they are", act_preset},
+     "sets that preset's parameters and boid count live; the boids fly on from where they are, brought into its world", act_preset},
     {K(GLFW_KEY_B), 0, false, "B", "bounds mode: soft > wrap > bounce > none", "and back to soft", act_bounds},
     {K(GLFW_KEY_A), 0, false, "A", "view cone on / off (360 deg = all round)",
      "back to the previous angle, 270 if there was none", act_cone},

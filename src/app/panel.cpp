@@ -191,7 +191,7 @@ void preset_widget(mur_panel_io *io)
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("sets every parameter of the preset and its boid count; the boids fly on");
+        ImGui::SetTooltip("sets every parameter of the preset and its boid count; the boids fly on, brought into its world");
 }
 
 } // namespace

@@ -15,6 +15,9 @@
 /// Floats of slack after the gather buffer and the sorted arrays: vector loads and the fixed-size
 /// copies of the gather may run this far past the last valid candidate (masked out, never used).
 #define MUR_PAD 32
+/// Floats of each of the 7 arrays of a gather buffer (x, y, z, vx, vy, vz, w: one allocation), and in all.
+#define MUR_GATHER_STRIDE (MUR_GATHER_CAP + MUR_PAD)
+#define MUR_GATHER_FLOATS (7 * MUR_GATHER_STRIDE)
 /// Sorted-slot weight (sw): a flying boid, a perching boid that counts as a neighbour, one that does not.
 #define MUR_W_FLYING 2.0f
 #define MUR_W_PERCHED 1.0f
@@ -52,6 +55,10 @@ struct mur_flock {
     int threads;               ///< worker threads, 1..MUR_MAX_THREADS
     mur_cores cores;           ///< all threads or one, by what the last ticks measured
     mur_gather gather[MUR_MAX_THREADS];
+    /// The topological pass left NaNs and slot numbers (not floats) in the gather buffers: the metric
+    /// pass clears them before its first use (its lean kernel weights the lanes past a run's end by 0,
+    /// and 0 times NaN is NaN; rules.c).
+    bool gather_dirty;
     bool metrics_every;
     bool group_shape;          ///< metrics also describe the biggest group (mur_flock_set_group_shape)
     mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)

@@ -572,6 +572,14 @@ void mur_rules_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
 {
     tick_cfg t;
     tick_config(f, s, &t);
+    if (f->gather_dirty) {
+        /* after a topological tick (a live switch to metric neighbours): the kernels read up to 15
+         * lanes past a run's end, weighted by 0, and the lean kernel's 0 * NaN would be NaN */
+        for (int k = 0; k < MUR_MAX_THREADS; k++)
+            if (f->gather[k].x)
+                memset(f->gather[k].x, 0, sizeof(float) * MUR_GATHER_FLOATS);
+        f->gather_dirty = false;
+    }
     const items I = plan_items(f);
     const bool metrics = s->metrics;
     const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);

@@ -556,6 +556,7 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);
     int64_t cand_total = 0;
     const grow_fn grow = grow_for(s->simd);
+    f->gather_dirty = true; /* the gather buffers hold NaNs and slot numbers (mur_rules_pass clears them) */
     /* each thread's CPU time against the pass's wall time: did every thread have its core? (cores.h;
      * as mur_rules_pass) */
     double own[MUR_MAX_THREADS];
