@@ -1,6 +1,6 @@
 /* The column copy of the row gather (see do_row in rules.c) for one vector width, included by rules.c
  * once per width with
- *   GNAME   the path (base, avx2, avx512): the function is gather_column_GNAME
+ *   GATHER_COLUMN   the function's name (gather_column_base, _avx2, _avx512: the name a profiler shows)
  *   GW      floats per vector (4, 8, 16)
  *   GATTR   the target attribute of the path (empty for base)
  * Appends column xoff (shifted by shx) of the row's pieces to the buffer at o and returns the new end.
@@ -9,18 +9,14 @@
  * position of the first boid of cell (x, cy). With lean (the lean kernel's buffer, kernel.h) the
  * weights are not copied and a candidate of weight 0 gets x = MUR_FAR instead. No include guard: each
  * inclusion is one path. */
-#define G_CAT2(a, b) a##_##b
-#define G_CAT(a, b) G_CAT2(a, b)
-#define G(x) G_CAT(x, GNAME)
-
-typedef float G(vg) __attribute__((vector_size(4 * GW)));
-typedef int32_t G(vgi) __attribute__((vector_size(4 * GW)));
-static GATTR int32_t G(gather_column)(const mur_flock *f, mur_gather *gb, const piece *pc, int np, int cp,
+typedef float GATHER_VG __attribute__((vector_size(4 * GW)));
+typedef int32_t GATHER_VGI __attribute__((vector_size(4 * GW)));
+static GATTR int32_t GATHER_COLUMN(const mur_flock *f, mur_gather *gb, const piece *pc, int np, int cp,
                                          int32_t cy, int64_t xoff, float shx, int32_t o, int32_t *center,
                                          bool prefetch, int32_t dy, bool lean)
 {
-    typedef G(vg) vg;
-    typedef G(vgi) vgi;
+    typedef GATHER_VG vg;
+    typedef GATHER_VGI vgi;
     const int32_t *restrict start = f->grid.start;
     /* local copies of the pointers: stores through float * could otherwise alias them */
     const float *restrict ax = f->sx, *restrict ay = f->sy, *restrict az = f->sz;
@@ -85,6 +81,3 @@ static GATTR int32_t G(gather_column)(const mur_flock *f, mur_gather *gb, const 
     return o;
 }
 
-#undef G
-#undef G_CAT
-#undef G_CAT2

@@ -1,15 +1,13 @@
-/* The neighbour kernel of one vector width (see kernel.h), included by kernel.c once per width with
- *   KNAME   the path (base, avx2, avx512): every function and type here gets the suffix _KNAME
+/* The neighbour kernel of one vector width (see kernel.h), included once by each of kernel_base.c,
+ * kernel_avx2.c and kernel_avx512.c, which define
+ *   KERNEL_SCAN, KERNEL_SCAN_LEAN, KERNEL_SCAN2   the names of the functions this width defines (the
+ *           names a profiler shows; a width that has no lean or two-boid kernel leaves it undefined)
  *   KW      floats per vector (4, 8, 16)
  *   KATTR   the target attribute of the path (empty for base)
  *   KMASK(K, M), MADD(A, X, K), MSUB(A, X, K)   the masked sums of the path
  *   KMIN(A, B)   A < B ? A : B lane by lane
  * Lanes [s KW, (s + 1) KW) of the 16 are one pass over the candidates with the sums in registers.
- * No include guard: each inclusion is one path. */
-#define K_CAT2(a, b) a##_##b
-#define K_CAT(a, b) K_CAT2(a, b)
-#define K(x) K_CAT(x, KNAME)
-
+ * One width per translation unit: the helpers here are static and need no suffix. */
 /* The nine sums of a chunk into a (dx, dy, dz, vx, vy, vz in scope): cohesion and alignment by ADD
  * with w, separation by SUB with ws. */
 #define K_SUMS(ADD, SUB, w, ws)                                                                      \
@@ -25,30 +23,30 @@
         SUB(a->sz, dz, ws);                                                                          \
     } while (0)
 
-typedef float K(vf) __attribute__((vector_size(4 * KW)));
-typedef int32_t K(vi) __attribute__((vector_size(4 * KW)));
-typedef struct K(lanes) {
-    K(vf) cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;
-} K(lanes);
+typedef float vf __attribute__((vector_size(4 * KW)));
+typedef int32_t vi __attribute__((vector_size(4 * KW)));
+typedef struct lanes {
+    vf cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;
+} lanes;
 /* The view cone's lanes: dot >= k sqrt(d2) (k = cos_half |v|) without the root, as signed squares:
  * dot |dot| >= k |k| d2. Negating a product is exact, so this is, bit for bit, dot >= 0 and
  * dot^2 >= k^2 d2 when k >= 0, and dot >= 0 or dot^2 <= k^2 d2 when k < 0, in one compare. */
-static inline __attribute__((always_inline)) KATTR K(vi) K(in_cone)(K(vf) dx, K(vf) dy, K(vf) dz, K(vf) d2,
+static inline __attribute__((always_inline)) KATTR vi in_cone(vf dx, vf dy, vf dz, vf d2,
     const kparams *p)
 {
-    typedef K(vf) vf;
-    typedef K(vi) vi;
+    typedef vf vf;
+    typedef vi vi;
     const vf dot = dx * p->bvx + dy * p->bvy + dz * p->bvz;
     const vf adot = VAND(vf, dot, (vi){0} + 0x7fffffff);
     return dot * adot >= d2 * p->k2s;
 }
 /* One chunk's masked sums: (fcnt) the float count, cohesion and alignment over the neighbours m,
  * separation over those within the separation radius, and (nnd) the nearest squared distance. */
-static inline __attribute__((always_inline)) KATTR void K(add)(K(lanes) *a, K(vf) dx, K(vf) dy, K(vf) dz,
-    K(vf) vx, K(vf) vy, K(vf) vz, K(vf) d2, K(vi) m, const kparams *p, const bool fcnt, const bool nnd)
+static inline __attribute__((always_inline)) KATTR void add(lanes *a, vf dx, vf dy, vf dz,
+    vf vx, vf vy, vf vz, vf d2, vi m, const kparams *p, const bool fcnt, const bool nnd)
 {
-    typedef K(vf) vf;
-    typedef K(vi) vi;
+    typedef vf vf;
+    typedef vi vi;
     const vf zero = {0};
     const vi ms = m & (d2 < zero + p->sr2);
     {
@@ -63,12 +61,12 @@ static inline __attribute__((always_inline)) KATTR void K(add)(K(lanes) *a, K(vf
         a->nn = KMIN(dn, a->nn);
     }
 }
-static inline __attribute__((always_inline)) KATTR void K(chunk)(K(lanes) *a, const float *const *src,
+static inline __attribute__((always_inline)) KATTR void chunk(lanes *a, const float *const *src,
     int32_t o, int32_t idx0, float shx, float shy, float shz, int32_t self, int32_t hi, const kparams *p,
     const bool cone, const bool pairwise, const bool tail, const bool nnd)
 {
-    typedef K(vf) vf;
-    typedef K(vi) vi;
+    typedef vf vf;
+    typedef vi vi;
     const vf zero = {0};
     vi iota;
     memcpy(&iota, lane_iota, sizeof iota);
@@ -95,20 +93,20 @@ static inline __attribute__((always_inline)) KATTR void K(chunk)(K(lanes) *a, co
     if (tail) /* lanes past the run's end: whatever is there, weight 0 */
         m &= idx < hi;
     if (cone)
-        m &= K(in_cone)(dx, dy, dz, d2, p);
+        m &= in_cone(dx, dy, dz, d2, p);
     memcpy(&vx, src[3] + o, sizeof vx);
     memcpy(&vy, src[4] + o, sizeof vy);
     memcpy(&vz, src[5] + o, sizeof vz);
-    K(add)(a, dx, dy, dz, vx, vy, vz, d2, m, p, true, nnd);
+    add(a, dx, dy, dz, vx, vy, vz, d2, m, p, true, nnd);
 }
-static inline __attribute__((always_inline)) KATTR void K(runs)(const scan_job *J,
-    K(lanes) *all, const bool cone, const bool pairwise, const bool nnd)
+static inline __attribute__((always_inline)) KATTR void runs(const scan_job *J,
+    lanes *all, const bool cone, const bool pairwise, const bool nnd)
 {
     const float *src[7] = {J->x, J->y, J->z, J->vx, J->vy, J->vz, J->w};
     for (int s = 0; s < MUR_LANES / KW; s++) {
         const int32_t so = s * KW;
-        K(lanes) a;
-        const K(vf) zero = {0};
+        lanes a;
+        const vf zero = {0};
         a.cnt = a.cx = a.cy = a.cz = a.ax = a.ay = a.az = a.sx = a.sy = a.sz = zero;
         a.nn = zero + INFINITY;
         for (int r = 0; r < J->nr; r++) {
@@ -117,10 +115,10 @@ static inline __attribute__((always_inline)) KATTR void K(runs)(const scan_job *
             const int32_t self = shifted ? -1 : J->self;
             int32_t j = R->lo;
             for (; j + MUR_LANES <= R->hi; j += MUR_LANES)
-                K(chunk)(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
+                chunk(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
                              false, nnd);
             if (j < R->hi)
-                K(chunk)(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
+                chunk(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
                              true, nnd);
         }
         all[s] = a;
@@ -128,14 +126,14 @@ static inline __attribute__((always_inline)) KATTR void K(runs)(const scan_job *
 }
 /* two boids of one cell against the same candidates: each boid's lanes get exactly the operations
  * of runs_, the candidate loads are shared */
-static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job *J, const kparams *p2,
-    int32_t self2, K(lanes) *all, K(lanes) *all2, const bool cone, const bool pairwise, const bool nnd)
+static inline __attribute__((always_inline)) KATTR void runs2(const scan_job *J, const kparams *p2,
+    int32_t self2, lanes *all, lanes *all2, const bool cone, const bool pairwise, const bool nnd)
 {
     const float *src[7] = {J->x, J->y, J->z, J->vx, J->vy, J->vz, J->w};
     for (int s = 0; s < MUR_LANES / KW; s++) {
         const int32_t so = s * KW;
-        K(lanes) a, b;
-        const K(vf) zero = {0};
+        lanes a, b;
+        const vf zero = {0};
         a.cnt = a.cx = a.cy = a.cz = a.ax = a.ay = a.az = a.sx = a.sy = a.sz = zero;
         a.nn = zero + INFINITY;
         b = a;
@@ -145,15 +143,15 @@ static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job 
             const int32_t self = shifted ? -1 : J->self, sb = shifted ? -1 : self2;
             int32_t j = R->lo;
             for (; j + MUR_LANES <= R->hi; j += MUR_LANES) {
-                K(chunk)(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
+                chunk(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
                              false, nnd);
-                K(chunk)(&b, src, j + so, j + so, R->sx, R->sy, R->sz, sb, R->hi, p2, cone, pairwise,
+                chunk(&b, src, j + so, j + so, R->sx, R->sy, R->sz, sb, R->hi, p2, cone, pairwise,
                              false, nnd);
             }
             if (j < R->hi) {
-                K(chunk)(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
+                chunk(&a, src, j + so, j + so, R->sx, R->sy, R->sz, self, R->hi, &J->p, cone, pairwise,
                              true, nnd);
-                K(chunk)(&b, src, j + so, j + so, R->sx, R->sy, R->sz, sb, R->hi, p2, cone, pairwise,
+                chunk(&b, src, j + so, j + so, R->sx, R->sy, R->sz, sb, R->hi, p2, cone, pairwise,
                              true, nnd);
             }
         }
@@ -165,26 +163,26 @@ static inline __attribute__((always_inline)) KATTR void K(runs2)(const scan_job 
  * inside the run, a lane that is not a neighbour has d2 >= r2 (or +inf) and every neighbour is
  * closer, so the minimum over all lanes is the nearest neighbour's whenever there is one (the only
  * case the metrics read: rules.c sums it where cnt > 0); else lanes off the mask count as +inf. */
-static inline __attribute__((always_inline)) KATTR K(vf) K(nn_lane)(K(vf) d2, K(vi) m, const bool cone,
+static inline __attribute__((always_inline)) KATTR vf nn_lane(vf d2, vi m, const bool cone,
     const bool tail)
 {
     if (!cone && !tail)
         return d2;
-    return VSEL(K(vf), m, d2, (K(vf)){0} + INFINITY);
+    return VSEL(vf, m, d2, (vf){0} + INFINITY);
 }
 /* The lean kernel of the row gather (rules.c do_row): one run, unshifted, whose candidates that must
  * not count (weight 0, and the boid itself) have x = MUR_FAR in the buffer, so their d2 is +inf and
  * fails every comparison. The mask is then d2 < r2 (and the end of the run in the last chunk), with no
  * weight load, no shift adds and no self compare. The count is an integer per lane (exact, as the
  * float sums of 1 are below 2^24), converted before the reduction. Each lane gets the same sums as
- * in K(chunk): dx = x - px instead of (x + 0) - px differs at most in the sign of a zero, which no
+ * in chunk: dx = x - px instead of (x + 0) - px differs at most in the sign of a zero, which no
  * masked sum (all start at +0) and no comparison sees. */
-static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *a, K(vi) *cnt,
+static inline __attribute__((always_inline)) KATTR void chunk_lean(lanes *a, vi *cnt,
     const float *const *src, int32_t o, int32_t hi, const kparams *p, const bool cone, const bool tail,
     const bool nnd)
 {
-    typedef K(vf) vf;
-    typedef K(vi) vi;
+    typedef vf vf;
+    typedef vi vi;
     const vf zero = {0};
     vf x, y, z, vx, vy, vz;
     memcpy(&x, src[0] + o, sizeof x);
@@ -199,49 +197,49 @@ static inline __attribute__((always_inline)) KATTR void K(chunk_lean)(K(lanes) *
         m &= (iota + o) < hi;
     }
     if (cone)
-        m &= K(in_cone)(dx, dy, dz, d2, p);
+        m &= in_cone(dx, dy, dz, d2, p);
     memcpy(&vx, src[3] + o, sizeof vx);
     memcpy(&vy, src[4] + o, sizeof vy);
     memcpy(&vz, src[5] + o, sizeof vz);
     *cnt -= m;
 #ifdef WADD
     {
-        /* weighted sums (kernel.c: the same bits as K(add)'s masked ones). d2 and m die before the
+        /* weighted sums (kernel.c: the same bits as add's masked ones). d2 and m die before the
          * sums, so the 11 sums, dx, dy, dz and the two weights fit the 16 registers: with d2 live
          * to the end gcc kept two sums on the stack, a store and reload on their chains (metrics
          * on: 28% more kernel time for 8% more instructions) */
         if (nnd)
-            a->nn = KMIN(K(nn_lane)(d2, m, cone, tail), a->nn);
+            a->nn = KMIN(nn_lane(d2, m, cone, tail), a->nn);
         const vf wm = VAND(vf, zero + 1.0f, m);
         const vf ws = VAND(vf, wm, d2 < zero + p->sr2);
         K_SUMS(WADD, WSUB, wm, ws);
     }
 #else
-    K(add)(a, dx, dy, dz, vx, vy, vz, d2, m, p, false, nnd);
+    add(a, dx, dy, dz, vx, vy, vz, d2, m, p, false, nnd);
 #endif
 }
-static inline __attribute__((always_inline)) KATTR void K(runs_lean)(const scan_job *J, K(lanes) *all,
+static inline __attribute__((always_inline)) KATTR void runs_lean(const scan_job *J, lanes *all,
     const bool cone, const bool nnd)
 {
     const float *src[6] = {J->x, J->y, J->z, J->vx, J->vy, J->vz};
     const run *R = &J->runs[0];
     for (int s = 0; s < MUR_LANES / KW; s++) {
         const int32_t so = s * KW;
-        K(lanes) a;
-        const K(vf) zero = {0};
-        K(vi) cnt = {0};
+        lanes a;
+        const vf zero = {0};
+        vi cnt = {0};
         a.cnt = a.cx = a.cy = a.cz = a.ax = a.ay = a.az = a.sx = a.sy = a.sz = zero;
         a.nn = zero + INFINITY;
         int32_t j = R->lo;
         for (; j + MUR_LANES <= R->hi; j += MUR_LANES)
-            K(chunk_lean)(&a, &cnt, src, j + so, R->hi, &J->p, cone, false, nnd);
+            chunk_lean(&a, &cnt, src, j + so, R->hi, &J->p, cone, false, nnd);
         if (j < R->hi)
-            K(chunk_lean)(&a, &cnt, src, j + so, R->hi, &J->p, cone, true, nnd);
-        a.cnt = __builtin_convertvector(cnt, K(vf));
+            chunk_lean(&a, &cnt, src, j + so, R->hi, &J->p, cone, true, nnd);
+        a.cnt = __builtin_convertvector(cnt, vf);
         all[s] = a;
     }
 }
-static inline __attribute__((always_inline)) KATTR void K(reduce)(K(lanes) *all, acc *out)
+static inline __attribute__((always_inline)) KATTR void reduce(lanes *all, acc *out)
 {
     /* the fixed tree: lane l += lane l + w for w = 8, 4, 2, 1 (across sub-vectors, then inside one) */
     for (int w = MUR_LANES / 2; w >= 1; w /= 2) {
@@ -249,9 +247,9 @@ static inline __attribute__((always_inline)) KATTR void K(reduce)(K(lanes) *all,
             for (int s = 0; s < w / KW; s++)
                 LANES_ADD(all[s], all[s + w / KW]);
         } else {
-            K(vi) mask;
+            vi mask;
             memcpy(&mask, lane_rot_w[KW == 4 ? 0 : (KW == 8 ? 1 : 2)][w], sizeof mask);
-            K(lanes) sh;
+            lanes sh;
             LANES_SHUF(sh, all[0], mask);
             LANES_ADD(all[0], sh);
         }
@@ -268,54 +266,54 @@ static inline __attribute__((always_inline)) KATTR void K(reduce)(K(lanes) *all,
     out->sz = all[0].sz[0];
     out->nn = all[0].nn[0];
 }
-KATTR void K(mur_scan_boid)(const scan_job *J, acc *out)
+KATTR void KERNEL_SCAN(const scan_job *J, acc *out)
 {
-    K(lanes) all[MUR_LANES / KW];
+    lanes all[MUR_LANES / KW];
     /* one specialised copy per combination of the per-tick switches */
     const int sel = (J->cone ? 4 : 0) | (J->pairwise ? 2 : 0) | (J->nn ? 1 : 0);
     switch (sel) {
-    case 0: K(runs)(J, all, false, false, false); break;
-    case 1: K(runs)(J, all, false, false, true); break;
-    case 2: K(runs)(J, all, false, true, false); break;
-    case 3: K(runs)(J, all, false, true, true); break;
-    case 4: K(runs)(J, all, true, false, false); break;
-    case 5: K(runs)(J, all, true, false, true); break;
-    case 6: K(runs)(J, all, true, true, false); break;
-    default: K(runs)(J, all, true, true, true); break;
+    case 0: runs(J, all, false, false, false); break;
+    case 1: runs(J, all, false, false, true); break;
+    case 2: runs(J, all, false, true, false); break;
+    case 3: runs(J, all, false, true, true); break;
+    case 4: runs(J, all, true, false, false); break;
+    case 5: runs(J, all, true, false, true); break;
+    case 6: runs(J, all, true, true, false); break;
+    default: runs(J, all, true, true, true); break;
     }
-    K(reduce)(all, out);
+    reduce(all, out);
 }
-KATTR __attribute__((unused)) void K(mur_scan_boid_lean)(const scan_job *J, acc *out)
+#ifdef KERNEL_SCAN_LEAN
+KATTR void KERNEL_SCAN_LEAN(const scan_job *J, acc *out)
 {
-    K(lanes) all[MUR_LANES / KW];
+    lanes all[MUR_LANES / KW];
     const int sel = (J->cone ? 2 : 0) | (J->nn ? 1 : 0);
     switch (sel) {
-    case 0: K(runs_lean)(J, all, false, false); break;
-    case 1: K(runs_lean)(J, all, false, true); break;
-    case 2: K(runs_lean)(J, all, true, false); break;
-    default: K(runs_lean)(J, all, true, true); break;
+    case 0: runs_lean(J, all, false, false); break;
+    case 1: runs_lean(J, all, false, true); break;
+    case 2: runs_lean(J, all, true, false); break;
+    default: runs_lean(J, all, true, true); break;
     }
-    K(reduce)(all, out);
+    reduce(all, out);
 }
-KATTR __attribute__((unused)) void K(mur_scan_boid2)(const scan_job *J, const kparams *p2, int32_t self2, acc *out)
+#endif
+#ifdef KERNEL_SCAN2
+KATTR void KERNEL_SCAN2(const scan_job *J, const kparams *p2, int32_t self2, acc *out)
 {
-    K(lanes) all[MUR_LANES / KW], all2[MUR_LANES / KW];
+    lanes all[MUR_LANES / KW], all2[MUR_LANES / KW];
     const int sel = (J->cone ? 4 : 0) | (J->pairwise ? 2 : 0) | (J->nn ? 1 : 0);
     switch (sel) {
-    case 0: K(runs2)(J, p2, self2, all, all2, false, false, false); break;
-    case 1: K(runs2)(J, p2, self2, all, all2, false, false, true); break;
-    case 2: K(runs2)(J, p2, self2, all, all2, false, true, false); break;
-    case 3: K(runs2)(J, p2, self2, all, all2, false, true, true); break;
-    case 4: K(runs2)(J, p2, self2, all, all2, true, false, false); break;
-    case 5: K(runs2)(J, p2, self2, all, all2, true, false, true); break;
-    case 6: K(runs2)(J, p2, self2, all, all2, true, true, false); break;
-    default: K(runs2)(J, p2, self2, all, all2, true, true, true); break;
+    case 0: runs2(J, p2, self2, all, all2, false, false, false); break;
+    case 1: runs2(J, p2, self2, all, all2, false, false, true); break;
+    case 2: runs2(J, p2, self2, all, all2, false, true, false); break;
+    case 3: runs2(J, p2, self2, all, all2, false, true, true); break;
+    case 4: runs2(J, p2, self2, all, all2, true, false, false); break;
+    case 5: runs2(J, p2, self2, all, all2, true, false, true); break;
+    case 6: runs2(J, p2, self2, all, all2, true, true, false); break;
+    default: runs2(J, p2, self2, all, all2, true, true, true); break;
     }
-    K(reduce)(all, out);
-    K(reduce)(all2, out + 1);
+    reduce(all, out);
+    reduce(all2, out + 1);
 }
 
-#undef K_SUMS
-#undef K
-#undef K_CAT
-#undef K_CAT2
+#endif

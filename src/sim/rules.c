@@ -340,27 +340,40 @@ static void do_cell(mur_flock *f, const tick_cfg *t, int32_t cx, int32_t cy, int
     scan_boids(f, t, &J, klo, khi, self_base, total, S, NULL);
 }
 
-/* The column copy, once per vector width (gather_body.h). */
-#define GNAME base
+/* The column copy, once per vector width (gather_body.h): gather_column_base, gather_column_avx2,
+ * gather_column_avx512. */
+#define GATHER_COLUMN gather_column_base
+#define GATHER_VG vg_base
+#define GATHER_VGI vgi_base
 #define GW 4
 #define GATTR
 #include "gather_body.h"
-#undef GNAME
+#undef GATHER_COLUMN
+#undef GATHER_VG
+#undef GATHER_VGI
 #undef GW
 #undef GATTR
 #ifdef MUR_X86_PATHS
-#define GNAME avx2
+#define GATHER_COLUMN gather_column_avx2
+#define GATHER_VG vg_avx2
+#define GATHER_VGI vgi_avx2
 #define GW 8
 #define GATTR __attribute__((target("avx2")))
 #include "gather_body.h"
-#undef GNAME
+#undef GATHER_COLUMN
+#undef GATHER_VG
+#undef GATHER_VGI
 #undef GW
 #undef GATTR
-#define GNAME avx512
+#define GATHER_COLUMN gather_column_avx512
+#define GATHER_VG vg_avx512
+#define GATHER_VGI vgi_avx512
 #define GW 16
 #define GATTR __attribute__((target("avx512f")))
 #include "gather_body.h"
-#undef GNAME
+#undef GATHER_COLUMN
+#undef GATHER_VG
+#undef GATHER_VGI
 #undef GW
 #undef GATTR
 #endif
