@@ -77,24 +77,27 @@ static bool parse_float_field(const char *s, float *out)
     return true;
 }
 
-static bool parse_line(char *line, agent *a, bool *is_pred, const char **why)
+/* One row of ncols fields (the header's: 8, or more when columns were added at the end, which are
+ * read past). */
+static bool parse_line(char *line, int ncols, agent *a, bool *is_pred, const char **why)
 {
-    char *fields[9];
+    char *fields[8];
     int nf = 0;
     char *s = line;
     fields[nf++] = s;
     for (; *s; s++) {
         if (*s == ',') {
             *s = 0;
-            if (nf == 9) {
-                *why = "too many fields (expected 8)";
-                return false;
-            }
-            fields[nf++] = s + 1;
+            if (nf < 8)
+                fields[nf] = s + 1;
+            nf++;
         }
     }
-    if (nf != 8) {
-        *why = "expected 8 fields: kind,x,y,z,vx,vy,vz,perch";
+    if (nf != ncols) {
+        static char msg[96];
+        snprintf(msg, sizeof msg, "expected %d fields as in the header (kind,x,y,z,vx,vy,vz,perch%s), got %d", ncols,
+                 ncols > 8 ? ",..." : "", nf);
+        *why = msg;
         return false;
     }
     if (strcmp(fields[0], "boid") == 0)
@@ -163,18 +166,24 @@ static bool read_agents(mur_text *t, list *boids, list *preds, mur_error *err)
     size_t got = 0;
     long lineno = 0;
     bool ok = true, header = false;
-    int r = 0;
+    int r = 0, ncols = 8;
     while (ok && (r = mur_text_line(t, &line, &got, err)) > 0) {
         lineno++;
         if (!check_line(line, got, path, lineno, err)) {
             ok = false;
             break;
         }
+        if (line[0] == '#') /* how the file was made (RULES.md): read past */
+            continue;
         if (!header) {
-            if (strcmp(line, HEADER) != 0) {
+            /* the header; columns may have been added at the end */
+            size_t hl = strlen(HEADER);
+            if (strncmp(line, HEADER, hl) != 0 || (line[hl] && line[hl] != ',')) {
                 mur_set_error(err, "%s:%ld: expected the header '" HEADER "'", path, lineno);
                 ok = false;
             }
+            for (const char *c = line + hl; *c; c++)
+                ncols += *c == ',';
             header = true;
             continue;
         }
@@ -183,7 +192,7 @@ static bool read_agents(mur_text *t, list *boids, list *preds, mur_error *err)
         agent a;
         bool pred;
         const char *why = "";
-        if (!parse_line(line, &a, &pred, &why)) {
+        if (!parse_line(line, ncols, &a, &pred, &why)) {
             mur_set_error(err, "%s:%ld: %s", path, lineno, why);
             ok = false;
         } else if ((pred ? preds->n >= MUR_MAX_PREDATORS : boids->n >= MUR_MAX_BOIDS)) {
