@@ -274,10 +274,50 @@ static inline int32_t axis_range(const mur_grid *g, int a, float q, int32_t r0, 
     return t < (float)lim && t >= 0.0f ? (int32_t)t : lim;
 }
 
+/* The contacts' squared reach: the contact radius, or the last contact's distance once MAX_CONTACTS
+ * are kept (only nearer ones, or as near with a lower index, can still enter). */
+static inline float contact_limit(const search *S)
+{
+    return S->nh == MAX_CONTACTS ? S->hard[MAX_CONTACTS - 1].d2 : S->h2;
+}
+
 /* Cells whose squared gap exceeds this cannot hold a candidate the search still wants. */
 static inline float scan_limit(const search *S, bool hard)
 {
-    return hard && S->h2 > S->thr ? S->h2 : S->thr;
+    const float h = hard ? contact_limit(S) : 0.0f;
+    return h > S->thr ? h : S->thr;
+}
+
+/* Whether the contacts are final when every unvisited boid is at least bound away: none kept, all
+ * within the contact radius visited, or MAX_CONTACTS kept within bound (as list_certain). Without the
+ * last case a crowd (many boids within the contact radius) made every boid visit all of them. */
+static inline bool contacts_certain(const search *S, float bound)
+{
+    return S->hard == NULL || bound >= S->hr ||
+           (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 <= bound * bound);
+}
+
+/* Whether the list, and the contacts, hold only boids at the boid's own point (d2 = 0): then no boid
+ * with a higher index can enter either, and a cell's slots are in index order (the grid's sort is
+ * stable), so the rest of the boid's own cell can be skipped. This bounds the search among many
+ * coincident boids (else each would scan all of them). */
+static inline bool zero_full(const search *S)
+{
+    return S->n == S->cap && (uint32_t)(S->key[S->cap - 1] >> 32) == 0u &&
+           (S->hard == NULL || (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 == 0.0f));
+}
+
+/* A crowded cell's own slots [lo, hi) are scanned in chunks from j, with a zero_full test after
+ * each: the whole cell when it holds at most OWN_CHUNK, else a first chunk of 16 (ranked into the
+ * empty list on rank_into's short path, which stays short when all are tied) and then OWN_CHUNK at a
+ * time. Returns the chunk's end. */
+#define OWN_CHUNK 64
+static inline int32_t own_chunk_end(int32_t j, int32_t lo, int32_t hi)
+{
+    if (hi - lo <= OWN_CHUNK)
+        return hi;
+    const int32_t e = j + (j == lo ? 16 : OWN_CHUNK);
+    return e < hi ? e : hi;
 }
 
 static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
