@@ -36,7 +36,7 @@
 #include "step.h"
 
 /* Hard-sphere contacts kept per boid (the nearest ones, ordered like the neighbours). */
-#define MAX_CONTACTS 4
+#define MAX_CONTACTS MUR_TOPO_CONTACTS
 /* Sorted slots per work item. */
 #define ITEM_SLOTS 64
 /* Candidates the block pass collects before they are ranked (a crowded block empties it into the
@@ -281,6 +281,21 @@ static inline float contact_limit(const search *S)
     return S->nh == MAX_CONTACTS ? S->hard[MAX_CONTACTS - 1].d2 : S->h2;
 }
 
+/* Candidates with d2 below this may still enter the contacts: the contact radius squared, or once
+ * MAX_CONTACTS are kept the next float above the last one's d2 (as near with a lower index enters),
+ * so that a crowd within the contact radius is not inserted one by one. */
+static inline float contact_cut(const search *S)
+{
+    if (S->nh < MAX_CONTACTS)
+        return S->h2;
+    uint32_t b;
+    memcpy(&b, &S->hard[MAX_CONTACTS - 1].d2, sizeof b);
+    b++; /* d2 >= +0 and finite: the next float up */
+    float c;
+    memcpy(&c, &b, sizeof c);
+    return c;
+}
+
 /* Cells whose squared gap exceeds this cannot hold a candidate the search still wants. */
 static inline float scan_limit(const search *S, bool hard)
 {
@@ -443,10 +458,10 @@ static inline void search_boid(search *S, const mur_flock *f, const mur_step *s,
     S->nh = 0;
 }
 
-int mur_topo_find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *out)
+/* The search of the boid in sorted slot k: its list into out, its contacts into hard. */
+static int find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *out, mur_topo_nb *hard, int *nh)
 {
     search S;
-    mur_topo_nb hard[MAX_CONTACTS];
     search_setup(&S, f, s, hard);
     search_boid(&S, f, s, k);
     block B;
@@ -459,7 +474,23 @@ int mur_topo_find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb 
     grow_for(s->simd)(f, &S, &B, &G);
     for (int q = 0; q < S.n; q++)
         out[q] = (mur_topo_nb){key_d2(S.key[q]), (int32_t)(uint32_t)S.key[q], S.slot[q]};
+    *nh = S.nh;
     return S.n;
+}
+
+int mur_topo_find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *out)
+{
+    mur_topo_nb hard[MAX_CONTACTS];
+    int nh;
+    return find(f, s, k, out, hard, &nh);
+}
+
+int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *out)
+{
+    mur_topo_nb list[MUR_TOPO_MAX];
+    int nh;
+    find(f, s, k, list, out, &nh);
+    return nh;
 }
 
 /* The sums the rules read (kernel.h's acc), over the list in its order: weights 1, the last one

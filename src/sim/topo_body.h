@@ -77,6 +77,7 @@ static inline __attribute__((always_inline)) TATTR void T(slice)(const mur_flock
     vi iota;
     memcpy(&iota, lane_iota, sizeof iota);
     const float px = S->px, py = S->py, pz = S->pz;
+    float hcut = hard ? contact_cut(S) : 0.0f;
     S->tested += hi - lo;
     for (int32_t j0 = lo; j0 < hi; j0 += TW) {
         /* the sorted arrays have MUR_PAD floats of slack: lanes past hi read valid memory, unused */
@@ -105,11 +106,14 @@ static inline __attribute__((always_inline)) TATTR void T(slice)(const mur_flock
             }
         }
         if (hard) {
-            uint32_t h = T(bits)(v & (d2 < S->h2));
-            while (h) {
-                const int q = __builtin_ctz(h);
-                h &= h - 1;
-                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[j0 + q], j0 + q);
+            uint32_t h = T(bits)(v & (d2 < hcut));
+            if (h) {
+                do {
+                    const int q = __builtin_ctz(h);
+                    h &= h - 1;
+                    insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[j0 + q], j0 + q);
+                } while (h);
+                hcut = contact_cut(S);
             }
         }
     }
@@ -183,7 +187,8 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     memcpy(&iota, lane_iota, sizeof iota);
     /* locals: the buffers' stores could otherwise alias the counts and thresholds in S */
     const float px = S->px, py = S->py, pz = S->pz, vx = S->vx, vy = S->vy, vz = S->vz;
-    const float r2 = S->r2, k2s = S->k2s, h2 = S->h2;
+    const float r2 = S->r2, k2s = S->k2s;
+    float hcut = hard ? contact_cut(S) : 0.0f;
     const int32_t self = S->self;
     float thr = S->thr;
     int nb = S->nb;
@@ -220,11 +225,14 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
             thr = S->thr;
         }
         if (hard) {
-            uint32_t h = T(bits)(v & (d2 < h2));
-            while (h) {
-                const int q = __builtin_ctz(h);
-                h &= h - 1;
-                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[sl[q]], sl[q]);
+            uint32_t h = T(bits)(v & (d2 < hcut));
+            if (h) {
+                do {
+                    const int q = __builtin_ctz(h);
+                    h &= h - 1;
+                    insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[sl[q]], sl[q]);
+                } while (h);
+                hcut = contact_cut(S);
             }
         }
     }
