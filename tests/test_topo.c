@@ -224,8 +224,9 @@ static void knn_vs_brute_coincident(void **st)
         const float vx = (float)(i * 37 % 101 - 50) / 17.0f, vy = (float)(i * 53 % 97 - 48) / 13.0f,
                     vz = (float)(i * 29 % 89 - 44) / 11.0f;
         if (i % 8 == 7) { /* scattered */
-            put(f, i, (float)(i * 7919 % 1000) / 50.0f - 10.0f, (float)(i * 104729 % 1000) / 50.0f - 10.0f,
-                (float)(i * 1299709 % 1000) / 50.0f - 10.0f, vx, vy, vz);
+            const int64_t m = i;
+            put(f, i, (float)(m * 7919 % 1000) / 50.0f - 10.0f, (float)(m * 104729 % 1000) / 50.0f - 10.0f,
+                (float)(m * 1299709 % 1000) / 50.0f - 10.0f, vx, vy, vz);
             continue;
         }
         const int c = i < 1500 ? 0 : 1 + (int)(i % 5); /* boids 0..1499 at one point, interleaved rest */
@@ -398,8 +399,9 @@ static mur_flock *crowd(int32_t n, bool coincident, int threads)
             put(f, i, far, 40.0f, coincident ? 0.0f : 3.0f, 0, 0, 0);
         } else {
             const float e = 1e-3f;
-            put(f, i, e * (float)(i * 7919 % 1000) / 1000.0f, 40.0f + e * (float)(i * 104729 % 1000) / 1000.0f,
-                e * (float)(i * 1299709 % 1000) / 1000.0f, 0, 0, 0);
+            const int64_t m = i;
+            put(f, i, e * (float)(m * 7919 % 1000) / 1000.0f, 40.0f + e * (float)(m * 104729 % 1000) / 1000.0f,
+                e * (float)(m * 1299709 % 1000) / 1000.0f, 0, 0, 0);
         }
     }
     return f;
