@@ -93,6 +93,62 @@ static void knn_check(mur_flock *f, bool mostly_full)
     }
 }
 
+/* The hard-sphere contacts by brute force: the MUR_TOPO_CONTACTS nearest others in any direction
+ * closer than min(hard_radius + 2 max_speed dt, view_radius), ordered by (d2, index). */
+static int brute_contacts(const mur_flock *f, const mur_step *s, int32_t i, mur_topo_nb *out)
+{
+    const mur_flock_def *d = &f->def;
+    float hc = d->hard_radius + 2.0f * d->max_speed * d->dt;
+    hc = hc < d->view_radius ? hc : d->view_radius;
+    const float h2 = hc * hc;
+    int n = 0;
+    const float *p = f->pos + 3 * i;
+    for (int32_t j = 0; j < f->n; j++) {
+        if (j == i || (f->perch[j] != 0 && !f->def.perch_neighbours))
+            continue;
+        const float dx = f->pos[3 * j] - p[0], dy = f->pos[3 * j + 1] - p[1], dz = f->pos[3 * j + 2] - p[2];
+        const float d2 = dx * dx + dy * dy + dz * dz;
+        if (!(d2 < h2 && d2 < s->rule.r2))
+            continue;
+        const int cap = MUR_TOPO_CONTACTS;
+        const bool full = n == cap;
+        if (full && (d2 > out[cap - 1].d2 || (d2 == out[cap - 1].d2 && j > out[cap - 1].idx)))
+            continue;
+        int m = full ? cap - 1 : n++;
+        while (m > 0 && (out[m - 1].d2 > d2 || (out[m - 1].d2 == d2 && out[m - 1].idx > j))) {
+            out[m] = out[m - 1];
+            m--;
+        }
+        out[m] = (mur_topo_nb){d2, j, -1};
+    }
+    return n;
+}
+
+/* The grid's contacts against brute force for every boid of f (hard_radius > 0), every search path. */
+static void contacts_check(mur_flock *f)
+{
+    mur_step s;
+    grid_step(f, &s);
+    for (int path = MUR_SIMD_BASE; path < MUR_SIMD_COUNT; path++) {
+        if (!mur_kernel_supports((mur_simd)path))
+            continue;
+        s.simd = (mur_simd)path;
+        int64_t mismatched = 0, total = 0;
+        for (int32_t k = 0; k < f->n; k++) {
+            mur_topo_nb a[MUR_TOPO_CONTACTS], b[MUR_TOPO_CONTACTS];
+            const int na = mur_topo_find_contacts(f, &s, k, a);
+            const int nb = brute_contacts(f, &s, f->order[k], b);
+            bool same = na == nb;
+            for (int q = 0; same && q < na; q++)
+                same = a[q].idx == b[q].idx && a[q].d2 == b[q].d2;
+            mismatched += !same;
+            total += na;
+        }
+        assert_int_equal(mismatched, 0);
+        assert_true(total > 0);
+    }
+}
+
 static void knn_case(float topo_k, float box)
 {
     mur_flock_def d = topo_def(10000, box);
@@ -133,6 +189,54 @@ static void knn_vs_brute_lattice(void **st)
         knn_check(f, false);
         mur_flock_destroy(f);
     }
+}
+
+/* Coincident boids (ties broken by index): all at one point; then clusters at a few points (one of
+ * them 1500 boids: more than a block gathers, so scanned in place; two of them a hair apart, in one
+ * cell or across a face) among scattered boids, some perching. The lists and the hard-sphere contacts
+ * equal brute force on every path. */
+static void knn_vs_brute_coincident(void **st)
+{
+    (void)st;
+    /* all at one point, velocities in many directions (the cone passes at distance 0) */
+    for (int k = 0; k < 2; k++) {
+        mur_flock_def d = topo_def(k == 0 ? 700 : 300, 10.0f); /* scanned in place, gathered */
+        d.hard_radius = 0.2f;
+        d.topo_k = k == 0 ? 6.5f : 2.0f; /* 2: fewer neighbours than contacts */
+        d.perch_neighbours = false;
+        mur_flock *f = make(&d);
+        for (int32_t i = 0; i < f->n; i++)
+            put(f, i, 1.0f, -2.0f, 3.0f, (float)(i * 37 % 101 - 50) / 17.0f, (float)(i * 53 % 97 - 48) / 13.0f,
+                (float)(i * 29 % 89 - 44) / 11.0f);
+        f->perch[5] = 3; /* a perching boid that does not count */
+        knn_check(f, true);
+        contacts_check(f);
+        mur_flock_destroy(f);
+    }
+    /* clusters */
+    const int32_t n = 4000;
+    mur_flock_def d = topo_def(n, 10.0f);
+    d.hard_radius = 0.2f;
+    d.perch_neighbours = false;
+    mur_flock *f = make(&d);
+    const float pts[6][3] = {{0, 0, 0}, {3, 1, -2}, {3.0001f, 1, -2}, {-4, 2, 5}, {-4, 2, 5.00001f}, {6, -6, 6}};
+    for (int32_t i = 0; i < n; i++) {
+        const float vx = (float)(i * 37 % 101 - 50) / 17.0f, vy = (float)(i * 53 % 97 - 48) / 13.0f,
+                    vz = (float)(i * 29 % 89 - 44) / 11.0f;
+        if (i % 8 == 7) { /* scattered */
+            const int64_t m = i;
+            put(f, i, (float)(m * 7919 % 1000) / 50.0f - 10.0f, (float)(m * 104729 % 1000) / 50.0f - 10.0f,
+                (float)(m * 1299709 % 1000) / 50.0f - 10.0f, vx, vy, vz);
+            continue;
+        }
+        const int c = i < 1500 ? 0 : 1 + (int)(i % 5); /* boids 0..1499 at one point, interleaved rest */
+        put(f, i, pts[c][0], pts[c][1], pts[c][2], vx, vy, vz);
+    }
+    for (int32_t i = 0; i < n; i += 29)
+        f->perch[i] = 4;
+    knn_check(f, true);
+    contacts_check(f);
+    mur_flock_destroy(f);
 }
 
 /* mur_flock_neighbours (the public brute force the viewer's picking uses) lists, for a sample of
@@ -284,6 +388,65 @@ static void bit_identical(void **st)
     mur_flock_destroy(e);
 }
 
+/* Starlings started at one point, or crowded in one cell around a point (and a few far away): the
+ * same state on 1 and 2 threads, the base path and the brute-force search, and finite throughout. */
+static mur_flock *crowd(int32_t n, bool coincident, int threads)
+{
+    mur_flock *f = starling(n, threads);
+    for (int32_t i = 0; i < n; i++) {
+        if (coincident || i < 10) {
+            const float far = coincident ? 0.0f : (float)(i - 5) * 4.0f;
+            put(f, i, far, 40.0f, coincident ? 0.0f : 3.0f, 0, 0, 0);
+        } else {
+            const float e = 1e-3f;
+            const int64_t m = i;
+            put(f, i, e * (float)(m * 7919 % 1000) / 1000.0f, 40.0f + e * (float)(m * 104729 % 1000) / 1000.0f,
+                e * (float)(m * 1299709 % 1000) / 1000.0f, 0, 0, 0);
+        }
+    }
+    return f;
+}
+
+static bool state_finite(const mur_flock *f)
+{
+    mur_view v = mur_flock_view(f);
+    for (int32_t i = 0; i < 3 * f->n; i++)
+        if (!isfinite(v.pos[i]) || !isfinite(v.vel[i]))
+            return false;
+    return true;
+}
+
+static void crowd_bit_identical(void **st)
+{
+    (void)st;
+    for (int k = 0; k < 2; k++) {
+        const bool coincident = k == 0;
+        mur_flock *a = crowd(1500, coincident, 1), *b = crowd(1500, coincident, 2), *c = crowd(1500, coincident, 2),
+                  *e = crowd(1500, coincident, 2);
+        mur_flock_set_search(c, MUR_SEARCH_BRUTE);
+        assert_true(mur_flock_set_simd(e, MUR_SIMD_BASE, NULL));
+        mur_flock_set_metrics(e, true);
+        for (int t = 0; t < 4; t++) {
+            mur_flock_steps(a, 5);
+            mur_flock_steps(b, 5);
+            mur_flock_steps(c, 5);
+            mur_flock_steps(e, 5);
+            const uint64_t h = mur_flock_hash(a);
+            assert_true(h == mur_flock_hash(b));
+            assert_true(h == mur_flock_hash(c));
+            assert_true(h == mur_flock_hash(e));
+            assert_true(state_finite(a));
+        }
+        const mur_stats s = mur_flock_stats(e);
+        assert_true(s.metrics_valid);
+        assert_true(isfinite(s.nn_distance) && s.groups >= 1);
+        mur_flock_destroy(a);
+        mur_flock_destroy(b);
+        mur_flock_destroy(c);
+        mur_flock_destroy(e);
+    }
+}
+
 /* A follower twice as fast right behind a leader that cannot see it: the hard sphere keeps them
  * hard_radius apart; without it the follower overruns. */
 static double follower_gap(float hard)
@@ -414,7 +577,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(knn_vs_brute_dense), cmocka_unit_test(knn_vs_brute_sparse),
-        cmocka_unit_test(knn_vs_brute_lattice),
+        cmocka_unit_test(knn_vs_brute_lattice), cmocka_unit_test(knn_vs_brute_coincident),
+        cmocka_unit_test(crowd_bit_identical),
         cmocka_unit_test(bit_identical),      cmocka_unit_test(hard_sphere),
         cmocka_unit_test(banking),            cmocka_unit_test(cruise),
         cmocka_unit_test(presets),            cmocka_unit_test(centrality),

@@ -212,6 +212,25 @@ static bool whole_cell(const mur_flock *f, rows_fn rows, int32_t lo, int32_t hi,
     return false;
 }
 
+/* Whether the boids [lo, hi) lie in a box whose diagonal is shorter than the link distance (a margin
+ * for the rounding of the distances): then every pair is linked. A crowded cell (many boids at or
+ * near one point) is so joined without its pairs' distance tests. */
+static bool small_cell(const mur_flock *f, int32_t lo, int32_t hi, float r2)
+{
+    float b[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    for (int32_t k = lo; k < hi; k++) {
+        const float p[3] = {f->sx[k], f->sy[k], f->sz[k]};
+        for (int a = 0; a < 3; a++) {
+            b[a] = p[a] < b[a] ? p[a] : b[a];
+            b[3 + a] = p[a] > b[3 + a] ? p[a] : b[3 + a];
+        }
+    }
+    double d2 = 0.0;
+    for (int a = 0; a < 3; a++)
+        d2 += ((double)b[3 + a] - b[a]) * ((double)b[3 + a] - b[a]);
+    return d2 < 0.999 * (double)r2;
+}
+
 /* What pass 2 of the groups needs. */
 typedef struct link_ctx {
     int32_t *parent;
@@ -342,7 +361,7 @@ static int32_t count_groups(mur_flock *f, const mur_step *s)
 #endif
         for (int64_t c = 0; c < ncells; c++) {
             const int32_t lo = g->start[c], hi = g->start[c + 1];
-            if (tight || (hi - lo <= 16 && whole_cell(f, rows, lo, hi, r2, w))) {
+            if (tight || (hi - lo <= 16 ? whole_cell(f, rows, lo, hi, r2, w) : small_cell(f, lo, hi, r2))) {
                 /* connected: every boid straight under the smallest slot, no union-find */
                 for (int32_t k = lo; k < hi; k++)
                     parent[k] = lo;

@@ -36,7 +36,7 @@
 #include "step.h"
 
 /* Hard-sphere contacts kept per boid (the nearest ones, ordered like the neighbours). */
-#define MAX_CONTACTS 4
+#define MAX_CONTACTS MUR_TOPO_CONTACTS
 /* Sorted slots per work item. */
 #define ITEM_SLOTS 64
 /* Candidates the block pass collects before they are ranked (a crowded block empties it into the
@@ -274,10 +274,65 @@ static inline int32_t axis_range(const mur_grid *g, int a, float q, int32_t r0, 
     return t < (float)lim && t >= 0.0f ? (int32_t)t : lim;
 }
 
+/* The contacts' squared reach: the contact radius, or the last contact's distance once MAX_CONTACTS
+ * are kept (only nearer ones, or as near with a lower index, can still enter). */
+static inline float contact_limit(const search *S)
+{
+    return S->nh == MAX_CONTACTS ? S->hard[MAX_CONTACTS - 1].d2 : S->h2;
+}
+
+/* Candidates with d2 below this may still enter the contacts: the contact radius squared, or once
+ * MAX_CONTACTS are kept the next float above the last one's d2 (as near with a lower index enters),
+ * so that a crowd within the contact radius is not inserted one by one. */
+static inline float contact_cut(const search *S)
+{
+    if (S->nh < MAX_CONTACTS)
+        return S->h2;
+    uint32_t b;
+    memcpy(&b, &S->hard[MAX_CONTACTS - 1].d2, sizeof b);
+    b++; /* d2 >= +0 and finite: the next float up */
+    float c;
+    memcpy(&c, &b, sizeof c);
+    return c;
+}
+
 /* Cells whose squared gap exceeds this cannot hold a candidate the search still wants. */
 static inline float scan_limit(const search *S, bool hard)
 {
-    return hard && S->h2 > S->thr ? S->h2 : S->thr;
+    const float h = hard ? contact_limit(S) : 0.0f;
+    return h > S->thr ? h : S->thr;
+}
+
+/* Whether the contacts are final when every unvisited boid is at least bound away: none kept, all
+ * within the contact radius visited, or MAX_CONTACTS kept within bound (as list_certain). Without the
+ * last case a crowd (many boids within the contact radius) made every boid visit all of them. */
+static inline bool contacts_certain(const search *S, float bound)
+{
+    return S->hard == NULL || bound >= S->hr ||
+           (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 <= bound * bound);
+}
+
+/* Whether the list, and the contacts, hold only boids at the boid's own point (d2 = 0): then no boid
+ * with a higher index can enter either, and a cell's slots are in index order (the grid's sort is
+ * stable), so the rest of the boid's own cell can be skipped. This bounds the search among many
+ * coincident boids (else each would scan all of them). */
+static inline bool zero_full(const search *S)
+{
+    return S->n == S->cap && (uint32_t)(S->key[S->cap - 1] >> 32) == 0u &&
+           (S->hard == NULL || (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 == 0.0f));
+}
+
+/* A crowded cell's own slots [lo, hi) are scanned in chunks from j, with a zero_full test after
+ * each: the whole cell when it holds at most OWN_CHUNK, else a first chunk of 16 (ranked into the
+ * empty list on rank_into's short path, which stays short when all are tied) and then OWN_CHUNK at a
+ * time. Returns the chunk's end. */
+#define OWN_CHUNK 64
+static inline int32_t own_chunk_end(int32_t j, int32_t lo, int32_t hi)
+{
+    if (hi - lo <= OWN_CHUNK)
+        return hi;
+    const int32_t e = j + (j == lo ? 16 : OWN_CHUNK);
+    return e < hi ? e : hi;
 }
 
 static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
@@ -403,10 +458,10 @@ static inline void search_boid(search *S, const mur_flock *f, const mur_step *s,
     S->nh = 0;
 }
 
-int mur_topo_find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *out)
+/* The search of the boid in sorted slot k: its list into out, its contacts into hard. */
+static int find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *out, mur_topo_nb *hard, int *nh)
 {
     search S;
-    mur_topo_nb hard[MAX_CONTACTS];
     search_setup(&S, f, s, hard);
     search_boid(&S, f, s, k);
     block B;
@@ -419,7 +474,23 @@ int mur_topo_find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb 
     grow_for(s->simd)(f, &S, &B, &G);
     for (int q = 0; q < S.n; q++)
         out[q] = (mur_topo_nb){key_d2(S.key[q]), (int32_t)(uint32_t)S.key[q], S.slot[q]};
+    *nh = S.nh;
     return S.n;
+}
+
+int mur_topo_find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *out)
+{
+    mur_topo_nb hard[MAX_CONTACTS];
+    int nh;
+    return find(f, s, k, out, hard, &nh);
+}
+
+int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *out)
+{
+    mur_topo_nb list[MUR_TOPO_MAX];
+    int nh;
+    find(f, s, k, list, out, &nh);
+    return nh;
 }
 
 /* The sums the rules read (kernel.h's acc), over the list in its order: weights 1, the last one

@@ -30,6 +30,14 @@ int mur_topo_list_size(const mur_flock_def *d);
 /// view_radius, ascending by (d2, index), at most mur_topo_list_size(); returns the count.
 int mur_topo_find(const mur_flock *f, const struct mur_step *s, int32_t k, mur_topo_nb *out);
 
+/// Hard-sphere contacts kept per boid.
+#define MUR_TOPO_CONTACTS 4
+
+/// The hard-sphere contacts of the boid in sorted slot k (grid built, hard_radius > 0): the
+/// MUR_TOPO_CONTACTS nearest others in any direction closer than min(hard_radius + 2 max_speed dt,
+/// view_radius), ascending by (d2, index), from the same search as mur_topo_find; returns the count.
+int mur_topo_find_contacts(const mur_flock *f, const struct mur_step *s, int32_t k, mur_topo_nb *out);
+
 /// The tick's rules pass in topological mode (same contract as mur_rules_pass).
 void mur_topo_pass(mur_flock *f, const struct mur_step *s, mur_pass_sums *out);
 

@@ -77,6 +77,7 @@ static inline __attribute__((always_inline)) TATTR void T(slice)(const mur_flock
     vi iota;
     memcpy(&iota, lane_iota, sizeof iota);
     const float px = S->px, py = S->py, pz = S->pz;
+    float hcut = hard ? contact_cut(S) : 0.0f;
     S->tested += hi - lo;
     for (int32_t j0 = lo; j0 < hi; j0 += TW) {
         /* the sorted arrays have MUR_PAD floats of slack: lanes past hi read valid memory, unused */
@@ -105,11 +106,14 @@ static inline __attribute__((always_inline)) TATTR void T(slice)(const mur_flock
             }
         }
         if (hard) {
-            uint32_t h = T(bits)(v & (d2 < S->h2));
-            while (h) {
-                const int q = __builtin_ctz(h);
-                h &= h - 1;
-                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[j0 + q], j0 + q);
+            uint32_t h = T(bits)(v & (d2 < hcut));
+            if (h) {
+                do {
+                    const int q = __builtin_ctz(h);
+                    h &= h - 1;
+                    insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[j0 + q], j0 + q);
+                } while (h);
+                hcut = contact_cut(S);
             }
         }
     }
@@ -183,7 +187,8 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     memcpy(&iota, lane_iota, sizeof iota);
     /* locals: the buffers' stores could otherwise alias the counts and thresholds in S */
     const float px = S->px, py = S->py, pz = S->pz, vx = S->vx, vy = S->vy, vz = S->vz;
-    const float r2 = S->r2, k2s = S->k2s, h2 = S->h2;
+    const float r2 = S->r2, k2s = S->k2s;
+    float hcut = hard ? contact_cut(S) : 0.0f;
     const int32_t self = S->self;
     float thr = S->thr;
     int nb = S->nb;
@@ -220,11 +225,14 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
             thr = S->thr;
         }
         if (hard) {
-            uint32_t h = T(bits)(v & (d2 < h2));
-            while (h) {
-                const int q = __builtin_ctz(h);
-                h &= h - 1;
-                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[sl[q]], sl[q]);
+            uint32_t h = T(bits)(v & (d2 < hcut));
+            if (h) {
+                do {
+                    const int q = __builtin_ctz(h);
+                    h &= h - 1;
+                    insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[sl[q]], sl[q]);
+                } while (h);
+                hcut = contact_cut(S);
             }
         }
     }
@@ -338,9 +346,26 @@ static inline __attribute__((always_inline)) TATTR void T(finish)(search *S, con
     S->nb = 0;
 }
 
+/* Column (x, z) of a ring, cells [y0, y1]: one slice of the sorted arrays, unless farther than the
+ * limit. */
+static inline __attribute__((always_inline)) TATTR void T(ring_column)(const mur_flock *f, search *S, int32_t x,
+    int32_t z, int32_t y0, int32_t y1, float gz, const bool cone, const bool hard)
+{
+    const mur_grid *g = &f->grid;
+    const float gx = cell_gap(g, 0, x, x, S->px);
+    const float gxz = gx * gx + gz * gz;
+    if (y0 > y1 || gxz > scan_limit(S, hard))
+        return;
+    const float gy = cell_gap(g, 1, y0, y1, S->py);
+    if (gxz + gy * gy <= scan_limit(S, hard))
+        T(slice)(f, S, g->start[mur_cell_id(g, x, y0, z)], g->start[mur_cell_id(g, x, y1, z) + 1], -1.0f, cone,
+                 hard, false);
+}
+
 /* Ring R (R >= 2) around cell c, clipped to the grid; columns and cells that cannot hold a boid
- * closer than the list's threshold (or the contact radius) are skipped. False when the ring is wholly
- * outside the grid. */
+ * closer than the list's threshold (or the contacts' limit) are skipped. Only the ring's cells inside
+ * the grid are walked (a flat or thin grid has few: walking the whole (2R + 1)^2 square of columns
+ * made a boid far from its neighbours cost R^3). False when the ring is wholly outside the grid. */
 static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock *f, search *S, const int32_t c[3],
     int32_t R, const bool cone, const bool hard)
 {
@@ -353,35 +378,46 @@ static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock 
     const int32_t z0 = axis_range(g, 2, S->pz - rad, c[2] - R, -1), z1 = axis_range(g, 2, S->pz + rad, c[2] + R, 1);
     const int32_t x0 = axis_range(g, 0, S->px - rad, c[0] - R, -1), x1 = axis_range(g, 0, S->px + rad, c[0] + R, 1);
     const int32_t y0 = axis_range(g, 1, S->py - rad, c[1] - R, -1), y1 = axis_range(g, 1, S->py + rad, c[1] + R, 1);
+    /* which faces of the ring have cells in range */
+    const bool xlo = c[0] - R >= x0 && c[0] - R <= x1, xhi = c[0] + R >= x0 && c[0] + R <= x1;
+    const bool ylo = c[1] - R >= y0 && c[1] - R <= y1, yhi = c[1] + R >= y0 && c[1] + R <= y1;
     for (int32_t z = z0; z <= z1; z++) {
-        const bool zface = z == c[2] - R || z == c[2] + R;
+        if (z == c[2] - R || z == c[2] + R) {
+            /* a face of the ring: whole columns */
+            const float gz = cell_gap(g, 2, z, z, S->pz);
+            for (int32_t x = x0; x <= x1; x++)
+                T(ring_column)(f, S, x, z, y0, y1, gz, cone, hard);
+            continue;
+        }
+        if (!xlo && !xhi && !ylo && !yhi) {
+            /* no cell of the ring between the two z faces: on to the upper one */
+            z = c[2] + R - 1 < z1 ? c[2] + R - 1 : z1;
+            continue;
+        }
         const float gz = cell_gap(g, 2, z, z, S->pz);
-        for (int32_t x = x0; x <= x1; x++) {
-            const float gx = cell_gap(g, 0, x, x, S->px);
-            const float gxz = gx * gx + gz * gz;
-            if (gxz > scan_limit(S, hard))
-                continue;
-            if (zface || x == c[0] - R || x == c[0] + R) {
-                /* the column is on the ring: one slice of the sorted arrays */
-                if (y0 > y1)
+        if (xlo)
+            T(ring_column)(f, S, c[0] - R, z, y0, y1, gz, cone, hard);
+        if (ylo || yhi) {
+            const int32_t xa = x0 > c[0] - R ? x0 : c[0] - R + 1, xb = x1 < c[0] + R ? x1 : c[0] + R - 1;
+            for (int32_t x = xa; x <= xb; x++) {
+                const float gx = cell_gap(g, 0, x, x, S->px);
+                const float gxz = gx * gx + gz * gz;
+                if (gxz > scan_limit(S, hard))
                     continue;
-                const float gy = cell_gap(g, 1, y0, y1, S->py);
-                if (gxz + gy * gy <= scan_limit(S, hard))
-                    T(slice)(f, S, g->start[mur_cell_id(g, x, y0, z)], g->start[mur_cell_id(g, x, y1, z) + 1],
-                             -1.0f, cone, hard, false);
-                continue;
-            }
-            for (int side = -1; side <= 1; side += 2) {
-                const int32_t y = c[1] + side * R;
-                if (y < y0 || y > y1)
-                    continue;
-                const float gy = cell_gap(g, 1, y, y, S->py);
-                if (gxz + gy * gy <= scan_limit(S, hard)) {
-                    const int64_t id = mur_cell_id(g, x, y, z);
-                    T(slice)(f, S, g->start[id], g->start[id + 1], -1.0f, cone, hard, false);
+                for (int side = -1; side <= 1; side += 2) {
+                    const int32_t y = c[1] + side * R;
+                    if (y < y0 || y > y1)
+                        continue;
+                    const float gy = cell_gap(g, 1, y, y, S->py);
+                    if (gxz + gy * gy <= scan_limit(S, hard)) {
+                        const int64_t id = mur_cell_id(g, x, y, z);
+                        T(slice)(f, S, g->start[id], g->start[id + 1], -1.0f, cone, hard, false);
+                    }
                 }
             }
         }
+        if (xhi)
+            T(ring_column)(f, S, c[0] + R, z, y0, y1, gz, cone, hard);
     }
     return true;
 }
@@ -394,11 +430,16 @@ static __attribute__((noinline)) TATTR bool T(block_in_place)(const mur_flock *f
     const bool cone = S->cone, hard = S->hard != NULL;
     int s0 = 0;
     if (B->own_hi - B->own_lo >= S->cap) {
-        /* a crowded cell may hold the whole list */
+        /* a crowded cell may hold the whole list (in chunks: see zero_full) */
         const float b0 = ring_bound(f, S, B->c, 0);
-        T(slice)(f, S, B->own_lo, B->own_hi, -1.0f, cone, hard, true);
-        T(finish)(S, f->order);
-        if (b0 > 0.0f && b0 >= S->hr && list_certain(S, b0))
+        for (int32_t j = B->own_lo, e; j < B->own_hi; j = e) {
+            e = own_chunk_end(j, B->own_lo, B->own_hi);
+            T(slice)(f, S, j, e, -1.0f, cone, hard, true);
+            T(finish)(S, f->order);
+            if (zero_full(S))
+                break;
+        }
+        if (b0 > 0.0f && contacts_certain(S, b0) && list_certain(S, b0))
             return true;
         T(slice)(f, S, B->lo[0], B->own_lo, -1.0f, cone, hard, true);
         T(slice)(f, S, B->own_hi, B->hi[0], -1.0f, cone, hard, true);
@@ -450,7 +491,7 @@ static __attribute__((noinline)) TATTR void T(beyond)(const mur_flock *f, search
         const float bound = ring_bound(f, S, B->c, R);
         if (bound >= S->vr)
             break;
-        if (bound >= S->hr && list_certain(S, bound))
+        if (contacts_certain(S, bound) && list_certain(S, bound))
             break;
     }
 }
@@ -469,10 +510,15 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
         if (G->own_n > 0) {
             /* a crowded cell: its own boids first, which may make the list certain, or at least give
              * the rest of the block a closer threshold */
-            T(scan_gathered)(f, S, G, 0, G->own_n, -1.0f, cone, hard, true);
-            T(finish)(S, f->order);
+            for (int32_t j = 0, e; j < G->own_n; j = e) {
+                e = own_chunk_end(j, 0, G->own_n);
+                T(scan_gathered)(f, S, G, j, e, -1.0f, cone, hard, true);
+                T(finish)(S, f->order);
+                if (zero_full(S))
+                    break;
+            }
             const float b0 = ring_bound(f, S, B->c, 0);
-            if (b0 > 0.0f && b0 >= S->hr && list_certain(S, b0))
+            if (b0 > 0.0f && contacts_certain(S, b0) && list_certain(S, b0))
                 return;
         }
         T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true);
@@ -481,7 +527,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
             return;
     }
     T(finish)(S, f->order);
-    if (b1 >= S->vr || (S->n == S->cap && b1 >= S->hr))
+    if (b1 >= S->vr || (S->n == S->cap && contacts_certain(S, b1)))
         return;
     T(beyond)(f, S, B, G, b1);
 }

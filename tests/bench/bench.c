@@ -1,6 +1,6 @@
 /* murmur-bench: scenario benchmark of the flock step (docs/performance.md).
  *
- *   murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
+ *   murmur-bench [--scenario uniform|flock|all|coincident|crowded|crowd] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
  *                [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]
  *                [--brute-max N] [--neighbours metric|topological|metric,topological] [--bounds wrap|none]
  *                [--background-load N] [--fallback on|off] [--density D] [--topo-k K] [--json]
@@ -9,6 +9,11 @@
  *          30/(4/3 pi) boids per unit volume (cube side cbrt(N / 7.162)); 1 warm-up tick, 20 timed.
  * flock:   the default parameters and soft bounds at the same neighbour density (the default box
  *          scaled), ticks 500..1000 timed.
+ * coincident: the starling preset with every boid at one point (0, 40, 0), at rest (default 20k
+ *          boids); crowded: the starling preset in a 4 wu box (-2, 38, -2)..(2, 42, 2), bounds
+ *          bounce (default 100k boids); crowd: both. No warm-up, 3 ticks timed: the crowd is the start
+ *          (issue 21: any density is bounded). --neighbours metric runs them with the classic
+ *          preset instead (every pair within view_radius: about N^2). Not part of `all`.
  * --neighbours topological: topo_k 6.5 nearest (src/sim/topo.c); a wrapped world has no topological
  * mode, so those rows run the uniform scenario with bounds none (--bounds none gives metric rows the
  * same world, for a like-for-like comparison).
@@ -41,8 +46,12 @@
 #define MAX_LIST 32
 #define PI 3.14159265358979323846
 
+enum { SC_UNIFORM, SC_FLOCK, SC_COINCIDENT, SC_CROWDED, SC_COUNT };
+static const char *const SC_NAME[SC_COUNT] = {"uniform", "flock", "coincident", "crowded"};
+
 typedef struct opts {
-    bool uniform, flock, json, metrics;
+    bool run[SC_COUNT];
+    bool json, metrics;
     int32_t n[MAX_LIST];
     int nn;
     int method[MAX_LIST];
@@ -141,13 +150,17 @@ static double loadavg(void)
 
 static void usage(FILE *fp)
 {
-    fputs("usage: murmur-bench [--scenario uniform|flock|all] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]\n"
+    fputs("usage: murmur-bench [--scenario uniform|flock|all|coincident|crowded|crowd] [--n 1k,10k,100k,1M]\n"
+          "                    [--method grid|brute|grid,brute]\n"
           "                    [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]\n"
           "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
           "                    [--bounds wrap|none] [--background-load N] [--fallback on|off]\n"
           "                    [--density D] [--topo-k K] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
+          "  coincident: starling preset, every boid at one point (default 20k); crowded: starling preset\n"
+          "           in a 4 wu box, bounds bounce (default 100k); crowd: both; 3 ticks from the start\n"
+          "           (--neighbours metric: the classic preset)\n"
           "  brute runs only up to --brute-max boids (default 20000); --ticks applies to both methods\n"
           "  topological rows run the uniform scenario with bounds none (--bounds none: metric rows too)\n"
           "  --metrics on: every metric every tick, timed apart (metrics_ms) from the rest (step_ms)\n"
@@ -246,9 +259,24 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The flock definition of a scenario at n boids. */
-static mur_flock_def scenario_def(const opts *o, bool uniform, int32_t n, mur_search method, int nb)
+static mur_flock_def scenario_def(const opts *o, int sc, int32_t n, mur_search method, int nb)
 {
+    const bool uniform = sc == SC_UNIFORM;
     mur_flock_def d = mur_flock_default_def();
+    if (sc == SC_COINCIDENT || sc == SC_CROWDED) {
+        if (nb == MUR_NEIGHBOURS_TOPOLOGICAL)
+            mur_def_preset(&d, "starling", NULL);
+        d.boids = n;
+        d.neighbour_search = method;
+        if (sc == SC_CROWDED) {
+            d.bounds = MUR_BOUNDS_BOUNCE;
+            for (int a = 0; a < 3; a++) {
+                d.world_min[a] = a == 1 ? 38.0f : -2.0f;
+                d.world_max[a] = a == 1 ? 42.0f : 2.0f;
+            }
+        }
+        return d;
+    }
     d.boids = n;
     d.neighbour_search = method;
     d.neighbours = (mur_neighbours)nb;
@@ -295,11 +323,12 @@ static double median(double *v, size_t n)
 }
 
 /* One measurement: `repeats` fresh flocks, each warmed up and then timed tick by tick. */
-static bool run_one(const opts *o, bool uniform, int32_t n, int method, int nb, int threads, result *r)
+static bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int threads, result *r)
 {
-    mur_flock_def d = scenario_def(o, uniform, n, (mur_search)method, nb);
-    int warm = o->warmup >= 0 ? o->warmup : (uniform ? 1 : 500);
-    int ticks = o->ticks > 0 ? o->ticks : (uniform ? 20 : 500);
+    const bool uniform = sc == SC_UNIFORM, crowd = sc == SC_COINCIDENT || sc == SC_CROWDED;
+    mur_flock_def d = scenario_def(o, sc, n, (mur_search)method, nb);
+    int warm = o->warmup >= 0 ? o->warmup : (uniform ? 1 : (crowd ? 0 : 500));
+    int ticks = o->ticks > 0 ? o->ticks : (uniform ? 20 : (crowd ? 3 : 500));
     int reps = o->repeats > 0 ? o->repeats : (uniform ? 3 : 1);
     size_t nt = (size_t)ticks * (size_t)reps, k = 0;
     double *t = malloc(3 * nt * sizeof *t);
@@ -326,6 +355,11 @@ static bool run_one(const opts *o, bool uniform, int32_t n, int method, int nb, 
         r->threads = mur_flock_threads(f);
         mur_flock_set_thread_fallback(f, !o->fixed);
         mur_flock_set_metrics(f, o->metrics);
+        if (sc == SC_COINCIDENT) {
+            const float p[3] = {0.0f, 40.0f, 0.0f}, v[3] = {0.0f, 0.0f, 0.0f};
+            for (int32_t i = 0; i < n; i++)
+                mur_flock_set_boid(f, i, p, v, 0);
+        }
         mur_flock_steps(f, warm);
         for (int i = 0; i < ticks; i++, k++) {
             double t0 = now_ms();
@@ -374,7 +408,8 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
             return 2;
         } else if (!strcmp(a, "--scenario")) {
             *scenario = v;
-            ok = !strcmp(v, "uniform") || !strcmp(v, "flock") || !strcmp(v, "all");
+            ok = !strcmp(v, "uniform") || !strcmp(v, "flock") || !strcmp(v, "all") || !strcmp(v, "coincident") ||
+                 !strcmp(v, "crowded") || !strcmp(v, "crowd");
         } else if (!strcmp(a, "--n")) {
             ok = each_item(v, add_n, o);
         } else if (!strcmp(a, "--method")) {
@@ -430,9 +465,9 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
 }
 
 /* One result row, as JSON or as a table line. */
-static void print_row(const opts *o, bool uniform, int32_t n, int mi, int bi, const result *r)
+static void print_row(const opts *o, int sc, int32_t n, int mi, int bi, const result *r)
 {
-    const char *sname = uniform ? "uniform" : "flock";
+    const char *sname = SC_NAME[sc];
     const char *mname = mur_search_name((mur_search)o->method[mi]);
     const char *bname = mur_neighbours_name((mur_neighbours)o->nb[bi]);
     double ns = r->ms_per_tick * 1e6 / (double)n;
@@ -465,17 +500,21 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, &scenario);
     if (rc >= 0)
         return rc;
-    o.uniform = !strcmp(scenario, "uniform") || !strcmp(scenario, "all");
-    o.flock = !strcmp(scenario, "flock") || !strcmp(scenario, "all");
-    if (o.nn == 0) {
+    o.run[SC_UNIFORM] = !strcmp(scenario, "uniform") || !strcmp(scenario, "all");
+    o.run[SC_FLOCK] = !strcmp(scenario, "flock") || !strcmp(scenario, "all");
+    o.run[SC_COINCIDENT] = !strcmp(scenario, "coincident") || !strcmp(scenario, "crowd");
+    o.run[SC_CROWDED] = !strcmp(scenario, "crowded") || !strcmp(scenario, "crowd");
+    const bool crowd_only = !o.run[SC_UNIFORM] && !o.run[SC_FLOCK];
+    const bool default_n = o.nn == 0;
+    if (default_n) {
         const int32_t def_n[] = {1000, 10000, 100000, 1000000};
         for (int k = 0; k < 4; k++)
             o.n[o.nn++] = def_n[k];
     }
     if (o.nm == 0)
         o.method[o.nm++] = MUR_SEARCH_GRID;
-    if (o.nnb == 0)
-        o.nb[o.nnb++] = MUR_NEIGHBOURS_METRIC;
+    if (o.nnb == 0) /* the crowd scenarios: the starling preset's */
+        o.nb[o.nnb++] = crowd_only ? MUR_NEIGHBOURS_TOPOLOGICAL : MUR_NEIGHBOURS_METRIC;
     if (o.nt == 0)
         o.threads[o.nt++] = 0; /* 0: MURMUR_THREADS, OMP_NUM_THREADS or all cores (env.c) */
 
@@ -486,24 +525,26 @@ int main(int argc, char **argv)
                "method", "neighbours", "thr", "met", "ticks", "ms/tick", "ns/boid-tick", "neighbours", "cand/boid",
                "B/boid", "grid ms", "metrics ms", "step ms", "used", "load");
     int status = 0;
-    for (int sc = 0; sc < 2; sc++) {
-        bool uniform = sc == 0;
-        if ((uniform && !o.uniform) || (!uniform && !o.flock))
+    for (int sc = 0; sc < SC_COUNT; sc++) {
+        if (!o.run[sc])
             continue;
+        /* the crowd scenarios' own sizes unless --n is given: 20k coincident, 100k in the box */
+        const int32_t crowd_n = sc == SC_COINCIDENT ? 20000 : 100000;
+        const bool own_n = default_n && (sc == SC_COINCIDENT || sc == SC_CROWDED);
         for (int mi = 0; mi < o.nm; mi++)
           for (int bi = 0; bi < o.nnb; bi++)
-            for (int ni = 0; ni < o.nn; ni++)
+            for (int ni = 0; ni < (own_n ? 1 : o.nn); ni++)
                 for (int ti = 0; ti < o.nt; ti++) {
-                    int32_t n = o.n[ni];
+                    int32_t n = own_n ? crowd_n : o.n[ni];
                     if (o.method[mi] == MUR_SEARCH_BRUTE && n > o.brute_max)
                         continue;
                     result r;
                     int thr = o.threads[ti];
-                    if (!run_one(&o, uniform, n, o.method[mi], o.nb[bi], thr, &r)) {
+                    if (!run_one(&o, sc, n, o.method[mi], o.nb[bi], thr, &r)) {
                         status = 1;
                         continue;
                     }
-                    print_row(&o, uniform, n, mi, bi, &r);
+                    print_row(&o, sc, n, mi, bi, &r);
                     fflush(stdout);
                 }
     }

@@ -40,7 +40,19 @@ topo = [json.loads(line) for line in out.splitlines() if line.strip()]
 assert len(topo) == 2 and all(r['neighbours'] == 'topological' for r in topo), topo
 assert topo[0]['hash'] == topo[1]['hash'], topo
 assert all(r['candidates_per_boid'] >= 7 and r['ms_per_tick'] > 0 for r in topo), topo
-print(f'{len(rows) + len(topo)} rows ok')
+# crowd scenarios (starling preset: all boids at one point, a crowded 4 wu box) at a small size: the
+# same state for 1 and 2 threads, topo_k 6.5 neighbours each
+cmd = [bench, '--scenario', 'crowd', '--n', '500', '--threads', '1,2', '--json']
+out = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=100).stdout
+crowd = [json.loads(line) for line in out.splitlines() if line.strip()]
+assert [r['scenario'] for r in crowd] == ['coincident'] * 2 + ['crowded'] * 2, crowd
+for a, b in (crowd[0:2], crowd[2:4]):
+    assert a['hash'] == b['hash'], (a, b)
+for r in crowd:
+    assert r['neighbours'] == 'topological' and r['n'] == 500 and r['ticks'] == 3, r
+    assert math.isfinite(r['ns_per_boid_tick']) and r['ms_per_tick'] > 0, r
+    assert abs(r['mean_neighbours'] - 7.0) < 0.1, r
+print(f'{len(rows) + len(topo) + len(crowd)} rows ok')
 
 # --background-load: the busy loops (forked copies of the bench, same command line) run beside the
 # benchmark and are gone when it ends, normally or by SIGINT
