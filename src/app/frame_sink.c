@@ -417,18 +417,18 @@ static bool write_png(mur_sink *r, const char *name, const uint8_t *rgba, char *
     mur_error e;
     mur_afile *a = mur_out_open(name, &e);
     if (!a) {
-        snprintf(msg, len, "%s", e.msg);
+        snprintf(msg, len, "--record %.400s: %s", r->path, e.msg);
         return false;
     }
     char why[300];
     if (!mur_png_encode(a->fp, r->w, r->h, rgba, true, PNG_LEVEL, why, sizeof why)) {
         mur_out_drop(a);
-        snprintf(msg, len, "%.900s: cannot write PNG: %s", name, why);
+        snprintf(msg, len, "--record %.400s: frame %.400s: cannot write PNG: %s", r->path, name, why);
         return false;
     }
     long bytes = ftell(a->fp);
     if (!mur_out_done(a, r->together, &e)) {
-        snprintf(msg, len, "%s", e.msg);
+        snprintf(msg, len, "--record %.400s: %s", r->path, e.msg);
         return false;
     }
     r->png_bytes += bytes > 0 ? (uint64_t)bytes : 0;

@@ -65,7 +65,7 @@ static int run_mode(mur_cli *cli)
                                   : mur_flock_create(&cli->def, &err);
     if (!f) {
         fprintf(stderr, "murmur: %s\n", err.msg);
-        return MUR_EXIT_USAGE;
+        return mur_signals_stop() ? 128 + mur_signals_stop() : MUR_EXIT_USAGE; /* a stop while a pipe was read */
     }
     if (!mur_env_apply(f, cli->threads > 0, &err)) {
         fprintf(stderr, "murmur: %s\n", err.msg);

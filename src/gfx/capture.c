@@ -93,9 +93,12 @@ bool mur_png_encode(FILE *fp, int width, int height, const uint8_t *rgba, bool b
     }
     png_job job = {.fp = fp, .width = width, .height = height, .rgba = rgba, .bottom_up = bottom_up,
                    .level = level, .row = row};
+    errno = 0;
     bool ok = encode(&job);
+    /* libpng says only "Write Error" when a write fails: the system's reason says more (a full disk,
+     * a file over the size limit) */
     if (!ok)
-        snprintf(err, err_len, "%s", job.msg);
+        snprintf(err, err_len, "%s", errno && !strcmp(job.msg, "Write Error") ? strerror(errno) : job.msg);
     free(row);
     return ok;
 }
