@@ -337,19 +337,36 @@ static inline int32_t own_chunk_end(int32_t j, int32_t lo, int32_t hi)
 
 static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
-/* The search, once per vector width (topo_body.h). */
+/* The search, once per vector width (topo_body.h): grow_base, gather_base, block_in_place_base,
+ * beyond_base and their _avx2 twins. */
+#define TOPO_GROW grow_base
+#define TOPO_GATHER gather_base
+#define TOPO_BLOCK_IN_PLACE block_in_place_base
+#define TOPO_BEYOND beyond_base
 #define TNAME base
 #define TW 4
 #define TATTR
 #include "topo_body.h"
+#undef TOPO_GROW
+#undef TOPO_GATHER
+#undef TOPO_BLOCK_IN_PLACE
+#undef TOPO_BEYOND
 #undef TNAME
 #undef TW
 #undef TATTR
 #ifdef MUR_X86_PATHS
+#define TOPO_GROW grow_avx2
+#define TOPO_GATHER gather_avx2
+#define TOPO_BLOCK_IN_PLACE block_in_place_avx2
+#define TOPO_BEYOND beyond_avx2
 #define TNAME avx2
 #define TW 8
 #define TATTR __attribute__((target("avx2")))
 #include "topo_body.h"
+#undef TOPO_GROW
+#undef TOPO_GATHER
+#undef TOPO_BLOCK_IN_PLACE
+#undef TOPO_BEYOND
 #undef TNAME
 #undef TW
 #undef TATTR

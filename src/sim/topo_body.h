@@ -1,5 +1,7 @@
 /* The topological search of one vector width (see topo.c), included by topo.c once per width with
- *   TNAME   the path (base, avx2): every function here gets the suffix _TNAME
+ *   TOPO_GROW, TOPO_GATHER, TOPO_BLOCK_IN_PLACE, TOPO_BEYOND   the names of this width's functions
+ *           that are not inlined (grow_avx2, ...: the names a profiler shows)
+ *   TNAME   the path (base, avx2): the inlined helpers get the suffix _TNAME
  *   TW      floats per vector (4, 8)
  *   TATTR   the target attribute of the path (empty for base)
  * Candidates are tested TW at a time without branches (distance, view radius, weight, self, view
@@ -154,7 +156,7 @@ static inline __attribute__((always_inline)) TATTR int32_t T(gather_slice)(const
 /* The block's candidates, copied once per cell into G (contiguous, so a boid's scan has no slice
  * ends): positions (x NaN for a boid that is no neighbour, weight <= 0: its d2 is NaN and fails every
  * test) and sorted slots; one vector of NaN after the end. A crowded cell's own boids first. */
-static __attribute__((noinline)) TATTR void T(gather)(const mur_flock *f, const block *B, gathered *G, int cap)
+static __attribute__((noinline)) TATTR void TOPO_GATHER(const mur_flock *f, const block *B, gathered *G, int cap)
 {
     typedef T(tvf) vf;
     const vf nan = (vf){0} + NAN;
@@ -425,7 +427,7 @@ static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock 
 /* The block scanned in place (a crowded cell, or too many boids to gather); true when the cell
  * itself made the list certain. Out of line (as is the part beyond the block), so that the common
  * path stays small. */
-static __attribute__((noinline)) TATTR bool T(block_in_place)(const mur_flock *f, search *S, const block *B)
+static __attribute__((noinline)) TATTR bool TOPO_BLOCK_IN_PLACE(const mur_flock *f, search *S, const block *B)
 {
     const bool cone = S->cone, hard = S->hard != NULL;
     int s0 = 0;
@@ -451,7 +453,7 @@ static __attribute__((noinline)) TATTR bool T(block_in_place)(const mur_flock *f
 }
 
 /* Not certain after the block: the block's candidates beyond b1, then the next rings. */
-static __attribute__((noinline)) TATTR void T(beyond)(const mur_flock *f, search *S, const block *B,
+static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, search *S, const block *B,
     const gathered *G, float b1)
 {
     const bool cone = S->cone, hard = S->hard != NULL;
@@ -506,7 +508,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
     S->thr0 = S->thr = b1 >= S->vr ? INFINITY : b1 * b1;
     if (B->total <= G->cap) {
         if (G->cell != B->cell)
-            T(gather)(f, B, G, S->cap);
+            TOPO_GATHER(f, B, G, S->cap);
         if (G->own_n > 0) {
             /* a crowded cell: its own boids first, which may make the list certain, or at least give
              * the rest of the block a closer threshold */
@@ -523,16 +525,16 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
         }
         T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true);
     } else {
-        if (T(block_in_place)(f, S, B))
+        if (TOPO_BLOCK_IN_PLACE(f, S, B))
             return;
     }
     T(finish)(S, f->order);
     if (b1 >= S->vr || (S->n == S->cap && contacts_certain(S, b1)))
         return;
-    T(beyond)(f, S, B, G, b1);
+    TOPO_BEYOND(f, S, B, G, b1);
 }
 
-static TATTR void T(grow)(const mur_flock *f, search *S, const block *B, gathered *G)
+static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathered *G)
 {
     const int sel = (S->cone ? 2 : 0) | (S->hard ? 1 : 0);
     switch (sel) {
