@@ -955,7 +955,10 @@ def signal_cases():
     C.append(Case("batch SIGTERM then SIGINT", "signals", long_batch, status=(143, 130),
                   driver=send([signal.SIGTERM, signal.SIGINT], gap=0.01), creates=["m.csv", "e.csv"], check=after,
                   stop_line=True, timeout=20))
-    C.append(Case("batch SIGINT at start", "signals", long_batch, status=130,
+    # 20 ms in: a signal that comes before main() has installed the handlers (a sanitizer build starts
+    # slowly, and the OpenMP restart execs once) ends the process by the default action, with nothing
+    # written yet: either outcome keeps every file
+    C.append(Case("batch SIGINT at start", "signals", long_batch, status=(130, -signal.SIGINT),
                   driver=send([signal.SIGINT], delay=0.02, wait_files=False), keep=["m.csv", "e.csv"],
                   check=lambda ctx: None if not os.path.exists(ctx.p("m.csv")) else metrics("m.csv", at_least=1)(ctx),
                   stop_line=True, timeout=20))

@@ -181,6 +181,7 @@ static bool read_agents(mur_text *t, list *boids, list *preds, mur_error *err)
             if (strncmp(line, HEADER, hl) != 0 || (line[hl] && line[hl] != ',')) {
                 mur_set_error(err, "%s:%ld: expected the header '" HEADER "'", path, lineno);
                 ok = false;
+                break;
             }
             for (const char *c = line + hl; *c; c++)
                 ncols += *c == ',';
