@@ -1,15 +1,17 @@
 /* The renderer's shared state, private to src/gfx (renderer.h is the interface). A frame's data
- * flows through five files, each owning a part of struct mur_renderer:
- *   upload.c         the upload ring (kind_gpu: three buffer slots per kind) and the host memory of
- *                    the draw order (mur_lod_state): a view copied into GL, in draw order;
- *   renderer.c       create and destroy (programs, uniform locations, meshes, vertex arrays), the
- *                    frame's order of passes, and the line program's stream (mur_draw_colored);
- *   pass_scene.c     the ground, grid and sky, built on the CPU into geom[];
- *   pass_birds.c     the instanced birds, lean birds and points of the drawn slot, the predators,
- *                    and the split of the drawn state into those kinds (lod.h);
- *   pass_overlays.c  the world box, the goal marker and the group's axes, built into lines[].
- * Ground shadows are shadows.c's, drawn between the ground and the birds. A file writes only the
- * fields its line above names; the others it reads.
+ * flows through five files, each owning some fields of struct mur_renderer:
+ *   upload.c         the upload ring: boids and preds (kind_gpu: three buffer slots per kind), the
+ *                    host memory of the draw order (lods, order_vp, order_k), preds_on, uploaded;
+ *                    a view copied into GL in draw order;
+ *   renderer.c       create and destroy (programs, uniform locations, meshes, vertex arrays: every
+ *                    field is set there once), the frame's order of passes and the camera the next
+ *                    draw order is made for (lod_vp, lod_k), and the line program's stream;
+ *   pass_scene.c     the ground, grid and sky, built on the CPU into geom;
+ *   pass_birds.c     the instanced birds, lean birds and points of the drawn slot and the
+ *                    predators; split, the drawn state's full, lean and point birds (lod.h);
+ *   pass_overlays.c  the world box, the goal marker and the group's axes, built into lines, nlines.
+ * Ground shadows are shadows.c's, drawn between the ground and the birds. After create a file writes
+ * only the fields named on its line; the others it reads.
  */
 #ifndef MUR_GFX_RENDERER_INTERNAL_H
 #define MUR_GFX_RENDERER_INTERNAL_H
