@@ -1,0 +1,146 @@
+/* The birds' pass (see renderer.h, renderer_internal.h): the boids of the drawn slot as instanced
+ * full birds, lean birds and points, each kind a contiguous range of the slot in draw order (lod.h),
+ * and the predators as larger full birds; the boid shader's and the point shader's uniforms. It owns
+ * the drawn state's split into those kinds (taken from the upload at each commit), the vertex
+ * arrays' pointers into the drawn slot, and the flock's colours.
+ */
+#include "renderer_internal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+const float mur_color_flying[3] = {0.98f, 0.62f, 0.22f};
+const float mur_color_perching[3] = {0.30f, 0.90f, 0.40f};
+const float mur_color_predator[3] = {0.95f, 0.12f, 0.16f};
+
+static const float ambient_sky[3] = {0.55f, 0.65f, 0.85f};
+static const float ambient_ground[3] = {0.22f, 0.20f, 0.18f};
+
+/* The boids' per-instance attributes from bird first of the drawn slot on (each kind of bird is a
+ * contiguous range: lod.h). GL 3.3 has no base instance, so the pointers move instead. */
+static void point_boids_at(kind_gpu *k, int32_t first)
+{
+    const kind_slot *s = &k->slot[k->cur];
+    const size_t f3 = (size_t)first * 3 * sizeof(float), f1 = (size_t)first * sizeof(float);
+    glBindVertexArray(k->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, s->pos);
+    glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, 0, (void *)f3);
+    glBindBuffer(GL_ARRAY_BUFFER, s->vel);
+    glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, 0, (void *)f3);
+    glBindBuffer(GL_ARRAY_BUFFER, s->prevv);
+    glVertexAttribPointer(5, 3, GL_FLOAT, GL_FALSE, 0, (void *)f3);
+    glBindBuffer(GL_ARRAY_BUFFER, s->perch);
+    glVertexAttribIPointer(6, 1, GL_INT, 0, (void *)f1);
+    glBindBuffer(GL_ARRAY_BUFFER, s->roll);
+    glVertexAttribPointer(7, 1, GL_FLOAT, GL_FALSE, 0, (void *)f1);
+    glBindBuffer(GL_ARRAY_BUFFER, s->ids);
+    glVertexAttribIPointer(8, 1, GL_INT, 0, (void *)f1);
+}
+
+/* The boid slot just committed is drawn from now on: its split into full birds, lean birds and
+ * points (the upload's counts; without host memory every bird is full) and the vertex arrays
+ * reading it. */
+void mur_birds_take(mur_renderer *r)
+{
+    const kind_slot *s = &r->boids.slot[r->boids.cur];
+    memset(r->split, 0, sizeof r->split);
+    if (r->lods)
+        memcpy(r->split, r->lods->counts, sizeof r->split);
+    else
+        r->split[MUR_LOD_FULL] = s->count;
+    point_boids_at(&r->boids, 0);
+    glBindVertexArray(r->point_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, s->pos);
+    glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+    glBindBuffer(GL_ARRAY_BUFFER, s->vel);
+    glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+    glBindBuffer(GL_ARRAY_BUFFER, s->perch);
+    glVertexAttribIPointer(6, 1, GL_INT, 0, NULL);
+    glBindBuffer(GL_ARRAY_BUFFER, s->ids);
+    glVertexAttribIPointer(8, 1, GL_INT, 0, NULL);
+    glBindVertexArray(0);
+}
+
+/* count instances of kind k from instance first on, with the full or the lean bird. */
+static void draw_kind(mur_renderer *r, kind_gpu *k, float size, const float color[3], float bank_gain,
+                      bool lean, int32_t first, int32_t count)
+{
+    if (count <= 0)
+        return;
+    const GLint *u = r->boid_u;
+    glUniform1f(u[BU_SIZE], size);
+    glUniform3fv(u[BU_COLOR_FLY], 1, color);
+    glUniform1f(u[BU_BANK_GAIN], k->prev_valid && k->prev_dt > 0.0f ? bank_gain / k->prev_dt : 0.0f);
+    if (k == &r->boids)
+        point_boids_at(k, first);
+    else
+        glBindVertexArray(k->vao);
+    glDrawElementsInstanced(GL_TRIANGLES, lean ? r->lean_indices : r->mesh_indices,
+                            GL_UNSIGNED_SHORT,
+                            (void *)(lean ? (size_t)r->mesh_indices * sizeof(uint16_t) : 0),
+                            count);
+}
+
+/* The smallest birds on software GL (lod.h): one shaded point each, count of them from first on. */
+static void draw_points(mur_renderer *r, const mur_render_frame *f, const mur_scene *s, int32_t first, int32_t count)
+{
+    const GLint *u = r->point_u;
+    glUseProgram(r->point_prog);
+    glUniformMatrix4fv(u[PU_VP], 1, GL_FALSE, (const float *)f->vp);
+    glUniform1f(u[PU_SIZE], s->boid_size);
+    glUniform1f(u[PU_PX_PER_WU], f->px_per_wu);
+    glUniform3fv(u[PU_COLOR_FLY], 1, mur_color_flying);
+    glUniform3fv(u[PU_COLOR_PERCH], 1, mur_color_perching);
+    glUniform3fv(u[PU_SUN_DIR], 1, f->sun);
+    glUniform3fv(u[PU_FOG_COLOR], 1, mur_sky_horizon);
+    glUniform3fv(u[PU_EYE], 1, f->eye);
+    glUniform1f(u[PU_FOG_DIST], 2.5f * f->ext);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glBindVertexArray(r->point_vao);
+    glDrawArrays(GL_POINTS, first, count);
+    glDisable(GL_PROGRAM_POINT_SIZE);
+}
+
+/* Boids (full birds, lean birds, points: lod.h) and predators. */
+void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene *s)
+{
+    const GLint *u = r->boid_u;
+    glUseProgram(r->boid_prog);
+    glUniformMatrix4fv(u[BU_VP], 1, GL_FALSE, (const float *)f->vp);
+    glUniform1f(u[BU_TIME], s->time);
+    glUniform2f(u[BU_SPEED_RANGE], s->min_speed, s->max_speed);
+    glUniform3fv(u[BU_COLOR_PERCH], 1, mur_color_perching);
+    glUniform3fv(u[BU_EYE], 1, f->eye);
+    glUniform3fv(u[BU_SUN_DIR], 1, f->sun);
+    glUniform3fv(u[BU_SKY_COLOR], 1, ambient_sky);
+    glUniform3fv(u[BU_GROUND_COLOR], 1, ambient_ground);
+    glUniform3fv(u[BU_FOG_COLOR], 1, mur_sky_horizon);
+    glUniform1f(u[BU_FOG_DIST], 2.5f * f->ext);
+    float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
+    glUniform1i(u[BU_COLOR_MODE], s->color_by_speed ? 1 : 0);
+    const int32_t *n = r->split;
+    draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain, false, 0, n[MUR_LOD_FULL]);
+    draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain, true, n[MUR_LOD_FULL], n[MUR_LOD_LEAN]);
+    if (n[MUR_LOD_POINTS] > 0) {
+        draw_points(r, f, s, n[MUR_LOD_FULL] + n[MUR_LOD_LEAN], n[MUR_LOD_POINTS]);
+        glUseProgram(r->boid_prog);
+    }
+    if (r->preds_on) {
+        glUniform1i(u[BU_COLOR_MODE], 0);
+        glVertexAttribI1i(6, 0);
+        glVertexAttribI1i(8, -1); /* no index: the instance number varies the predators */
+        draw_kind(r, &r->preds, s->boid_size * 2.6f, mur_color_predator, 0.0f, false, 0, r->preds.count);
+    }
+}
+
+bool mur_renderer_lod_stale(const mur_renderer *r)
+{
+    const bool by_size = r->lod.software && r->lod.forced < 0 && r->boids.count >= r->lod.lean_from;
+    return by_size && (r->order_k != r->lod_k || memcmp(r->order_vp, r->lod_vp, sizeof r->lod_vp) != 0);
+}
+
+void mur_renderer_lod_counts(const mur_renderer *r, int32_t counts[MUR_LOD_KINDS])
+{
+    memcpy(counts, r->split, sizeof r->split);
+}
