@@ -81,3 +81,9 @@ static GATTR int32_t GATHER_COLUMN(const mur_flock *f, mur_gather *gb, const pie
     return o;
 }
 
+/* the path's parameters end with it: the next inclusion defines its own */
+#undef GATHER_COLUMN
+#undef GATHER_VG
+#undef GATHER_VGI
+#undef GW
+#undef GATTR

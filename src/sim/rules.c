@@ -348,11 +348,6 @@ static void do_cell(mur_flock *f, const tick_cfg *t, int32_t cx, int32_t cy, int
 #define GW 4
 #define GATTR
 #include "gather_body.h"
-#undef GATHER_COLUMN
-#undef GATHER_VG
-#undef GATHER_VGI
-#undef GW
-#undef GATTR
 #ifdef MUR_X86_PATHS
 #define GATHER_COLUMN gather_column_avx2
 #define GATHER_VG vg_avx2
@@ -360,22 +355,12 @@ static void do_cell(mur_flock *f, const tick_cfg *t, int32_t cx, int32_t cy, int
 #define GW 8
 #define GATTR __attribute__((target("avx2")))
 #include "gather_body.h"
-#undef GATHER_COLUMN
-#undef GATHER_VG
-#undef GATHER_VGI
-#undef GW
-#undef GATTR
 #define GATHER_COLUMN gather_column_avx512
 #define GATHER_VG vg_avx512
 #define GATHER_VGI vgi_avx512
 #define GW 16
 #define GATTR __attribute__((target("avx512f")))
 #include "gather_body.h"
-#undef GATHER_COLUMN
-#undef GATHER_VG
-#undef GATHER_VGI
-#undef GW
-#undef GATTR
 #endif
 
 static inline int32_t column_size(const mur_flock *f, const piece *pc, int np, int64_t xoff)

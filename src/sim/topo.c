@@ -347,13 +347,6 @@ static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 
 #define TW 4
 #define TATTR
 #include "topo_body.h"
-#undef TOPO_GROW
-#undef TOPO_GATHER
-#undef TOPO_BLOCK_IN_PLACE
-#undef TOPO_BEYOND
-#undef TNAME
-#undef TW
-#undef TATTR
 #ifdef MUR_X86_PATHS
 #define TOPO_GROW grow_avx2
 #define TOPO_GATHER gather_avx2
@@ -363,13 +356,6 @@ static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 
 #define TW 8
 #define TATTR __attribute__((target("avx2")))
 #include "topo_body.h"
-#undef TOPO_GROW
-#undef TOPO_GATHER
-#undef TOPO_BLOCK_IN_PLACE
-#undef TOPO_BEYOND
-#undef TNAME
-#undef TW
-#undef TATTR
 #endif
 
 typedef void (*grow_fn)(const mur_flock *f, search *S, const block *B, gathered *G);

@@ -549,3 +549,12 @@ static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathe
 #undef T
 #undef T_CAT
 #undef T_CAT2
+
+/* the path's parameters end with it: the next inclusion defines its own */
+#undef TOPO_GROW
+#undef TOPO_GATHER
+#undef TOPO_BLOCK_IN_PLACE
+#undef TOPO_BEYOND
+#undef TNAME
+#undef TW
+#undef TATTR
