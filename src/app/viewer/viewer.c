@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "clock.h"
-#include "gfx_modes.h"
+#include "viewer_main.h"
 #include "hud.h"
 #include "keyscript.h"
 #include "recording.h"

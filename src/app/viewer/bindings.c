@@ -13,6 +13,7 @@
 
 #include "scene.h"
 #include "viewer.h"
+#include "viewer_main.h"
 
 void viewer_message(viewer *v, const char *fmt, ...)
 {
