@@ -174,7 +174,7 @@ class CostLine(Temp):
     (--threads 1: the time of a shared machine's second core is anyone's)."""
     # the release build's measured time per tick against the expected one. The model is fitted to the
     # CPU time of single-thread runs at load average 3 to 6 on the 2-core development machine
-    # (src/app/cost.c); an idle machine ran up to about half of it (0.3x allows for a faster one) and a
+    # (src/app/cli/cost.c); an idle machine ran up to about half of it (0.3x allows for a faster one) and a
     # busy one slows the wall time by about its load per core (the upper bound grows with it)
     LOW, HIGH = 0.3, 4.0
 

@@ -10,7 +10,8 @@
 #include "outputs.h"
 #include "signals.h"
 #ifdef MUR_HAVE_GFX
-#include "gfx_modes.h"
+#include "headless.h"
+#include "viewer_main.h"
 #endif
 
 #ifndef MUR_HAVE_GFX

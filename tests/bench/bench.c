@@ -26,7 +26,7 @@
  * --fallback off: the step always runs on the threads asked for (mur_flock_set_thread_fallback).
  * --density D: both scenarios at D expected neighbours per boid instead of 30 (the box grows or
  * shrinks); --topo-k K: the topological rows' topo_k (default 6.5). The program's cost model
- * (src/app/cost.c) is fitted to rows of both.
+ * (src/app/cli/cost.c) is fitted to rows of both.
  */
 #include <errno.h>
 #include <math.h>

@@ -18,7 +18,7 @@ static void move_goal_to_cursor(viewer *v, double x, double y)
     const mur_flock_def given = mur_flock_get_def(v->flock);
     const mur_flock_def def = mur_def_resolved(&given); /* world=scale: where the flock flies */
     if (!mur_ray_hit_plane_y(o, d, def.ground, hit)) {
-        viewer_message(v, "click on the ground to move the goal");
+        mur_msg(&v->msg, "click on the ground to move the goal");
         return;
     }
     /* keep the goal's height: the ground point says where, the height stays where birds fly */
@@ -28,44 +28,58 @@ static void move_goal_to_cursor(viewer *v, double x, double y)
     const float given_pos[3] = {pos[0] / k, given.goal_pos[1], pos[2] / k};
     mur_flock_set_goal(v->flock, true, given_pos);
     v->flock_dirty = true;
-    viewer_message(v, "goal at %.1f, %.1f, %.1f", (double)pos[0], (double)pos[1], (double)pos[2]);
+    mur_msg(&v->msg, "goal at %.1f, %.1f, %.1f", (double)pos[0], (double)pos[1], (double)pos[2]);
+}
+
+void viewer_mouse_init(viewer *v)
+{
+    v->mouse.pred = -1;
+    glfwGetCursorPos(v->win, &v->mouse.x, &v->mouse.y);
+}
+
+void viewer_mouse_click(viewer *v, double x, double y, int mods)
+{
+    v->mouse.x = x;
+    v->mouse.y = y;
+    viewer_mouse_button(v, GLFW_MOUSE_BUTTON_LEFT, true, mods);
+    viewer_mouse_button(v, GLFW_MOUSE_BUTTON_LEFT, false, mods);
 }
 
 void viewer_mouse_button(viewer *v, int button, bool down, int mods)
 {
     if (button == GLFW_MOUSE_BUTTON_LEFT) {
         if (down) {
-            v->left_down = true;
-            v->dragged = false;
-            v->press_x = v->mouse_x;
-            v->press_y = v->mouse_y;
-            v->right_down = v->right_down || (mods & GLFW_MOD_SHIFT);
+            v->mouse.left_down = true;
+            v->mouse.dragged = false;
+            v->mouse.press_x = v->mouse.x;
+            v->mouse.press_y = v->mouse.y;
+            v->mouse.right_down = v->mouse.right_down || (mods & GLFW_MOD_SHIFT);
         } else {
             /* a click: on a bird selects it, elsewhere moves the goal (and deselects) */
-            if (v->left_down && !v->dragged && !(mods & GLFW_MOD_SHIFT)
-                && !viewer_pick(v, v->mouse_x, v->mouse_y))
-                move_goal_to_cursor(v, v->mouse_x, v->mouse_y);
-            v->left_down = false;
-            v->right_down = false;
+            if (v->mouse.left_down && !v->mouse.dragged && !(mods & GLFW_MOD_SHIFT)
+                && !viewer_pick(v, v->mouse.x, v->mouse.y))
+                move_goal_to_cursor(v, v->mouse.x, v->mouse.y);
+            v->mouse.left_down = false;
+            v->mouse.right_down = false;
         }
     } else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) {
-        v->right_down = down;
+        v->mouse.right_down = down;
     }
 }
 
 void viewer_cursor(viewer *v, double x, double y)
 {
-    double dx = x - v->mouse_x, dy = y - v->mouse_y;
-    v->mouse_x = x;
-    v->mouse_y = y;
-    if (!v->left_down && !v->right_down)
+    double dx = x - v->mouse.x, dy = y - v->mouse.y;
+    v->mouse.x = x;
+    v->mouse.y = y;
+    if (!v->mouse.left_down && !v->mouse.right_down)
         return;
-    if (fabs(x - v->press_x) + fabs(y - v->press_y) > 4.0)
-        v->dragged = true;
-    if (!v->dragged)
+    if (fabs(x - v->mouse.press_x) + fabs(y - v->mouse.press_y) > 4.0)
+        v->mouse.dragged = true;
+    if (!v->mouse.dragged)
         return;
     float h = (float)(v->win_h > 0 ? v->win_h : 1);
-    if (v->right_down) {
+    if (v->mouse.right_down) {
         mur_camera_pan(&v->cam, (float)dx / h, -(float)dy / h);
     } else {
         /* a drag across the window height turns the view about 200 degrees */
@@ -85,25 +99,25 @@ void viewer_mouse_predator_toggle(viewer *v, bool on)
 {
     mur_flock *f = v->flock;
     mur_view view = mur_flock_view(f);
-    if (on == (v->mouse_pred >= 0))
+    if (on == (v->mouse.pred >= 0))
         return;
     mur_error err = {{0}};
     if (on) {
         if (!mur_flock_set_predator_count(f, view.predators + 1, &err)) {
-            viewer_message(v, "%s", err.msg);
+            mur_msg(&v->msg, "%s", err.msg);
             return;
         }
-        v->mouse_pred = view.predators;
-        v->mouse_pred_had = view.predators_on;
+        v->mouse.pred = view.predators;
+        v->mouse.pred_had = view.predators_on;
         mur_flock_set_predators_on(f, true);
         viewer_mouse_predator(v);
-        viewer_message(v, "the cursor is a predator (release X to stop)");
+        mur_msg(&v->msg, "the cursor is a predator (release X to stop)");
     } else {
-        if (view.predators > v->mouse_pred)
-            mur_flock_set_predator_count(f, v->mouse_pred, &err);
-        mur_flock_set_predators_on(f, v->mouse_pred_had);
-        v->mouse_pred = -1;
-        viewer_message(v, "cursor predator off");
+        if (view.predators > v->mouse.pred)
+            mur_flock_set_predator_count(f, v->mouse.pred, &err);
+        mur_flock_set_predators_on(f, v->mouse.pred_had);
+        v->mouse.pred = -1;
+        mur_msg(&v->msg, "cursor predator off");
     }
     v->flock_dirty = true;
 }
@@ -112,26 +126,26 @@ void viewer_mouse_predator_toggle(viewer *v, bool on)
  * camera's target, moving as the cursor moved since the last frame. */
 void viewer_mouse_predator(viewer *v)
 {
-    if (v->mouse_pred < 0)
+    if (v->mouse.pred < 0)
         return;
     mur_view view = mur_flock_view(v->flock);
-    if (v->mouse_pred >= view.predators) {
-        v->mouse_pred = -1; /* the predators were removed meanwhile */
+    if (v->mouse.pred >= view.predators) {
+        v->mouse.pred = -1; /* the predators were removed meanwhile */
         return;
     }
     float sx = v->win_w > 0 ? (float)v->fb_w / (float)v->win_w : 1.0f;
     float sy = v->win_h > 0 ? (float)v->fb_h / (float)v->win_h : 1.0f;
     vec3 o, d, fwd;
-    mur_camera_ray(&v->cam, (float)v->mouse_x * sx, (float)v->mouse_y * sy, v->fb_w, v->fb_h, o, d);
+    mur_camera_ray(&v->cam, (float)v->mouse.x * sx, (float)v->mouse.y * sy, v->fb_w, v->fb_h, o, d);
     glm_vec3_sub(v->cam.cur.target, o, fwd);
     float along = glm_vec3_dot(fwd, d) > 1e-6f ? glm_vec3_norm2(fwd) / glm_vec3_dot(fwd, d) : v->cam.cur.distance;
     float p[3], vel[3] = {0.0f, 0.0f, 0.0f};
     for (int i = 0; i < 3; i++)
         p[i] = o[i] + d[i] * along;
-    const float *was = view.pred_pos + (size_t)v->mouse_pred * 3;
+    const float *was = view.pred_pos + (size_t)v->mouse.pred * 3;
     float dt = (float)(v->def.dt > 0.0f ? v->def.dt : 0.05f);
     for (int i = 0; i < 3; i++)
         vel[i] = (p[i] - was[i]) / dt * 0.25f; /* the cursor's motion, damped: the heading it is drawn with */
-    mur_flock_set_predator(v->flock, v->mouse_pred, p, vel);
+    mur_flock_set_predator(v->flock, v->mouse.pred, p, vel);
     v->flock_dirty = true;
 }

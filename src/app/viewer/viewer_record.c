@@ -27,16 +27,16 @@ static void auto_name(char *out, size_t len, bool video)
 
 int viewer_stop_recording(viewer *v, int sig)
 {
-    if (!v->rec)
+    if (!v->rec.session)
         return 0;
     char pace[160];
     mur_pace_describe(&v->pace, v->cli->fps, mur_flock_get_def(v->flock).dt, pace, sizeof pace);
-    int st = mur_recording_end(v->rec, true, sig, pace);
-    free(v->rec);
-    v->rec = NULL;
-    if (v->rec_from_key) {
-        v->rec_from_key = false;
-        viewer_message(v, st == 0 ? "recording saved" : "recording failed (see the terminal)");
+    int st = mur_recording_end(v->rec.session, true, sig, pace);
+    free(v->rec.session);
+    v->rec.session = NULL;
+    if (v->rec.from_key) {
+        v->rec.from_key = false;
+        mur_msg(&v->msg, st == 0 ? "recording saved" : "recording failed (see the terminal)");
     }
     return st;
 }
@@ -53,25 +53,25 @@ bool viewer_start_recording(viewer *v, const char *path, bool from_key)
     if (!mur_recording_begin(rs, path, v->fb_w, v->fb_h, v->cli->fps, &enc, from_key ? -1 : v->cli->frames, !from_key, err,
                              sizeof err)) {
         fprintf(stderr, "murmur: %s\n", err);
-        viewer_message(v, "cannot record: %.150s", err);
+        mur_msg(&v->msg, "cannot record: %.150s", err);
         free(rs);
         return false;
     }
-    v->rec = rs;
-    v->rec_from_key = from_key;
-    v->rec_start_time = v->time;
+    v->rec.session = rs;
+    v->rec.from_key = from_key;
+    v->rec.start_time = v->time;
     v->pace = mur_pace_of(v->cli);
     if (from_key) {
         printf("murmur: recording %s (V stops)\n", path);
         fflush(stdout);
-        viewer_message(v, "recording %s (V stops)", path);
+        mur_msg(&v->msg, "recording %s (V stops)", path);
     }
     return true;
 }
 
 void viewer_toggle_recording(viewer *v)
 {
-    if (v->rec) {
+    if (v->rec.session) {
         viewer_stop_recording(v, 0);
         return;
     }
@@ -84,7 +84,7 @@ void viewer_toggle_recording(viewer *v)
         snprintf(dir, sizeof dir, "%s", path);
         *strrchr(dir, '/') = '\0';
         if (mkdir(dir, 0755) != 0) {
-            viewer_message(v, "cannot create %s", dir);
+            mur_msg(&v->msg, "cannot create %s", dir);
             return;
         }
     }
@@ -95,7 +95,7 @@ void viewer_toggle_recording(viewer *v)
  * and show it in the window. */
 void viewer_draw_recorded(viewer *v, const mur_scene *scene)
 {
-    mur_target *t = v->rec->target;
+    mur_target *t = v->rec.session->target;
     int tw = mur_target_width(t), th = mur_target_height(t);
     mur_camera cam = v->cam;
     mur_camera_set_aspect(&cam, tw, th);
@@ -106,13 +106,13 @@ void viewer_draw_recorded(viewer *v, const mur_scene *scene)
         int fw = v->fb_w, fh = v->fb_h;
         v->fb_w = tw;
         v->fb_h = th;
-        v->drawing_video = true;
+        v->rec.drawing_video = true;
         viewer_draw_hud(v);
-        v->drawing_video = false;
+        v->rec.drawing_video = false;
         v->fb_w = fw;
         v->fb_h = fh;
     }
-    bool ok = mur_recording_frame(v->rec);
+    bool ok = mur_recording_frame(v->rec.session);
     mur_target_present(t, v->fb_w, v->fb_h);
     if (!hud_in_video) {
         viewer_draw_hud(v);
@@ -128,7 +128,7 @@ void viewer_draw_recorded(viewer *v, const mur_scene *scene)
     }
     if (!ok) {
         /* the sink failed (ffmpeg died, disk full): say so and stop */
-        v->rec_status = viewer_stop_recording(v, 0);
+        v->rec.status = viewer_stop_recording(v, 0);
         if (v->cli->record)
             v->quit = true;
     }

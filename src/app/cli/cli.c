@@ -1,6 +1,7 @@
 /* Command-line parsing. Every error is one line on stderr naming the value and what is allowed. */
 #include "cli.h"
 
+#include "cli_values.h"
 #include "env.h"
 
 #include <errno.h>
@@ -10,120 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* One error line; fmt is always a literal of this file (checked by the compiler), never user text. */
-static bool fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static bool fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("murmur: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return false;
-}
-
-static bool parse_i64(const char *flag, const char *s, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = s && *s ? strtoll(s, &end, 10) : 0;
-    if (!s || !*s || *end || errno || v < lo || v > hi) {
-        fprintf(stderr, "murmur: bad value '%s' for %s: expected a whole number in [%lld, %lld]\n", s ? s : "",
-                flag, lo, hi);
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-static bool parse_real(const char *flag, const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    double v = s && *s ? strtod(s, &end) : NAN;
-    if (!s || !*s || *end || !isfinite(v) || !(v > lo) || v > hi) {
-        fprintf(stderr, "murmur: bad value '%s' for %s: expected a number in (%g, %g]\n", s ? s : "", flag, lo, hi);
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-static bool parse_onoff(const char *flag, const char *s, bool *out)
-{
-    if (s && strcmp(s, "on") == 0)
-        *out = true;
-    else if (s && strcmp(s, "off") == 0)
-        *out = false;
-    else
-        return fail("bad value '%s' for %s: expected on or off", s ? s : "", flag);
-    return true;
-}
-
-static bool parse_size(const char *flag, const char *s, int *w, int *h)
-{
-    char *end;
-    long a = s ? strtol(s, &end, 10) : 0;
-    if (!s || end == s || *end != 'x')
-        return fail("bad value '%s' for %s: expected WxH with each in [16, 16384], e.g. 1280x720", s ? s : "",
-                    flag);
-    const char *t = end + 1;
-    long b = strtol(t, &end, 10);
-    if (end == t || *end || a < 16 || a > 16384 || b < 16 || b > 16384)
-        return fail("bad value '%s' for %s: expected WxH with each in [16, 16384], e.g. 1280x720", s, flag);
-    *w = (int)a;
-    *h = (int)b;
-    return true;
-}
-
-static bool check_camera(const char *s)
-{
-    if (strcmp(s, "follow") == 0 || strcmp(s, "fixed") == 0)
-        return true;
-    if (strncmp(s, "orbit:", 6) == 0) {
-        char *end;
-        double v = strtod(s + 6, &end);
-        if (s[6] && !*end && isfinite(v) && v > 0 && v <= 1e6)
-            return true;
-    }
-    return fail("bad value '%s' for --camera: expected orbit:SECONDS (SECONDS in (0, 1e6]), follow or fixed", s);
-}
-
-/* "TICK:name=value" -> at. Checks the syntax, the name (a live parameter) and the value's own range. */
-static bool parse_at(const char *s, mur_at *at)
-{
-    char *end;
-    errno = 0;
-    long long t = strtoll(s, &end, 10);
-    if (end == s || *end != ':' || errno || t < 0 || t > 1000000000000LL)
-        return fail("bad value '%s' for --at: expected TICK:name=value with TICK a whole number >= 0", s);
-    const char *pair = end + 1;
-    const char *eq = strchr(pair, '=');
-    if (!eq || (size_t)(eq - pair) >= sizeof at->name || strlen(eq + 1) >= sizeof at->value)
-        return fail("bad value '%s' for --at: expected TICK:name=value", s);
-    memset(at, 0, sizeof *at);
-    at->tick = t;
-    memcpy(at->name, pair, (size_t)(eq - pair));
-    strcpy(at->value, eq + 1);
-    const mur_param *p = mur_param_find(at->name);
-    if (!p)
-        return fail("--at %s: unknown parameter '%s' (murmur --list-params lists them)", s, at->name);
-    if (!p->live)
-        return fail("--at %s: parameter '%s' cannot change during a run", s, at->name);
-    mur_flock_def tmp = mur_flock_default_def();
-    mur_error err;
-    if (!mur_def_set(&tmp, at->name, at->value, &err))
-        return fail("--at %s: %s", s, err.msg);
-    return true;
-}
-
-static int cmp_at(const void *a, const void *b)
-{
-    const mur_at *x = a, *y = b;
-    return (x->tick > y->tick) - (x->tick < y->tick);
-}
-
 
 void mur_cli_free(mur_cli *cli)
 {
@@ -187,7 +74,7 @@ static bool add_set(parse_state *st, const char *name, const char *val)
 {
     char *pair = malloc(strlen(name) + strlen(val) + 2);
     if (!pair)
-        return fail("out of memory");
+        return mur_cli_fail("out of memory");
     sprintf(pair, "%s%s%s", name, name[0] ? "=" : "", val);
     st->sets[st->nsets++] = pair;
     return true;
@@ -199,12 +86,12 @@ static bool set_whole(mur_cli *cli, parse_state *st, const flag_spec *f, const c
     (void)st;
     long long ll = 0;
     if (f->field == offsetof(mur_cli, threads)) {
-        bool ok = parse_i64(f->name, val, 1, 64, &ll);
+        bool ok = mur_cli_parse_i64(f->name, val, 1, 64, &ll);
         cli->threads = (int)ll;
         return ok;
     }
     bool steps = f->field == offsetof(mur_cli, steps);
-    bool ok = parse_i64(f->name, val, steps ? 0 : 1, steps ? 1000000000000LL : 1000000000LL, &ll);
+    bool ok = mur_cli_parse_i64(f->name, val, steps ? 0 : 1, steps ? 1000000000000LL : 1000000000LL, &ll);
     *(int64_t *)(void *)((char *)cli + f->field) = ll;
     return ok;
 }
@@ -255,7 +142,7 @@ static bool set_listing(mur_cli *cli, parse_state *st, const flag_spec *f, const
     if (!val || strcmp(val, "text") == 0)
         return true;
     if (strcmp(val, "markdown") != 0)
-        return fail("bad value '%s' for %s: expected text or markdown", val, f->name);
+        return mur_cli_fail("bad value '%s' for %s: expected text or markdown", val, f->name);
     if (on == &cli->help)
         cli->help_markdown = true;
     else if (on == &cli->list_params)
@@ -269,15 +156,15 @@ static bool set_size(mur_cli *cli, parse_state *st, const flag_spec *f, const ch
 {
     (void)st;
     if (f->field == offsetof(mur_cli, shot_w))
-        return parse_size(f->name, val, &cli->shot_w, &cli->shot_h);
-    return parse_size(f->name, val, &cli->width, &cli->height);
+        return mur_cli_parse_size(f->name, val, &cli->shot_w, &cli->shot_h);
+    return mur_cli_parse_size(f->name, val, &cli->width, &cli->height);
 }
 
 static bool set_fps(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
 {
     (void)st;
     double d = 0.0;
-    bool ok = parse_real(f->name, val, 0.0, 1000.0, &d);
+    bool ok = mur_cli_parse_real(f->name, val, 0.0, 1000.0, &d);
     cli->fps = d;
     return ok;
 }
@@ -288,12 +175,12 @@ static bool set_filming_int(mur_cli *cli, parse_state *st, const flag_spec *f, c
     (void)st;
     long long ll = 0;
     if (f->field == offsetof(mur_cli, warmup)) {
-        bool ok = parse_i64(f->name, val, 0, 1000000000LL, &ll);
+        bool ok = mur_cli_parse_i64(f->name, val, 0, 1000000000LL, &ll);
         cli->warmup = ll;
         return ok;
     }
     bool tpf = f->field == offsetof(mur_cli, ticks_per_frame);
-    bool ok = parse_i64(f->name, val, tpf ? 1 : 0, tpf ? 10000 : 63, &ll);
+    bool ok = mur_cli_parse_i64(f->name, val, tpf ? 1 : 0, tpf ? 10000 : 63, &ll);
     *(int *)(void *)((char *)cli + f->field) = (int)ll;
     return ok;
 }
@@ -307,11 +194,11 @@ static bool set_real(mur_cli *cli, parse_state *st, const flag_spec *f, const ch
         char *end;
         d = strtod(val, &end);
         if (!*val || *end || !isfinite(d) || d < 1.0 || d > 170.0)
-            return fail("bad value '%s' for --fov: expected degrees in [1, 170]", val);
+            return mur_cli_fail("bad value '%s' for --fov: expected degrees in [1, 170]", val);
         cli->fov = d;
         return true;
     }
-    bool ok = parse_real(f->name, val, 0.0, 10000.0, &d);
+    bool ok = mur_cli_parse_real(f->name, val, 0.0, 10000.0, &d);
     cli->speed = d;
     return ok;
 }
@@ -324,7 +211,7 @@ static bool set_preset(mur_cli *cli, parse_state *st, const flag_spec *f, const 
     cli->x264_preset = mur_x264_preset_known(val);
     if (cli->x264_preset)
         return true;
-    return fail("bad value '%s' for --x264-preset: expected one of ultrafast, superfast, veryfast, faster, fast, "
+    return mur_cli_fail("bad value '%s' for --x264-preset: expected one of ultrafast, superfast, veryfast, faster, fast, "
                 "medium, slow, slower, veryslow, placebo",
                 val);
 }
@@ -339,7 +226,7 @@ static bool set_point(mur_cli *cli, parse_state *st, const flag_spec *f, const c
         char *end;
         double d = strtod(p, &end);
         if (end == p || !isfinite(d) || fabs(d) > 1e6 || (k < 2 ? *end != ',' : *end != '\0'))
-            return fail("bad value '%s' for %s: expected X,Y,Z (three numbers, each within +-1e6)", val, f->name);
+            return mur_cli_fail("bad value '%s' for %s: expected X,Y,Z (three numbers, each within +-1e6)", val, f->name);
         out[k] = (float)d;
         p = end + 1;
     }
@@ -355,7 +242,7 @@ static bool set_camera(mur_cli *cli, parse_state *st, const flag_spec *f, const 
     (void)st;
     (void)f;
     cli->camera = val;
-    return check_camera(val);
+    return mur_cli_check_camera(val);
 }
 
 static bool set_onoff(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
@@ -363,14 +250,14 @@ static bool set_onoff(mur_cli *cli, parse_state *st, const flag_spec *f, const c
     (void)st;
     if (f->field == offsetof(mur_cli, hud))
         cli->hud_given = true;
-    return parse_onoff(f->name, val, (bool *)(void *)((char *)cli + f->field));
+    return mur_cli_parse_onoff(f->name, val, (bool *)(void *)((char *)cli + f->field));
 }
 
 static bool set_at(mur_cli *cli, parse_state *st, const flag_spec *f, const char *val)
 {
     (void)st;
     (void)f;
-    bool ok = parse_at(val, &cli->at[cli->nat]);
+    bool ok = mur_cli_parse_at(val, &cli->at[cli->nat]);
     cli->nat += ok;
     return ok;
 }
@@ -486,23 +373,23 @@ static bool parse_flag(mur_cli *cli, parse_state *st, int argc, char **argv, int
     const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
     size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
     if (nl >= sizeof name)
-        return fail("unknown option '%s' (murmur --help lists them)", arg);
+        return mur_cli_fail("unknown option '%s' (murmur --help lists them)", arg);
     memcpy(name, arg, nl);
     name[nl] = 0;
     const flag_spec *spec = find_flag(name);
     if (!spec)
-        return fail("unknown option '%s' (murmur --help lists them)", arg);
+        return mur_cli_fail("unknown option '%s' (murmur --help lists them)", arg);
     const char *val = eq ? eq + 1 : NULL;
     if (++st->count[spec - FLAGS] > 1 && !spec->list)
-        return fail("%s given twice: give it once (only --set and --at may repeat)", spec->name);
+        return mur_cli_fail("%s given twice: give it once (only --set and --at may repeat)", spec->name);
     if (spec->kind == ARG_VALUE && !eq) {
         if (*i + 1 >= argc)
-            return fail("missing value after %s", name);
+            return mur_cli_fail("missing value after %s", name);
         val = argv[++*i];
     } else if (spec->kind != ARG_NONE && eq && !eq[1]) {
-        return fail("missing value after %s= (write %s=VALUE or %s VALUE)", name, name, name);
+        return mur_cli_fail("missing value after %s= (write %s=VALUE or %s VALUE)", name, name, name);
     } else if (spec->kind == ARG_NONE && eq) {
-        return fail("option %s takes no value (got '%s')", name, eq + 1);
+        return mur_cli_fail("option %s takes no value (got '%s')", name, eq + 1);
     }
     return spec->apply(cli, st, spec, val);
 }
@@ -512,11 +399,11 @@ static bool apply_parameters(mur_cli *cli, const parse_state *st)
 {
     mur_error err;
     if (!mur_def_preset(&cli->def, cli->preset, &err))
-        return fail("--preset: %s", err.msg);
+        return mur_cli_fail("--preset: %s", err.msg);
     /* the file is read once (it may be a pipe); its last preset line names the preset for the HUD */
     char file_preset[sizeof cli->preset_buf];
     if (st->params_file && !mur_def_read_file(&cli->def, st->params_file, file_preset, sizeof file_preset, &err))
-        return fail("%s", err.msg);
+        return mur_cli_fail("%s", err.msg);
     if (st->params_file && file_preset[0]) {
         snprintf(cli->preset_buf, sizeof cli->preset_buf, "%s", file_preset);
         cli->preset = cli->preset_buf;
@@ -527,10 +414,10 @@ static bool apply_parameters(mur_cli *cli, const parse_state *st)
         if (strncmp(st->sets[k], "boids=", 6) == 0)
             cli->boids_given = true;
         if (!mur_def_set_pair(&cli->def, st->sets[k], &err))
-            return fail("%s", err.msg);
+            return mur_cli_fail("%s", err.msg);
     }
     if (!mur_cli_info_only(cli) && !mur_def_check(&cli->def, &err))
-        return fail("%s", err.msg);
+        return mur_cli_fail("%s", err.msg);
     return true;
 }
 
@@ -540,7 +427,7 @@ static bool check_schedule(mur_cli *cli)
     if (cli->nat > 1) {
         for (int k = 0; k < cli->nat; k++)
             cli->at[k].tick = cli->at[k].tick * 4096 + k; /* keep command-line order within a tick */
-        qsort(cli->at, (size_t)cli->nat, sizeof *cli->at, cmp_at);
+        qsort(cli->at, (size_t)cli->nat, sizeof *cli->at, mur_cli_cmp_at);
         for (int k = 0; k < cli->nat; k++)
             cli->at[k].tick /= 4096;
     }
@@ -567,7 +454,7 @@ static bool check_modes(const mur_cli *cli, const parse_state *st)
     bool batch = st->count[find_flag("--steps") - FLAGS] > 0;
     bool headless = st->count[find_flag("--headless") - FLAGS] > 0;
     if (batch && headless)
-        return fail("--steps runs a batch without frames and --headless renders frames: give one of them");
+        return mur_cli_fail("--steps runs a batch without frames and --headless renders frames: give one of them");
     unsigned mode = batch ? M_BATCH : headless ? M_HEADLESS : M_VIEWER;
     static const char *const MODE_NAME[] = {"", "batch mode (--steps)", "a --headless run", "", "the viewer"};
     for (size_t k = 0; k < NFLAGS; k++) {
@@ -575,10 +462,10 @@ static bool check_modes(const mur_cli *cli, const parse_state *st)
         if (!st->count[k] || (f->modes & mode))
             continue;
         if (f->modes == M_BATCH)
-            return fail("%s works only in batch mode (with --steps N), not in %s", f->name, MODE_NAME[mode]);
+            return mur_cli_fail("%s works only in batch mode (with --steps N), not in %s", f->name, MODE_NAME[mode]);
         if (f->modes == M_VIEWER)
-            return fail("%s works only in the viewer (a window), not in %s", f->name, MODE_NAME[mode]);
-        return fail("%s works in the viewer and in --headless runs, not in batch mode (--steps)", f->name);
+            return mur_cli_fail("%s works only in the viewer (a window), not in %s", f->name, MODE_NAME[mode]);
+        return mur_cli_fail("%s works in the viewer and in --headless runs, not in batch mode (--steps)", f->name);
     }
     return true;
 }
@@ -587,11 +474,11 @@ static bool check_modes(const mur_cli *cli, const parse_state *st)
 static bool check_combinations(const mur_cli *cli)
 {
     if (cli->ticks_per_frame > 0 && cli->speed > 0.0)
-        return fail("--ticks-per-frame and --speed both set the pace of the video: give one");
+        return mur_cli_fail("--ticks-per-frame and --speed both set the pace of the video: give one");
     if (cli->camera_path && (cli->camera || cli->cam_pos_given || cli->look_at_given))
-        return fail("--camera-path sets the camera: it excludes --camera, --camera-pos and --look-at");
+        return mur_cli_fail("--camera-path sets the camera: it excludes --camera, --camera-pos and --look-at");
     if (cli->headless && cli->shot_w > 0 && !cli->screenshot)
-        return fail("--screenshot-size needs --screenshot PATH with --headless");
+        return mur_cli_fail("--screenshot-size needs --screenshot PATH with --headless");
     return true;
 }
 
@@ -620,13 +507,13 @@ bool mur_cli_parse(mur_cli *cli, int argc, char **argv)
     if (!st.sets || !cli->at) {
         free(st.sets);
         mur_cli_free(cli);
-        return fail("out of memory");
+        return mur_cli_fail("out of memory");
     }
     bool ok = true;
     for (int i = 1; ok && i < argc; i++)
         ok = parse_flag(cli, &st, argc, argv, &i);
     if (ok && st.params_file && cli->init_path && !strcmp(st.params_file, "-") && !strcmp(cli->init_path, "-"))
-        ok = fail("--params - and --init - both read standard input: give one of them a file");
+        ok = mur_cli_fail("--params - and --init - both read standard input: give one of them a file");
     ok = ok && check_modes(cli, &st) && apply_parameters(cli, &st);
     for (int k = 0; k < st.nsets; k++)
         free(st.sets[k]);

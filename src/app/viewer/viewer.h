@@ -1,4 +1,5 @@
-/* The viewer's shared state: window, loop, toggles. Internal to src/app (viewer*.c). */
+/* The viewer's shared state: window, loop, toggles, and the structs of each concern. Internal to the
+ * viewer room (src/app/viewer). */
 #ifndef MUR_APP_VIEWER_H
 #define MUR_APP_VIEWER_H
 
@@ -12,6 +13,7 @@
 #include "camera_mode.h"
 #include "pace.h"
 #include "panel.h"
+#include "msg.h"
 #include "murmur/murmur.h"
 #include "viewer_plots.h"
 
@@ -23,6 +25,53 @@ struct mur_scene;
 #define VIEWER_SEL_MAX 512
 #define VIEWER_TRAIL_LEN 90     /* frames a trail keeps (3 s at 30 fps) */
 #define VIEWER_TRAIL_BIRDS 24   /* birds with a trail in the sample mode */
+
+/* The viewer's state by concern. Each struct below is written by the one file named with it (others
+ * read it); what stays directly in `viewer` is the loop's (viewer.c: time, sync, measurements) or
+ * the toggles and camera that the commands (commands.c) and the loop change. */
+
+/// The selected bird (a click on it), as of the last sync. Written by viewer_pick.c.
+typedef struct viewer_sel {
+    int32_t bird;              ///< boid index, -1 = none
+    float pos[3], vel[3], speed, radius, angle;
+    int32_t count;             ///< the neighbours its rules use (mur_flock_neighbours)
+    int shown;                 ///< of which the nearest VIEWER_SEL_MAX are in nb
+    bool topo;                 ///< topological neighbours (else metric)
+    float nb[VIEWER_SEL_MAX][3];
+} viewer_sel;
+
+/// Trails (T). Written by viewer_trails.c.
+typedef struct viewer_trails {
+    int mode;                  ///< 0 off, 1 the selected bird, 2 a sample of birds
+    int birds, head, count;
+    uint64_t tick;             ///< tick of the newest point
+    float pos[VIEWER_TRAIL_BIRDS][VIEWER_TRAIL_LEN][3];
+} viewer_trails;
+
+/// The mouse: buttons, the cursor, the cursor's predator (X). Written by viewer_mouse.c.
+typedef struct viewer_mouse {
+    int32_t pred;              ///< index of the cursor's predator (X), -1 = none
+    bool pred_had;             ///< predators were on before
+    bool left_down, right_down, dragged;
+    double x, y, press_x, press_y; ///< window coordinates
+} viewer_mouse;
+
+/// The parameter panel. Written by viewer_panel.c.
+typedef struct viewer_panel {
+    bool show;                 ///< the parameter panel (E; Tab hides it with the HUD)
+    struct mur_panel *ui;      ///< NULL without Dear ImGui
+    mur_panel_io io;
+    bool pending;              ///< the panel asked for changes, applied at the next sync
+} viewer_panel;
+
+/// Recording from the window (--record, or V). Written by viewer_record.c.
+typedef struct viewer_rec {
+    struct mur_recording *session; ///< NULL when not recording
+    bool from_key;             ///< started by V (stopped by V, auto-named)
+    bool drawing_video;        ///< the HUD is being drawn into the video (no recording marker)
+    double start_time;         ///< v->time when the recording started
+    int status;                ///< exit status of a recording that failed mid-run
+} viewer_rec;
 
 typedef struct viewer {
     const mur_cli *cli;
@@ -50,40 +99,21 @@ typedef struct viewer {
     bool show_hud, show_help, show_box, color_by_speed;
     float boid_size;
     int param_sel;      ///< index into the list of nudgeable parameters
-    char message[200];  ///< last action, shown in the HUD for a while
-    double message_until;
     bool want_screenshot;
-    bool show_panel;           ///< the parameter panel (E; Tab hides it with the HUD)
-    struct mur_panel *panel;   ///< NULL without Dear ImGui
-    mur_panel_io panel_io;
-    bool panel_pending;        ///< the panel asked for changes, applied at the next sync
+    viewer_panel panel;        ///< viewer_panel.c
     bool want_record_toggle;   ///< V pressed: start or stop a recording
     bool flock_dirty;          ///< a setter ran: upload the state even without a tick
     bool quit;
+    mur_msg_line msg;       ///< the message line (msg.c owns it: mur_msg writes, the HUD reads)
     float saved_view_angle; ///< view angle to restore when the cone is toggled back on
     char preset[32];        ///< name of the preset in force (the N key cycles them)
 
-    /* the selected bird (a click on it), as of the last sync */
-    int32_t selected;          ///< boid index, -1 = none
-    float sel_pos[3], sel_vel[3], sel_speed, sel_radius, sel_angle;
-    int32_t sel_count;         ///< the neighbours its rules use (mur_flock_neighbours)
-    int sel_shown;             ///< of which the nearest VIEWER_SEL_MAX are in sel_nb
-    bool sel_topo;             ///< topological neighbours (else metric)
-    float sel_nb[VIEWER_SEL_MAX][3];
+    viewer_sel sel;            ///< viewer_pick.c
 
     int watch;                 ///< J: 0 off, 1 the camera follows the selected bird, 2 rides behind it
 
-    /* trails (T) */
-    int trail_mode;            ///< 0 off, 1 the selected bird, 2 a sample of birds
-    int trail_birds, trail_head, trail_count;
-    uint64_t trail_tick;       ///< tick of the newest point
-    float trail[VIEWER_TRAIL_BIRDS][VIEWER_TRAIL_LEN][3];
-
-    /* mouse */
-    int32_t mouse_pred;        ///< index of the cursor's predator (X), -1 = none
-    bool mouse_pred_had;       ///< predators were on before
-    bool left_down, right_down, dragged;
-    double mouse_x, mouse_y, press_x, press_y;
+    viewer_trails trails;      ///< viewer_trails.c
+    viewer_mouse mouse;        ///< viewer_mouse.c
 
     /* the flock as of the last sync point (the worker owns the flock between syncs) */
     struct mur_sim *sim;
@@ -99,12 +129,8 @@ typedef struct viewer {
     double measure_s;          ///< how long the last measurement took, s
 
     /* recording from the window (--record, or V) */
-    struct mur_recording *rec;
-    bool rec_from_key;         ///< started by V (stopped by V, auto-named)
-    bool drawing_video;        ///< the HUD is being drawn into the video (no recording marker)
-    double rec_start_time;     ///< v->time when the recording started
+    viewer_rec rec;            ///< viewer_record.c
     mur_pace pace;             ///< ticks per frame of recorded and scripted frames
-    int rec_status;            ///< exit status of a recording that failed mid-run
     mur_cam_mode cam_mode;     ///< --camera orbit:SECONDS / follow / fixed
 
     /* live plots (M) and --metrics */
@@ -121,26 +147,11 @@ typedef struct viewer {
     int64_t timed_frames;
 } viewer;
 
-/* bindings.c */
-/// One row of the binding table: a key binding (keys + action) or a mouse gesture (no action,
-/// listed for the help overlay and the docs).
-typedef struct viewer_binding {
-    int keys[5];        ///< GLFW_KEY_* codes, 0-terminated (none for a mouse gesture)
-    int mods;           ///< GLFW_MOD_* bits that must be held (0: any)
-    bool repeat;        ///< also act on key repeat (held down)
-    const char *label;  ///< keys as the help shows them, two spaces apart ("H  F1")
-    const char *help;   ///< what it does, one short line (overlay and docs)
-    const char *detail; ///< more for docs/controls.md, or NULL
-    void (*action)(struct viewer *v, int key, int mods); ///< NULL for a mouse gesture
-} viewer_binding;
-/// The table, in the help overlay's order.
-const viewer_binding *viewer_bindings(int *count);
-/// Apply a key press (from GLFW or from the --keys script); repeat: a key held down.
-void viewer_key(viewer *v, int key, int mods, bool repeat);
-/// Switch to preset i (N and the panel): its parameters and boid count, live; worker idle.
-void viewer_apply_preset(viewer *v, int i);
-
 /* viewer_mouse.c */
+/// No cursor predator; the cursor where the window has it.
+void viewer_mouse_init(viewer *v);
+/// A left click at a window point (--keys "F:Click@XxY").
+void viewer_mouse_click(viewer *v, double x, double y, int mods);
 void viewer_mouse_button(viewer *v, int button, bool down, int mods);
 void viewer_cursor(viewer *v, double x, double y);
 void viewer_scroll(viewer *v, double dy);
@@ -148,17 +159,6 @@ void viewer_scroll(viewer *v, double dy);
 void viewer_mouse_predator_toggle(viewer *v, bool on);
 /// Place the cursor's predator (worker idle).
 void viewer_mouse_predator(viewer *v);
-/// Show msg in the HUD for a few seconds (and on stdout when scripted).
-void viewer_message(viewer *v, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-/// Number of parameters that can be nudged, and the table row of the i-th.
-int viewer_param_count(void);
-const mur_param *viewer_param(int i);
-/// The parameter's current value as short text (floats to 4 significant digits).
-void viewer_param_value(const mur_flock_def *def, const mur_param *p, char *buf, size_t len);
 
 /* viewer_record.c */
 /// Start recording to path (from_key: V, auto-named, until V again). False after saying why.
@@ -174,13 +174,19 @@ void viewer_draw_recorded(viewer *v, const struct mur_scene *scene);
 bool viewer_panel_setup(viewer *v);
 void viewer_panel_destroy(viewer *v);
 bool viewer_panel_available(void);
+/// E: show or hide the panel; returns whether it is now on.
+bool viewer_panel_toggle(viewer *v);
 bool viewer_panel_shown(const viewer *v); ///< drawn in the window this frame (E on, HUD not hidden)
 bool viewer_panel_wants_mouse(const viewer *v);
 bool viewer_panel_wants_keyboard(const viewer *v);
 void viewer_panel_draw(viewer *v);
-void viewer_panel_apply(viewer *v);
+/// The worker is idle: apply the panel's parameter changes; returns its other requests (a preset,
+/// pause, step, speed) for the loop to carry out, or NULL when it asked for nothing.
+const mur_panel_io *viewer_panel_apply(viewer *v);
 
 /* viewer_pick.c */
+/// Nothing selected.
+void viewer_pick_init(viewer *v);
 /// Select the bird nearest (within 12 px) the window point; none: deselect. True if one was hit.
 /// Only while the worker is idle.
 bool viewer_pick(viewer *v, double win_x, double win_y);

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "clock.h"
-#include "gfx_modes.h"
+#include "viewer_main.h"
 #include "hud.h"
 #include "keyscript.h"
 #include "recording.h"
@@ -22,6 +22,8 @@
 #include "shader.h"
 #include "signals.h"
 #include "simthread.h"
+#include "bindings.h"
+#include "commands.h"
 #include "viewer.h"
 #include "batch.h"
 
@@ -94,7 +96,7 @@ static void on_win_size(GLFWwindow *w, int width, int height)
 static void fill_scene(viewer *v, mur_scene *s)
 {
     mur_scene_from_def(&v->def, v->boid_size, (float)v->time, s);
-    s->shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, v->rec != NULL);
+    s->shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, v->rec.session != NULL);
     s->show_box = s->show_box && v->show_box;
     s->color_by_speed = v->color_by_speed;
     const mur_stats *st = &v->stats;
@@ -131,7 +133,7 @@ static void timestamped_screenshot(viewer *v)
     /* two shots in the same second get distinct names */
     snprintf(path + n, sizeof path - n, "-%03lld.png", (long long)(v->frame % 1000));
     if (save_screenshot(v, path, false))
-        viewer_message(v, "saved %s", path);
+        mur_msg(&v->msg, "saved %s", path);
 }
 
 /* ------------------------------------------------------------------ the loop */
@@ -141,8 +143,8 @@ static void timestamped_screenshot(viewer *v)
 static int ticks_for_frame(viewer *v, double real_dt, float dt)
 {
     int ticks = 0;
-    if (v->scripted || v->rec) {
-        int n = mur_pace_ticks(&v->pace, v->rec ? v->cli->fps : 1.0 / SCRIPTED_FRAME_S, dt);
+    if (v->scripted || v->rec.session) {
+        int n = mur_pace_ticks(&v->pace, v->rec.session ? v->cli->fps : 1.0 / SCRIPTED_FRAME_S, dt);
         ticks = v->paused ? 0 : n;
     } else if (!v->paused) {
         v->acc += real_dt * v->speed;
@@ -163,7 +165,7 @@ static int ticks_for_frame(viewer *v, double real_dt, float dt)
 /* The worker is idle here: take a snapshot of what the HUD and the scene need. */
 static void snapshot(viewer *v)
 {
-    if (v->selected >= 0)
+    if (v->sel.bird >= 0)
         viewer_pick_update(v);
     viewer_trails_update(v);
     v->def = mur_flock_get_def(v->flock);
@@ -180,7 +182,7 @@ static void kick(viewer *v, int ticks)
     mur_sim_job job;
     memset(&job, 0, sizeof job);
     job.ticks = ticks;
-    job.budget_s = v->scripted || v->rec ? 0.0 : MAX_STEP_BUDGET_S;
+    job.budget_s = v->scripted || v->rec.session ? 0.0 : MAX_STEP_BUDGET_S;
     /* a paused flock is copied again when the camera changed the birds' sizes on screen (lod.h) */
     job.copy = ticks > 0 || v->flock_dirty || v->frame <= 1 || mur_renderer_lod_stale(v->renderer);
     job.centre = v->cam.follow || v->cam_mode.follow;
@@ -192,7 +194,7 @@ static void kick(viewer *v, int ticks)
      * uniform boids: docs/performance.md, round 6) */
     double now = mur_clock_s();
     job.metrics = v->metrics ? v->metrics->fp : NULL;
-    if (v->scripted || v->rec) {
+    if (v->scripted || v->rec.session) {
         /* on the simulation's clock: every 0.25 simulated seconds, so scripted runs reproduce */
         if (v->sim_time >= v->next_measure_sim && ticks > 0) {
             job.measure = true;
@@ -269,21 +271,30 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
                          int64_t frame)
 {
     v->input_frame = frame;
+    mur_msg_clock(&v->msg, v->time, v->input_frame);
     while (*next_key < nkeys && keys[*next_key].frame <= frame) {
         const mur_key_event *e = &keys[*next_key];
         if (e->key == MUR_KEY_CLICK) {
             /* a scripted left click at a window point (--keys "F:Click@XxY") */
-            v->mouse_x = e->x;
-            v->mouse_y = e->y;
-            viewer_mouse_button(v, GLFW_MOUSE_BUTTON_LEFT, true, e->mods);
-            viewer_mouse_button(v, GLFW_MOUSE_BUTTON_LEFT, false, e->mods);
+            viewer_mouse_click(v, e->x, e->y, e->mods);
         } else {
             viewer_key(v, e->key, e->mods, false);
         }
         (*next_key)++;
     }
     glfwPollEvents();
-    viewer_panel_apply(v);
+    const mur_panel_io *asked = viewer_panel_apply(v);
+    if (asked) {
+        /* the panel's requests that are the loop's or a command's to carry out */
+        if (asked->new_preset >= 0)
+            viewer_apply_preset(v, asked->new_preset);
+        if (asked->pause_changed)
+            v->paused = asked->new_paused;
+        if (asked->step)
+            v->step_once++;
+        if (asked->speed_changed && asked->new_speed > 0.0)
+            v->speed = asked->new_speed;
+    }
     viewer_mouse_predator(v);
     if (v->want_record_toggle) {
         v->want_record_toggle = false;
@@ -293,19 +304,19 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
 
 static void move_camera(viewer *v, double real_dt)
 {
-    if (v->selected < 0)
+    if (v->sel.bird < 0)
         v->watch = 0;
     if (v->watch == 1) {
         /* J: the selected bird is the camera's target (orbit and zoom still work around it) */
         bool f = v->cam.follow;
         v->cam.follow = true;
-        mur_camera_follow(&v->cam, v->sel_pos);
+        mur_camera_follow(&v->cam, v->sel.pos);
         v->cam.follow = f;
-    } else if (v->watch == 2 && v->sel_speed > 0.0f) {
+    } else if (v->watch == 2 && v->sel.speed > 0.0f) {
         /* J twice: ride along, a few body lengths behind and a little above, looking ahead */
-        float f[3] = {v->sel_vel[0] / v->sel_speed, v->sel_vel[1] / v->sel_speed, v->sel_vel[2] / v->sel_speed};
+        float f[3] = {v->sel.vel[0] / v->sel.speed, v->sel.vel[1] / v->sel.speed, v->sel.vel[2] / v->sel.speed};
         for (int i = 0; i < 3; i++)
-            v->cam.goal.target[i] = v->sel_pos[i] + f[i] * 4.0f * v->boid_size;
+            v->cam.goal.target[i] = v->sel.pos[i] + f[i] * 4.0f * v->boid_size;
         v->cam.goal.yaw = atan2f(-f[0], -f[2]);
         v->cam.goal.pitch = asinf(fmaxf(-1.0f, fminf(1.0f, -f[1]))) + 0.25f;
         v->cam.goal.distance = 10.0f * v->boid_size;
@@ -372,10 +383,11 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
 
         double now = mur_clock_s();
         double interval = fmax(now - t_prev, 1e-6);
-        double real_dt = v->rec ? 1.0 / cli->fps
+        double real_dt = v->rec.session ? 1.0 / cli->fps
                          : v->scripted ? SCRIPTED_FRAME_S : fmin(interval, 0.25);
         t_prev = now;
         v->time += real_dt;
+        mur_msg_clock(&v->msg, v->time, v->input_frame);
         if (!last) {
             apply_inputs(v, keys, nkeys, &next_key, v->frame + 1);
             snapshot(v);
@@ -388,7 +400,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
 
         mur_scene scene;
         fill_scene(v, &scene);
-        if (v->rec) {
+        if (v->rec.session) {
             viewer_draw_recorded(v, &scene);
         } else {
             mur_renderer_draw(v->renderer, &v->cam, &scene, v->fb_w, v->fb_h);
@@ -410,12 +422,12 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
         if (last)
             break;
     }
-    if (v->rec) {
+    if (v->rec.session) {
         int st = viewer_stop_recording(v, sig);
         if (st != 0)
             status = st;
-    } else if (v->rec_status != 0) {
-        status = v->rec_status;
+    } else if (v->rec.status != 0) {
+        status = v->rec.status;
     }
     if (sig && status == 0)
         status = 128 + sig; /* stopped by a signal: say so in the status */
@@ -490,6 +502,7 @@ static bool setup(viewer *v)
     mur_flock *flock = v->flock;
     GLFWwindow *win = v->win;
     v->scripted = cli->frames >= 0;
+    mur_msg_init(&v->msg, v->scripted);
     v->speed = 1.0;
     v->show_hud = cli->hud_given ? cli->hud : true;
     v->show_box = true;
@@ -498,7 +511,6 @@ static bool setup(viewer *v)
     glfwSetWindowUserPointer(win, v);
     glfwGetFramebufferSize(win, &v->fb_w, &v->fb_h);
     glfwGetWindowSize(win, &v->win_w, &v->win_h);
-    glfwGetCursorPos(win, &v->mouse_x, &v->mouse_y);
 
     mur_flock_def def = mur_flock_get_def(flock);
     char err[1024];
@@ -593,8 +605,8 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     v->cli = cli;
     v->flock = flock;
     v->win = win;
-    v->selected = -1;
-    v->mouse_pred = -1;
+    viewer_pick_init(v);
+    viewer_mouse_init(v);
     if (!setup(v))
         goto done;
     v->sim = mur_sim_start(flock);
@@ -613,7 +625,7 @@ done:
     if (v) {
         mur_sim_stop(v->sim);
         mur_out_abort_all(); /* what was not committed above: the run failed */
-        free(v->rec);
+        free(v->rec.session);
         mur_cam_mode_free(&v->cam_mode);
         viewer_panel_destroy(v);
         mur_hud_destroy(v->hud);

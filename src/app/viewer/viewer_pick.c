@@ -24,6 +24,11 @@ static bool project(mat4 vp, const float p[3], int w, int h, float out[2])
     return clip[2] / clip[3] >= -1.0f && clip[2] / clip[3] <= 1.0f;
 }
 
+void viewer_pick_init(viewer *v)
+{
+    v->sel.bird = -1;
+}
+
 bool viewer_pick(viewer *v, double win_x, double win_y)
 {
     float sx = v->win_w > 0 ? (float)v->fb_w / (float)v->win_w : 1.0f;
@@ -44,11 +49,11 @@ bool viewer_pick(viewer *v, double win_x, double win_y)
             best = i;
         }
     }
-    v->selected = best;
+    v->sel.bird = best;
     viewer_pick_update(v);
     if (best >= 0)
-        viewer_message(v, "selected boid %d: speed %.2f wu/s, %d %s", (int)best, (double)v->sel_speed,
-                       (int)v->sel_count, v->sel_topo ? "topological neighbours (the nearest it sees)"
+        mur_msg(&v->msg, "selected boid %d: speed %.2f wu/s, %d %s", (int)best, (double)v->sel.speed,
+                       (int)v->sel.count, v->sel.topo ? "topological neighbours (the nearest it sees)"
                                                       : "neighbours (all it sees within view_radius)");
     return best >= 0;
 }
@@ -56,28 +61,28 @@ bool viewer_pick(viewer *v, double win_x, double win_y)
 void viewer_pick_update(viewer *v)
 {
     mur_view view = mur_flock_view(v->flock);
-    if (v->selected < 0 || v->selected >= view.boids) {
-        v->selected = -1;
-        v->sel_count = 0;
-        v->sel_shown = 0;
+    if (v->sel.bird < 0 || v->sel.bird >= view.boids) {
+        v->sel.bird = -1;
+        v->sel.count = 0;
+        v->sel.shown = 0;
         return;
     }
     mur_flock_def def = mur_flock_get_def(v->flock);
-    const float *p = view.pos + (size_t)v->selected * 3, *u = view.vel + (size_t)v->selected * 3;
-    memcpy(v->sel_pos, p, sizeof v->sel_pos);
-    memcpy(v->sel_vel, u, sizeof v->sel_vel);
-    v->sel_speed = sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    const float *p = view.pos + (size_t)v->sel.bird * 3, *u = view.vel + (size_t)v->sel.bird * 3;
+    memcpy(v->sel.pos, p, sizeof v->sel.pos);
+    memcpy(v->sel.vel, u, sizeof v->sel.vel);
+    v->sel.speed = sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     /* the neighbours its rules use: metric (all it sees within view_radius) or topological (the
      * topo_k nearest it sees), from the library, so the marks are what the rules read */
     int32_t nb[VIEWER_SEL_MAX];
-    int32_t n = mur_flock_neighbours(v->flock, v->selected, nb, VIEWER_SEL_MAX);
-    v->sel_count = n > 0 ? n : 0;
-    v->sel_shown = n < VIEWER_SEL_MAX ? v->sel_count : VIEWER_SEL_MAX;
-    for (int k = 0; k < v->sel_shown; k++)
-        memcpy(v->sel_nb[k], view.pos + (size_t)nb[k] * 3, sizeof v->sel_nb[0]);
-    v->sel_topo = def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL;
-    v->sel_radius = def.view_radius;
-    v->sel_angle = def.view_angle;
+    int32_t n = mur_flock_neighbours(v->flock, v->sel.bird, nb, VIEWER_SEL_MAX);
+    v->sel.count = n > 0 ? n : 0;
+    v->sel.shown = n < VIEWER_SEL_MAX ? v->sel.count : VIEWER_SEL_MAX;
+    for (int k = 0; k < v->sel.shown; k++)
+        memcpy(v->sel.nb[k], view.pos + (size_t)nb[k] * 3, sizeof v->sel.nb[0]);
+    v->sel.topo = def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL;
+    v->sel.radius = def.view_radius;
+    v->sel.angle = def.view_angle;
 }
 
 static void mark(mur_hud *h, float x, float y, float r, float t, const uint8_t c[4])
@@ -91,7 +96,7 @@ static void mark(mur_hud *h, float x, float y, float r, float t, const uint8_t c
 /* Inside a HUD frame (mur_hud_begin .. end): the markers of the selected bird. */
 void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
 {
-    if (v->selected < 0)
+    if (v->sel.bird < 0)
         return;
     static const uint8_t CYAN[4] = {60, 235, 255, 255};
     static const uint8_t YELLOW[4] = {255, 230, 60, 255};
@@ -99,10 +104,10 @@ void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
     mat4 vp;
     mur_camera_view_proj(&v->cam, vp);
     float s[2];
-    for (int k = 0; k < v->sel_shown; k++)
-        if (project(vp, v->sel_nb[k], v->fb_w, v->fb_h, s))
+    for (int k = 0; k < v->sel.shown; k++)
+        if (project(vp, v->sel.nb[k], v->fb_w, v->fb_h, s))
             mark(h, s[0], s[1], 5.0f * scale, 2.0f * scale, CYAN);
-    if (!project(vp, v->sel_pos, v->fb_w, v->fb_h, s))
+    if (!project(vp, v->sel.pos, v->fb_w, v->fb_h, s))
         return;
     mark(h, s[0], s[1], 8.0f * scale, 2.0f * scale, YELLOW);
     /* the view radius: a circle around the bird in the screen's plane */
@@ -116,21 +121,21 @@ void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
     for (int k = 0; k < 72; k++) {
         float a = (float)k * (2.0f * GLM_PIf) / 72.0f, q[3], c2[2];
         for (int i = 0; i < 3; i++)
-            q[i] = v->sel_pos[i] + v->sel_radius * (cosf(a) * right[i] + sinf(a) * up[i]);
+            q[i] = v->sel.pos[i] + v->sel.radius * (cosf(a) * right[i] + sinf(a) * up[i]);
         if (project(vp, q, v->fb_w, v->fb_h, c2))
             mur_hud_rect(h, c2[0] - scale, c2[1] - scale, 2.0f * scale, 2.0f * scale, RING);
     }
     /* the heading: a short line of dots along the velocity; the view cone: four edges at half the
      * view angle from it (left, right, above, below), as long as the view radius */
-    if (v->sel_speed > 0.0f) {
-        vec3 f = {v->sel_vel[0] / v->sel_speed, v->sel_vel[1] / v->sel_speed, v->sel_vel[2] / v->sel_speed};
+    if (v->sel.speed > 0.0f) {
+        vec3 f = {v->sel.vel[0] / v->sel.speed, v->sel.vel[1] / v->sel.speed, v->sel.vel[2] / v->sel.speed};
         vec3 a, b, up0 = {0.0f, 1.0f, 0.0f};
         if (fabsf(f[1]) > 0.99f)
             glm_vec3_copy((vec3){1.0f, 0.0f, 0.0f}, up0);
         glm_vec3_cross(f, up0, a);
         glm_vec3_normalize(a);
         glm_vec3_cross(a, f, b);
-        float half = 0.5f * v->sel_angle * GLM_PIf / 180.0f;
+        float half = 0.5f * v->sel.angle * GLM_PIf / 180.0f;
         vec3 dirs[5];
         glm_vec3_copy(f, dirs[0]);
         for (int e = 0; e < 4; e++) {
@@ -139,18 +144,18 @@ void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
             for (int i = 0; i < 3; i++)
                 dirs[e + 1][i] = cosf(half) * f[i] + sgn * sinf(half) * side[i];
         }
-        bool cone = v->sel_angle < 360.0f;
+        bool cone = v->sel.angle < 360.0f;
         for (int e = 0; e < (cone ? 5 : 1); e++)
             for (int k = 1; k <= 12; k++) {
                 float q[3], c2[2];
                 for (int i = 0; i < 3; i++)
-                    q[i] = v->sel_pos[i] + dirs[e][i] * v->sel_radius * (float)k / 12.0f;
+                    q[i] = v->sel.pos[i] + dirs[e][i] * v->sel.radius * (float)k / 12.0f;
                 if (project(vp, q, v->fb_w, v->fb_h, c2))
                     mur_hud_rect(h, c2[0] - scale, c2[1] - scale, 2.0f * scale, 2.0f * scale, e ? RING : YELLOW);
             }
     }
     char text[96];
-    snprintf(text, sizeof text, "boid %d  %.2f wu/s  %d neighbours", (int)v->selected, (double)v->sel_speed,
-             (int)v->sel_count);
+    snprintf(text, sizeof text, "boid %d  %.2f wu/s  %d neighbours", (int)v->sel.bird, (double)v->sel.speed,
+             (int)v->sel.count);
     mur_hud_text(h, s[0] + 12.0f * scale, s[1] - 6.0f * scale, text, YELLOW);
 }

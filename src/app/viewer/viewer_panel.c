@@ -12,12 +12,12 @@
 bool viewer_panel_setup(viewer *v)
 {
     /* interactive runs show it; scripted runs (--frames) start without it (E shows it) */
-    v->show_panel = !v->scripted;
+    v->panel.show = !v->scripted;
 #ifdef MUR_HAVE_PANEL
-    v->panel = mur_panel_create(v->win);
-    return v->panel != NULL;
+    v->panel.ui = mur_panel_create(v->win);
+    return v->panel.ui != NULL;
 #else
-    v->show_panel = false;
+    v->panel.show = false;
     return true;
 #endif
 }
@@ -25,9 +25,9 @@ bool viewer_panel_setup(viewer *v)
 void viewer_panel_destroy(viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
-    mur_panel_destroy(v->panel);
+    mur_panel_destroy(v->panel.ui);
 #endif
-    v->panel = NULL;
+    v->panel.ui = NULL;
 }
 
 bool viewer_panel_available(void)
@@ -39,15 +39,21 @@ bool viewer_panel_available(void)
 #endif
 }
 
+bool viewer_panel_toggle(viewer *v)
+{
+    v->panel.show = !v->panel.show;
+    return v->panel.show;
+}
+
 bool viewer_panel_shown(const viewer *v)
 {
-    return v->panel && v->show_panel && v->show_hud;
+    return v->panel.ui && v->panel.show && v->show_hud;
 }
 
 bool viewer_panel_wants_mouse(const viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
-    return v->panel && v->show_panel && v->show_hud && mur_panel_wants_mouse(v->panel, v->mouse_x, v->mouse_y);
+    return v->panel.ui && v->panel.show && v->show_hud && mur_panel_wants_mouse(v->panel.ui, v->mouse.x, v->mouse.y);
 #else
     (void)v;
     return false;
@@ -57,7 +63,7 @@ bool viewer_panel_wants_mouse(const viewer *v)
 bool viewer_panel_wants_keyboard(const viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
-    return v->panel && v->show_panel && v->show_hud && mur_panel_wants_keyboard(v->panel);
+    return v->panel.ui && v->panel.show && v->show_hud && mur_panel_wants_keyboard(v->panel.ui);
 #else
     (void)v;
     return false;
@@ -68,9 +74,9 @@ bool viewer_panel_wants_keyboard(const viewer *v)
 void viewer_panel_draw(viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
-    if (!v->panel || !v->show_panel || !v->show_hud)
+    if (!v->panel.ui || !v->panel.show || !v->show_hud)
         return;
-    mur_panel_io *io = &v->panel_io;
+    mur_panel_io *io = &v->panel.io;
     io->def = v->def;
     io->def.boids = v->nboids;
     io->def.predators = v->npredators;
@@ -84,35 +90,29 @@ void viewer_panel_draw(viewer *v)
             io->preset = i;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, v->fb_w, v->fb_h);
-    mur_panel_draw(v->panel, io);
-    v->panel_pending = io->def_changed || io->pause_changed || io->step || io->speed_changed || io->new_preset >= 0;
+    mur_panel_draw(v->panel.ui, io);
+    v->panel.pending = io->def_changed || io->pause_changed || io->step || io->speed_changed || io->new_preset >= 0;
 #else
     (void)v;
 #endif
 }
 
-/* The worker is idle: apply what the panel asked for in the last frame. */
-void viewer_panel_apply(viewer *v)
+/* The worker is idle: apply the parameters the panel changed in the last frame; the rest it asked
+ * for (a preset, pause, a step, the speed) goes back to the loop, which carries it out. */
+const mur_panel_io *viewer_panel_apply(viewer *v)
 {
-    if (!v->panel_pending)
-        return;
-    v->panel_pending = false;
-    mur_panel_io *io = &v->panel_io;
+    if (!v->panel.pending)
+        return NULL;
+    v->panel.pending = false;
+    mur_panel_io *io = &v->panel.io;
     if (io->def_changed) {
         mur_error err;
         if (mur_flock_apply_def(v->flock, &io->new_def, &err)) {
             v->flock_dirty = true;
         } else {
             snprintf(io->error, sizeof io->error, "%s", err.msg);
-            viewer_message(v, "%s", err.msg);
+            mur_msg(&v->msg, "%s", err.msg);
         }
     }
-    if (io->new_preset >= 0)
-        viewer_apply_preset(v, io->new_preset);
-    if (io->pause_changed)
-        v->paused = io->new_paused;
-    if (io->step)
-        v->step_once++;
-    if (io->speed_changed && io->new_speed > 0.0)
-        v->speed = io->new_speed;
+    return io;
 }

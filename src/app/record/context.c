@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gfx_modes.h"
 #include "gl.h"
 #include "glad_egl.h"
 #define GLFW_INCLUDE_NONE

@@ -9,20 +9,20 @@
 
 void viewer_trails_cycle(viewer *v)
 {
-    v->trail_mode = (v->trail_mode + 1) % 3;
-    v->trail_count = 0;
-    v->trail_head = 0;
+    v->trails.mode = (v->trails.mode + 1) % 3;
+    v->trails.count = 0;
+    v->trails.head = 0;
     static const char *const names[3] = {"off", "for the selected bird (click one)", "for a sample of birds"};
-    viewer_message(v, "trails %s", names[v->trail_mode]);
+    mur_msg(&v->msg, "trails %s", names[v->trails.mode]);
 }
 
 /* The birds a trail follows: the selected one, or every (boids / TRAIL_BIRDS)-th. */
 static int trail_birds(const viewer *v, int32_t boids, int32_t *idx)
 {
-    if (v->trail_mode == 1) {
-        if (v->selected < 0 || v->selected >= boids)
+    if (v->trails.mode == 1) {
+        if (v->sel.bird < 0 || v->sel.bird >= boids)
             return 0;
-        idx[0] = v->selected;
+        idx[0] = v->sel.bird;
         return 1;
     }
     int n = boids < VIEWER_TRAIL_BIRDS ? (int)boids : VIEWER_TRAIL_BIRDS;
@@ -33,38 +33,38 @@ static int trail_birds(const viewer *v, int32_t boids, int32_t *idx)
 
 void viewer_trails_update(viewer *v)
 {
-    if (v->trail_mode == 0)
+    if (v->trails.mode == 0)
         return;
     mur_view view = mur_flock_view(v->flock);
     int32_t idx[VIEWER_TRAIL_BIRDS];
     int n = trail_birds(v, view.boids, idx);
-    if (n != v->trail_birds || view.tick == v->trail_tick) {
-        if (n != v->trail_birds) {
-            v->trail_count = 0; /* another set of birds: start again */
-            v->trail_birds = n;
+    if (n != v->trails.birds || view.tick == v->trails.tick) {
+        if (n != v->trails.birds) {
+            v->trails.count = 0; /* another set of birds: start again */
+            v->trails.birds = n;
         }
-        if (view.tick == v->trail_tick && v->trail_count > 0)
+        if (view.tick == v->trails.tick && v->trails.count > 0)
             return; /* no tick since the last point (paused) */
     }
-    v->trail_tick = view.tick;
+    v->trails.tick = view.tick;
     for (int k = 0; k < n; k++)
-        memcpy(v->trail[k][v->trail_head], view.pos + (size_t)idx[k] * 3, sizeof v->trail[0][0]);
-    v->trail_head = (v->trail_head + 1) % VIEWER_TRAIL_LEN;
-    if (v->trail_count < VIEWER_TRAIL_LEN)
-        v->trail_count++;
+        memcpy(v->trails.pos[k][v->trails.head], view.pos + (size_t)idx[k] * 3, sizeof v->trails.pos[0][0]);
+    v->trails.head = (v->trails.head + 1) % VIEWER_TRAIL_LEN;
+    if (v->trails.count < VIEWER_TRAIL_LEN)
+        v->trails.count++;
 }
 
 void viewer_trails_draw(viewer *v, mur_hud *h, float scale)
 {
-    if (v->trail_mode == 0 || v->trail_count < 2)
+    if (v->trails.mode == 0 || v->trails.count < 2)
         return;
     mat4 vp;
     mur_camera_view_proj(&v->cam, vp);
-    for (int k = 0; k < v->trail_birds; k++)
-        for (int a = 1; a < v->trail_count; a++) {
+    for (int k = 0; k < v->trails.birds; k++)
+        for (int a = 1; a < v->trails.count; a++) {
             /* age a = 1 is the newest point but one; older points fade out */
-            int slot = (v->trail_head - 1 - a + 2 * VIEWER_TRAIL_LEN) % VIEWER_TRAIL_LEN;
-            const float *p = v->trail[k][slot];
+            int slot = (v->trails.head - 1 - a + 2 * VIEWER_TRAIL_LEN) % VIEWER_TRAIL_LEN;
+            const float *p = v->trails.pos[k][slot];
             vec4 x = {p[0], p[1], p[2], 1.0f}, clip;
             glm_mat4_mulv(vp, x, clip);
             if (!(clip[3] > 1e-6f) || fabsf(clip[2]) > clip[3])

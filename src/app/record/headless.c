@@ -10,7 +10,7 @@
 #include "camera_mode.h"
 #include "clock.h"
 #include "context.h"
-#include "gfx_modes.h"
+#include "headless.h"
 #include "gl.h"
 #include "hud.h"
 #include "outputs.h"

@@ -8,6 +8,8 @@
 
 #include "hud.h"
 #include "clock.h"
+#include "bindings.h"
+#include "commands.h"
 #include "viewer.h"
 
 static const uint8_t WHITE[4] = {235, 240, 248, 255};
@@ -70,7 +72,7 @@ static void draw_rec_marker(viewer *v, float scale)
     mur_hud *h = v->hud;
     const uint8_t red[4] = {235, 40, 40, 255};
     char text[96];
-    int64_t frames = v->rec->rendered;
+    int64_t frames = v->rec.session->rendered;
     double secs = (double)frames / v->cli->fps;
     snprintf(text, sizeof text, "REC %d:%04.1f  frame %lld", (int)(secs / 60.0), secs - 60.0 * (int)(secs / 60.0),
              (long long)frames);
@@ -101,7 +103,7 @@ static float draw_status(viewer *v, float x0, float y, float scale)
                        "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  x%g%s%s\n"
                        "preset %s  boids %d  world %s  predators %d%s  tick %llu\n",
                        v->fps, v->frame_ms, v->sim_ms, v->speed,
-                       v->paused ? "  PAUSED" : "", v->rec ? "  REC" : "", v->preset, (int)view.boids,
+                       v->paused ? "  PAUSED" : "", v->rec.session ? "  REC" : "", v->preset, (int)view.boids,
                        def.world == MUR_WORLD_SCALE ? "scale" : "fixed", (int)view.predators,
                        view.predators_on ? "" : " (hidden)", (unsigned long long)view.tick);
     if (s->metrics_valid && len > 0 && (size_t)len < sizeof text)
@@ -141,8 +143,8 @@ static float draw_status(viewer *v, float x0, float y, float scale)
 
 void viewer_draw_hud(viewer *v)
 {
-    bool marker = v->rec && !v->drawing_video;
-    if (!v->show_hud && !v->show_help && !marker && v->selected < 0 && v->trail_mode == 0)
+    bool marker = v->rec.session && !v->rec.drawing_video;
+    if (!v->show_hud && !v->show_help && !marker && v->sel.bird < 0 && v->trails.mode == 0)
         return;
     mur_hud *h = v->hud;
     /* whole multiples of the font's pixels only: a fractional scale blurs stb_easy_font's strokes
@@ -153,7 +155,7 @@ void viewer_draw_hud(viewer *v)
     float lh = mur_hud_line_height(h);
     float x0 = 10.0f * scale, y = 8.0f * scale;
 
-    if (!v->drawing_video || v->show_hud) {
+    if (!v->rec.drawing_video || v->show_hud) {
         viewer_trails_draw(v, h, scale);
         viewer_pick_draw(v, h, scale);
     }
@@ -168,14 +170,15 @@ void viewer_draw_hud(viewer *v)
                      p->name, val, p->unit);
             y += panel_text(v, x0, y, text, ACCENT);
         }
-        if (v->message[0] && v->time < v->message_until)
-            panel_text(v, x0, y + 2.0f * scale, v->message, WHITE);
+        const char *msg = mur_msg_shown(&v->msg);
+        if (msg)
+            panel_text(v, x0, y + 2.0f * scale, msg, WHITE);
 
         if (v->show_plots) {
             /* the graphs in a column at the right edge; while the parameter panel holds the right
              * edge (window only, never in a video), at the left under the HUD's lines */
             float w = 220.0f * scale, gh = 34.0f * scale;
-            if (viewer_panel_shown(v) && !v->drawing_video)
+            if (viewer_panel_shown(v) && !v->rec.drawing_video)
                 viewer_plots_draw(&v->plots, h, x0, y + 2.0f * lh + 8.0f * scale, w, gh, v->sim_time);
             else
                 viewer_plots_draw(&v->plots, h, (float)v->fb_w - w - x0, 8.0f * scale, w, gh, v->sim_time);
