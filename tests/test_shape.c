@@ -62,7 +62,7 @@ static void fill_vel(float *v, int32_t n, float x, float y, float z)
     }
 }
 
-static void test_eig3(void **state)
+static void eig3(void **state)
 {
     (void)state;
     /* diag(1, 4, 9) rotated: the eigenvalues come back ascending, the vectors are the rotated axes */
@@ -86,7 +86,7 @@ static void test_eig3(void **state)
 
 /* a lattice box 6 (x) by 1 (y) by 3 (z), spun about y by 40 deg and tilted by 25 deg: extents 1:3:6 and the
  * thin axis (y) 25 deg from vertical (ranges exactly, extents by the lattice formula); all boids fly along the long axis: the velocity is 90 deg from thin */
-static void test_extents_box(void **state)
+static void extents_box(void **state)
 {
     (void)state;
     const int32_t n = 25 * 5 * 13;
@@ -127,7 +127,7 @@ static void test_extents_box(void **state)
     free(v);
 }
 
-static void test_polarisation(void **state)
+static void polarisation(void **state)
 {
     (void)state;
     float v[3 * 6];
@@ -142,7 +142,7 @@ static void test_polarisation(void **state)
     assert_true(fabs(mur_shape_polarisation(w, 4) - 1.0 / 3.0) < 1e-12);
 }
 
-static void test_speeds(void **state)
+static void speed_stats(void **state)
 {
     (void)state;
     float v[3 * 8];
@@ -166,7 +166,7 @@ static void test_speeds(void **state)
     assert_true(sp.at_limit_frac == 0.0);
 }
 
-static void test_groups(void **state)
+static void groups(void **state)
 {
     (void)state;
     const int32_t lab[7] = {3, 3, 1, 1, 1, 2, 3};
@@ -187,7 +187,7 @@ static void test_groups(void **state)
     assert_true(g[3] == 0.9f && g[6] == 1.8f);
 }
 
-static void test_knn_close_pairs(void **state)
+static void knn_close_pairs(void **state)
 {
     (void)state;
     /* a 10^3 lattice of spacing 1 and one boid planted 0.1 from boid 0: two boids of 1001 have a
@@ -222,7 +222,7 @@ static void test_knn_close_pairs(void **state)
 
 /* isotropic random clouds: M_1 has eigenvalues near 1/3 and gamma(k) averages 1/3 over clouds (a single
  * cloud's W is a random direction, so one value can be anything in [0, 1]) */
-static void test_gamma_isotropic(void **state)
+static void gamma_isotropic(void **state)
 {
     (void)state;
     const int32_t n = 800, k = 10, clouds = 40;
@@ -257,7 +257,7 @@ static void test_gamma_isotropic(void **state)
 }
 
 /* lattices whose near neighbours lie only beside (gamma = 1) or only ahead and behind (gamma = 0) */
-static void test_gamma_lattice(void **state)
+static void gamma_lattice(void **state)
 {
     (void)state;
     const int32_t n = 12 * 12 * 12, k = 4;
@@ -315,7 +315,7 @@ static double border_ratio_of(const float *p, int32_t n, double frac)
 
 /* a uniform ball: the border is, if anything, sparser (no neighbours outside); a ball with a dense outer
  * shell: the border is denser */
-static void test_border(void **state)
+static void border_birds(void **state)
 {
     (void)state;
     const int32_t n = 3000;
@@ -362,7 +362,7 @@ static void test_border(void **state)
 /* a rod of 60 x 2 x 2 boids, spacing 1; the two halves along the rod move with opposite fluctuations.
  * At offset d (integer) there are 60 - 2d same-half pairs and d cross pairs per line pair: C(r) crosses
  * zero at d = 20 = L/3 */
-static void test_corr_halves(void **state)
+static void corr_halves(void **state)
 {
     (void)state;
     const int32_t n = 60 * 2 * 2, bins = 40;
@@ -389,7 +389,7 @@ static void test_corr_halves(void **state)
 }
 
 /* a rigid rotation plus a dilatation plus a translation: nothing is left once they are removed */
-static void test_rigid_removed(void **state)
+static void rigid_removed(void **state)
 {
     (void)state;
     const int32_t n = 500;
@@ -421,7 +421,7 @@ static void test_rigid_removed(void **state)
     free(u);
 }
 
-static void test_diameter_random(void **state)
+static void diameter_random(void **state)
 {
     (void)state;
     const int32_t n = 700;
@@ -444,7 +444,7 @@ static void test_diameter_random(void **state)
 }
 
 /* everything at once: a big cluster and a small one; the row describes the big one */
-static void test_measure(void **state)
+static void measure(void **state)
 {
     (void)state;
     const int32_t big = 12 * 6 * 3, n = big + 20;
@@ -494,19 +494,19 @@ static void test_measure(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_eig3),
-        cmocka_unit_test(test_extents_box),
-        cmocka_unit_test(test_polarisation),
-        cmocka_unit_test(test_speeds),
-        cmocka_unit_test(test_groups),
-        cmocka_unit_test(test_knn_close_pairs),
-        cmocka_unit_test(test_gamma_isotropic),
-        cmocka_unit_test(test_gamma_lattice),
-        cmocka_unit_test(test_border),
-        cmocka_unit_test(test_corr_halves),
-        cmocka_unit_test(test_rigid_removed),
-        cmocka_unit_test(test_diameter_random),
-        cmocka_unit_test(test_measure),
+        cmocka_unit_test(eig3),
+        cmocka_unit_test(extents_box),
+        cmocka_unit_test(polarisation),
+        cmocka_unit_test(speed_stats),
+        cmocka_unit_test(groups),
+        cmocka_unit_test(knn_close_pairs),
+        cmocka_unit_test(gamma_isotropic),
+        cmocka_unit_test(gamma_lattice),
+        cmocka_unit_test(border_birds),
+        cmocka_unit_test(corr_halves),
+        cmocka_unit_test(rigid_removed),
+        cmocka_unit_test(diameter_random),
+        cmocka_unit_test(measure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,7 +27,7 @@ static mur_camera fresh(void)
     return c;
 }
 
-static void test_home_looks_at_the_box(void **state)
+static void home_looks_at_the_box(void **state)
 {
     (void)state;
     mur_camera c = fresh();
@@ -52,7 +52,7 @@ static void test_home_looks_at_the_box(void **state)
     near_eq(glm_vec3_distance(eye, c.cur.target), c.cur.distance, 1e-3f);
 }
 
-static void test_orbit_and_latitude_clamp(void **state)
+static void orbit_and_latitude_clamp(void **state)
 {
     (void)state;
     mur_camera c = fresh();
@@ -77,7 +77,7 @@ static void test_orbit_and_latitude_clamp(void **state)
     near_eq(glm_vec3_distance(eye, c.cur.target), c.cur.distance, 1e-3f);
 }
 
-static void test_zoom_scales_with_distance(void **state)
+static void zoom_scales_with_distance(void **state)
 {
     (void)state;
     mur_camera c = fresh();
@@ -99,7 +99,7 @@ static void test_zoom_scales_with_distance(void **state)
     near_eq(c.goal.distance, c.max_distance, 1e-3f);
 }
 
-static void test_pan_moves_in_view_plane(void **state)
+static void pan_moves_in_view_plane(void **state)
 {
     (void)state;
     mur_camera c = fresh();
@@ -125,7 +125,7 @@ static void test_pan_moves_in_view_plane(void **state)
     assert_true(d[1] < 0.0f);
 }
 
-static void test_follow(void **state)
+static void follow_moves_target(void **state)
 {
     (void)state;
     mur_camera c = fresh();
@@ -148,7 +148,7 @@ static void test_follow(void **state)
     assert_false(c.follow);
 }
 
-static void test_damping_is_dt_based(void **state)
+static void damping_is_dt_based(void **state)
 {
     (void)state;
     mur_camera a = fresh(), b = fresh();
@@ -168,7 +168,7 @@ static void test_damping_is_dt_based(void **state)
     near_eq(a.cur.yaw, a.goal.yaw, 1e-4f);
 }
 
-static void test_reset(void **state)
+static void reset_restores_view(void **state)
 {
     (void)state;
     mur_camera c = fresh();
@@ -184,7 +184,7 @@ static void test_reset(void **state)
     assert_false(c.follow);
 }
 
-static void test_near_far_and_aspect(void **state)
+static void near_far_and_aspect(void **state)
 {
     (void)state;
     mur_camera c = fresh();
@@ -211,7 +211,7 @@ static void test_near_far_and_aspect(void **state)
     assert_true(n < c.cur.distance);
 }
 
-static void test_ray_picks_the_ground(void **state)
+static void ray_picks_the_ground(void **state)
 {
     (void)state;
     mur_camera c = fresh();
@@ -238,7 +238,7 @@ static void test_ray_picks_the_ground(void **state)
     assert_false(mur_ray_hit_plane_y(o, flat, 0.0f, hit));
 }
 
-static void test_project_behind_eye(void **state)
+static void project_behind_eye(void **state)
 {
     (void)state;
     mur_camera c = fresh();
@@ -256,16 +256,16 @@ static void test_project_behind_eye(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_home_looks_at_the_box),
-        cmocka_unit_test(test_orbit_and_latitude_clamp),
-        cmocka_unit_test(test_zoom_scales_with_distance),
-        cmocka_unit_test(test_pan_moves_in_view_plane),
-        cmocka_unit_test(test_follow),
-        cmocka_unit_test(test_damping_is_dt_based),
-        cmocka_unit_test(test_reset),
-        cmocka_unit_test(test_near_far_and_aspect),
-        cmocka_unit_test(test_ray_picks_the_ground),
-        cmocka_unit_test(test_project_behind_eye),
+        cmocka_unit_test(home_looks_at_the_box),
+        cmocka_unit_test(orbit_and_latitude_clamp),
+        cmocka_unit_test(zoom_scales_with_distance),
+        cmocka_unit_test(pan_moves_in_view_plane),
+        cmocka_unit_test(follow_moves_target),
+        cmocka_unit_test(damping_is_dt_based),
+        cmocka_unit_test(reset_restores_view),
+        cmocka_unit_test(near_far_and_aspect),
+        cmocka_unit_test(ray_picks_the_ground),
+        cmocka_unit_test(project_behind_eye),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
