@@ -18,4 +18,6 @@
 #define WADD(A, X, W) ((A) = (__typeof__(A))_mm256_fmadd_ps((__m256)(W), (__m256)(X), (__m256)(A)))
 #define WSUB(A, X, W) ((A) = (__typeof__(A))_mm256_fnmadd_ps((__m256)(W), (__m256)(X), (__m256)(A)))
 #include "kernel_body.h"
+#else
+typedef int mur_kernel_avx2_absent; /* not an x86-64 gcc build: no such path (ISO C wants a declaration) */
 #endif

@@ -12,4 +12,6 @@
 #define MADD MADD_AVX512
 #define MSUB MSUB_AVX512
 #include "kernel_body.h"
+#else
+typedef int mur_kernel_avx512_absent; /* not an x86-64 gcc build: no such path (ISO C wants a declaration) */
 #endif
