@@ -11,124 +11,79 @@
 
 typedef struct param_row {
     mur_param pub;
-    size_t offset; ///< into mur_flock_def
+    size_t offset;    ///< into mur_flock_def
+    const char *dflt; ///< the default (mur_flock_default_def), as the row's parser reads it
 } param_row;
 
 #define OFF(field) offsetof(mur_flock_def, field)
 #define BIG 1e6
 
 static const param_row ROWS[] = {
-    {{"boids", MUR_PT_INT, 0, MUR_MAX_BOIDS, false, "", NULL, "number of boids", true}, OFF(boids)},
-    {{"predators", MUR_PT_INT, 0, MUR_MAX_PREDATORS, false, "", NULL, "number of predators (0 = none)", true}, OFF(predators)},
-    {{"seed", MUR_PT_SEED, 0, 18446744073709551615.0, false, "", NULL, "seed of the initial state and the perch timers", false}, OFF(seed)},
-    {{"dt", MUR_PT_FLOAT, 0, 10, true, "s", NULL, "length of one tick", true}, OFF(dt)},
-    {{"view_radius", MUR_PT_FLOAT, 0, BIG, true, "wu", NULL, "a boid sees others closer than this", true}, OFF(view_radius)},
-    {{"view_angle", MUR_PT_FLOAT, 0, 360, true, "deg", NULL, "full angle of the view cone around the velocity (360 = all round)", true}, OFF(view_angle)},
-    {{"cohesion", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the pull toward the perceived centre of the neighbours", true}, OFF(cohesion)},
-    {{"alignment", MUR_PT_FLOAT, 0, BIG, false, "1/s", NULL, "weight of matching the neighbours' mean velocity", true}, OFF(alignment)},
-    {{"separation", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the push away from neighbours closer than separation_radius", true}, OFF(separation)},
-    {{"separation_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "neighbours closer than this push the boid away", true}, OFF(separation_radius)},
-    {{"min_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "flying boids are sped up to at least this (0 = no minimum)", true}, OFF(min_speed)},
-    {{"max_speed", MUR_PT_FLOAT, 0, BIG, true, "wu/s", NULL, "flying boids are slowed to at most this", true}, OFF(max_speed)},
-    {{"bounds", MUR_PT_ENUM, 0, 0, false, "", "soft|wrap|bounce|none", "what the world box does to boids", true}, OFF(bounds)},
-    {{"world_min", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "lower corner of the world box (x,y,z)", true}, OFF(world_min)},
-    {{"world_max", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "upper corner of the world box (x,y,z)", true}, OFF(world_max)},
-    {{"bounds_margin", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "soft bounds: the push starts this far inside a wall", true}, OFF(bounds_margin)},
-    {{"bounds_turn", MUR_PT_FLOAT, 0, BIG, false, "wu/s^2", NULL, "soft bounds: strength of the push back into the box", true}, OFF(bounds_turn)},
-    {{"perch", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "boids reaching the ground perch there for a while", true}, OFF(perch)},
-    {{"ground", MUR_PT_FLOAT, -BIG, BIG, false, "wu", NULL, "height (y) of the ground plane", true}, OFF(ground)},
-    {{"perch_min", MUR_PT_INT, 1, 1000000, false, "ticks", NULL, "shortest perch", true}, OFF(perch_min)},
-    {{"perch_max", MUR_PT_INT, 1, 1000000, false, "ticks", NULL, "longest perch", true}, OFF(perch_max)},
-    {{"goal", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "boids tend toward goal_pos", true}, OFF(goal)},
-    {{"goal_pos", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "the place boids tend to (x,y,z)", true}, OFF(goal_pos)},
-    {{"goal_weight", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the pull toward the goal", true}, OFF(goal_weight)},
-    {{"wind", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "a steady push on every flying boid", true}, OFF(wind)},
-    {{"wind_vel", MUR_PT_VEC3, -BIG, BIG, false, "wu/s^2", NULL, "the wind's push (x,y,z), added to every flying boid's acceleration", true}, OFF(wind_vel)},
-    {{"scatter", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "negate cohesion so the flock disperses", true}, OFF(scatter)},
-    {{"predator_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "boids flee predators closer than this", true}, OFF(predator_radius)},
-    {{"predator_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "top speed of a predator", true}, OFF(predator_speed)},
-    {{"predator_turn", MUR_PT_FLOAT, 0, BIG, false, "1/s", NULL, "rate at which a predator turns toward the nearest flying boid (a tick turns it at most all the way)", true}, OFF(predator_turn)},
-    {{"flee", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the push away from close predators", true}, OFF(flee)},
-    {{"steer_unit", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "cohesion and alignment vectors scaled to unit length (as in the vision-distance report)", true}, OFF(steer_unit)},
-    {{"plane", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "2D mode: flying boids move on the plane y = (world_min.y + world_max.y)/2 with no vertical velocity", true}, OFF(plane)},
-    {{"perch_neighbours", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "perching boids count as neighbours of flying ones", true}, OFF(perch_neighbours)},
-    {{"neighbour_search", MUR_PT_ENUM, 0, 0, false, "", "grid|brute", "neighbour search: uniform grid (O(N)) or every pair (O(N^2))", true}, OFF(neighbour_search)},
-    {{"neighbours", MUR_PT_ENUM, 0, 0, false, "", "metric|topological", "which neighbours a boid uses: all within view_radius, or the topo_k nearest", true}, OFF(neighbours)},
-    {{"topo_k", MUR_PT_FLOAT, 1, 20, false, "", NULL, "topological neighbours; the fractional part weights the (k+1)-th nearest", true}, OFF(topo_k)},
-    {{"cruise_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "speed the boids relax to (with speed_tau > 0)", true}, OFF(cruise_speed)},
-    {{"speed_tau", MUR_PT_FLOAT, 0, BIG, false, "s", NULL, "time constant of the relaxation to cruise_speed (0 = off)", true}, OFF(speed_tau)},
-    {{"roost", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "boids turn back toward the roost when farther than roost_radius (horizontal) and keep its altitude", true}, OFF(roost)},
-    {{"roost_pos", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "roost centre x, altitude y, centre z", true}, OFF(roost_pos)},
-    {{"roost_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "horizontal radius inside which the roost does not pull", true}, OFF(roost_radius)},
-    {{"roost_weight", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "turn toward the roost per wu beyond roost_radius", true}, OFF(roost_weight)},
-    {{"roost_vertical", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "vertical pull toward the roost altitude (critically damped)", true}, OFF(roost_vertical)},
-    {{"bank", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "banked turns: the turn follows a roll angle that lags the lateral steering", true}, OFF(bank)},
-    {{"bank_rate", MUR_PT_FLOAT, 0, 1000, true, "1/s", NULL, "rate at which the roll angle follows its target", true}, OFF(bank_rate)},
-    {{"max_turn", MUR_PT_FLOAT, 0, 36000, true, "deg/s", NULL, "largest turn rate of a banked turn", true}, OFF(max_turn)},
-    {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius)},
-    {{"centrality", MUR_PT_FLOAT, 0, 8, false, "", NULL, "cohesion scaled by C^centrality, C = length of the mean unit direction to the neighbours (1 at the flock's edge, near 0 inside; 0 = off; topological neighbours only)", true}, OFF(centrality)},
-    {{"world", MUR_PT_ENUM, 0, 0, false, "", "fixed|scale", "fixed: the box, margin, goal, ground and roost as given; scale: given for 2000 boids, scaled by cbrt(boids/2000) so the neighbour density stays", true}, OFF(world)},
+    {{"boids", MUR_PT_INT, 0, MUR_MAX_BOIDS, false, "", NULL, "number of boids", true}, OFF(boids), "2000"},
+    {{"predators", MUR_PT_INT, 0, MUR_MAX_PREDATORS, false, "", NULL, "number of predators (0 = none)", true}, OFF(predators), "0"},
+    {{"seed", MUR_PT_SEED, 0, 18446744073709551615.0, false, "", NULL, "seed of the initial state and the perch timers", false}, OFF(seed), "1"},
+    {{"dt", MUR_PT_FLOAT, 0, 10, true, "s", NULL, "length of one tick", true}, OFF(dt), "0.05"},
+    {{"view_radius", MUR_PT_FLOAT, 0, BIG, true, "wu", NULL, "a boid sees others closer than this", true}, OFF(view_radius), "6"},
+    {{"view_angle", MUR_PT_FLOAT, 0, 360, true, "deg", NULL, "full angle of the view cone around the velocity (360 = all round)", true}, OFF(view_angle), "300"},
+    {{"cohesion", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the pull toward the perceived centre of the neighbours", true}, OFF(cohesion), "0.4"},
+    {{"alignment", MUR_PT_FLOAT, 0, BIG, false, "1/s", NULL, "weight of matching the neighbours' mean velocity", true}, OFF(alignment), "4"},
+    {{"separation", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the push away from neighbours closer than separation_radius", true}, OFF(separation), "10"},
+    {{"separation_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "neighbours closer than this push the boid away", true}, OFF(separation_radius), "3"},
+    {{"min_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "flying boids are sped up to at least this (0 = no minimum)", true}, OFF(min_speed), "6"},
+    {{"max_speed", MUR_PT_FLOAT, 0, BIG, true, "wu/s", NULL, "flying boids are slowed to at most this", true}, OFF(max_speed), "12"},
+    {{"bounds", MUR_PT_ENUM, 0, 0, false, "", "soft|wrap|bounce|none", "what the world box does to boids", true}, OFF(bounds), "soft"},
+    {{"world_min", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "lower corner of the world box (x,y,z)", true}, OFF(world_min), "-60,-5,-60"},
+    {{"world_max", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "upper corner of the world box (x,y,z)", true}, OFF(world_max), "60,60,60"},
+    {{"bounds_margin", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "soft bounds: the push starts this far inside a wall", true}, OFF(bounds_margin), "10"},
+    {{"bounds_turn", MUR_PT_FLOAT, 0, BIG, false, "wu/s^2", NULL, "soft bounds: strength of the push back into the box", true}, OFF(bounds_turn), "15"},
+    {{"perch", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "boids reaching the ground perch there for a while", true}, OFF(perch), "off"},
+    /* Parker's arrangement: the soft floor (world_min.y + bounds_margin) lies a little above the ground,
+     * so boids turn back above it and only the steepest dives land. */
+    {{"ground", MUR_PT_FLOAT, -BIG, BIG, false, "wu", NULL, "height (y) of the ground plane", true}, OFF(ground), "0"},
+    {{"perch_min", MUR_PT_INT, 1, 1000000, false, "ticks", NULL, "shortest perch", true}, OFF(perch_min), "20"},
+    {{"perch_max", MUR_PT_INT, 1, 1000000, false, "ticks", NULL, "longest perch", true}, OFF(perch_max), "100"},
+    {{"goal", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "boids tend toward goal_pos", true}, OFF(goal), "off"},
+    {{"goal_pos", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "the place boids tend to (x,y,z)", true}, OFF(goal_pos), "0,20,0"},
+    {{"goal_weight", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the pull toward the goal", true}, OFF(goal_weight), "0.3"},
+    {{"wind", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "a steady push on every flying boid", true}, OFF(wind), "off"},
+    {{"wind_vel", MUR_PT_VEC3, -BIG, BIG, false, "wu/s^2", NULL, "the wind's push (x,y,z), added to every flying boid's acceleration", true}, OFF(wind_vel), "3,0,0"},
+    {{"scatter", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "negate cohesion so the flock disperses", true}, OFF(scatter), "off"},
+    {{"predator_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "boids flee predators closer than this", true}, OFF(predator_radius), "12"},
+    {{"predator_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "top speed of a predator", true}, OFF(predator_speed), "14"},
+    {{"predator_turn", MUR_PT_FLOAT, 0, BIG, false, "1/s", NULL, "rate at which a predator turns toward the nearest flying boid (a tick turns it at most all the way)", true}, OFF(predator_turn), "3"},
+    {{"flee", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the push away from close predators", true}, OFF(flee), "2"},
+    {{"steer_unit", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "cohesion and alignment vectors scaled to unit length (as in the vision-distance report)", true}, OFF(steer_unit), "off"},
+    {{"plane", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "2D mode: flying boids move on the plane y = (world_min.y + world_max.y)/2 with no vertical velocity", true}, OFF(plane), "off"},
+    {{"perch_neighbours", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "perching boids count as neighbours of flying ones", true}, OFF(perch_neighbours), "on"},
+    {{"neighbour_search", MUR_PT_ENUM, 0, 0, false, "", "grid|brute", "neighbour search: uniform grid (O(N)) or every pair (O(N^2))", true}, OFF(neighbour_search), "grid"},
+    /* the starling rules, off by default (docs/murmuration-model.md) */
+    {{"neighbours", MUR_PT_ENUM, 0, 0, false, "", "metric|topological", "which neighbours a boid uses: all within view_radius, or the topo_k nearest", true}, OFF(neighbours), "metric"},
+    {{"topo_k", MUR_PT_FLOAT, 1, 20, false, "", NULL, "topological neighbours; the fractional part weights the (k+1)-th nearest", true}, OFF(topo_k), "6.5"},
+    {{"cruise_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "speed the boids relax to (with speed_tau > 0)", true}, OFF(cruise_speed), "10"},
+    {{"speed_tau", MUR_PT_FLOAT, 0, BIG, false, "s", NULL, "time constant of the relaxation to cruise_speed (0 = off)", true}, OFF(speed_tau), "0"},
+    {{"roost", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "boids turn back toward the roost when farther than roost_radius (horizontal) and keep its altitude", true}, OFF(roost), "off"},
+    {{"roost_pos", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "roost centre x, altitude y, centre z", true}, OFF(roost_pos), "0,40,0"},
+    {{"roost_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "horizontal radius inside which the roost does not pull", true}, OFF(roost_radius), "150"},
+    {{"roost_weight", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "turn toward the roost per wu beyond roost_radius", true}, OFF(roost_weight), "0.2"},
+    {{"roost_vertical", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "vertical pull toward the roost altitude (critically damped)", true}, OFF(roost_vertical), "0.01"},
+    {{"bank", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "banked turns: the turn follows a roll angle that lags the lateral steering", true}, OFF(bank), "off"},
+    {{"bank_rate", MUR_PT_FLOAT, 0, 1000, true, "1/s", NULL, "rate at which the roll angle follows its target", true}, OFF(bank_rate), "10"},
+    {{"max_turn", MUR_PT_FLOAT, 0, 36000, true, "deg/s", NULL, "largest turn rate of a banked turn", true}, OFF(max_turn), "120"},
+    {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius), "0"},
+    {{"centrality", MUR_PT_FLOAT, 0, 8, false, "", NULL, "cohesion scaled by C^centrality, C = length of the mean unit direction to the neighbours (1 at the flock's edge, near 0 inside; 0 = off; topological neighbours only)", true}, OFF(centrality), "0"},
+    {{"world", MUR_PT_ENUM, 0, 0, false, "", "fixed|scale", "fixed: the box, margin, goal, ground and roost as given; scale: given for 2000 boids, scaled by cbrt(boids/2000) so the neighbour density stays", true}, OFF(world), "fixed"},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
+
+static bool set_row(mur_flock_def *def, const param_row *r, const char *value, mur_error *err);
 
 mur_flock_def mur_flock_default_def(void)
 {
     mur_flock_def d;
     memset(&d, 0, sizeof d);
-    d.boids = 2000;
-    d.predators = 0;
-    d.seed = 1;
-    d.dt = 0.05f;
-    d.view_radius = 6.0f;
-    d.view_angle = 300.0f;
-    d.cohesion = 0.4f;
-    d.alignment = 4.0f;
-    d.separation = 10.0f;
-    d.separation_radius = 3.0f;
-    d.min_speed = 6.0f;
-    d.max_speed = 12.0f;
-    d.bounds = MUR_BOUNDS_SOFT;
-    d.world_min[0] = -60.0f; d.world_min[1] = -5.0f; d.world_min[2] = -60.0f;
-    d.world_max[0] = 60.0f; d.world_max[1] = 60.0f; d.world_max[2] = 60.0f;
-    d.bounds_margin = 10.0f;
-    d.bounds_turn = 15.0f;
-    d.perch = false;
-    /* Parker's arrangement: the soft floor (world_min.y + bounds_margin) lies a little above the ground,
-     * so boids turn back above it and only the steepest dives land. */
-    d.ground = 0.0f;
-    d.perch_min = 20;
-    d.perch_max = 100;
-    d.goal = false;
-    d.goal_pos[0] = 0.0f; d.goal_pos[1] = 20.0f; d.goal_pos[2] = 0.0f;
-    d.goal_weight = 0.3f;
-    d.wind = false;
-    d.wind_vel[0] = 3.0f; d.wind_vel[1] = 0.0f; d.wind_vel[2] = 0.0f;
-    d.scatter = false;
-    d.predator_radius = 12.0f;
-    d.predator_speed = 14.0f;
-    d.predator_turn = 3.0f;
-    d.flee = 2.0f;
-    d.steer_unit = false;
-    d.plane = false;
-    d.perch_neighbours = true;
-    d.neighbour_search = MUR_SEARCH_GRID;
-    /* the starling rules, off (docs/murmuration-model.md) */
-    d.neighbours = MUR_NEIGHBOURS_METRIC;
-    d.topo_k = 6.5f;
-    d.cruise_speed = 10.0f;
-    d.speed_tau = 0.0f;
-    d.roost = false;
-    d.roost_pos[0] = 0.0f; d.roost_pos[1] = 40.0f; d.roost_pos[2] = 0.0f;
-    d.roost_radius = 150.0f;
-    d.roost_weight = 0.2f;
-    d.roost_vertical = 0.01f;
-    d.bank = false;
-    d.bank_rate = 10.0f;
-    d.max_turn = 120.0f;
-    d.hard_radius = 0.0f;
-    d.centrality = 0.0f;
-    d.world = MUR_WORLD_FIXED;
+    for (int i = 0; i < NROWS; i++)
+        set_row(&d, &ROWS[i], ROWS[i].dflt, NULL); /* a bad default shows in --list-params (cli_test) */
     return d;
 }
 
@@ -316,13 +271,9 @@ static bool parse_switch(const char *value, bool *out)
     return true;
 }
 
-bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_error *err)
+/* Set the field of row r from its text. */
+static bool set_row(mur_flock_def *def, const param_row *r, const char *value, mur_error *err)
 {
-    const param_row *r = find_row(name);
-    if (!r) {
-        mur_set_error(err, "unknown parameter '%s'", name ? name : "");
-        return false;
-    }
     const mur_param *p = &r->pub;
     char *field = (char *)def + r->offset;
     if (!value)
@@ -354,6 +305,16 @@ bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_er
         break;
     }
     return ok || bad_value(p, value, err);
+}
+
+bool mur_def_set(mur_flock_def *def, const char *name, const char *value, mur_error *err)
+{
+    const param_row *r = find_row(name);
+    if (!r) {
+        mur_set_error(err, "unknown parameter '%s'", name ? name : "");
+        return false;
+    }
+    return set_row(def, r, value, err);
 }
 
 static char *trim(char *s)
