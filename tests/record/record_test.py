@@ -10,11 +10,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'render'))
-from render_test import Failure, check, read_png, pixel, classify  # noqa: E402
+from render_test import Failure, check, read_png, pixel, classify, run_case  # noqa: E402
 
 SMALL = ['--preset', 'classic', '--set', 'boids=1500', '--seed', '11']  # the tests are written for classic
 
@@ -438,14 +437,7 @@ def main():
             print('FAIL: %s is not installed (apt-get install ffmpeg); recording tests need it'
                   % tool)
             return 1
-    with tempfile.TemporaryDirectory(prefix='murmur-record-') as tmp:
-        try:
-            CASES[name](Ctx(os.path.abspath(murmur), tmp))
-        except Failure as e:
-            print('FAIL %s: %s' % (name, e))
-            return 1
-    print('ok %s' % name)
-    return 0
+    return run_case(name, CASES[name], 'murmur-record-', lambda tmp: Ctx(os.path.abspath(murmur), tmp))
 
 
 if __name__ == '__main__':

@@ -31,6 +31,19 @@ def check(cond, msg):
         raise Failure(msg)
 
 
+def run_case(name, case, prefix, make_ctx):
+    """Run case(make_ctx(tmp)) in a fresh temporary directory; print ok or FAIL with the case's name,
+    return the exit status."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        try:
+            case(make_ctx(tmp))
+        except Failure as e:
+            print('FAIL %s: %s' % (name, e))
+            return 1
+    print('ok %s' % name)
+    return 0
+
+
 # ---------------------------------------------------------------- PNG reading (zlib by hand)
 
 def read_png(path):
@@ -624,14 +637,8 @@ def main():
     if not shutil.which('xvfb-run'):
         print('FAIL: xvfb-run is not installed (apt-get install xvfb xauth); render tests need it')
         return 1
-    with tempfile.TemporaryDirectory(prefix='murmur-render-') as tmp:
-        try:
-            CASES[name](Ctx(os.path.abspath(murmur), os.path.abspath(project), tmp))
-        except Failure as e:
-            print('FAIL %s: %s' % (name, e))
-            return 1
-    print('ok %s' % name)
-    return 0
+    return run_case(name, CASES[name], 'murmur-render-',
+                    lambda tmp: Ctx(os.path.abspath(murmur), os.path.abspath(project), tmp))
 
 
 if __name__ == '__main__':
