@@ -171,12 +171,6 @@ typedef struct tick_cfg {
     gather_fn gather;
 } tick_cfg;
 
-/* Per-work-item sums. */
-typedef struct sums {
-    int64_t cnt, with, cand;
-    double nn;
-} sums;
-
 /* Boids scanned before their updates run: the update of one boid is a chain of dependent scalar
  * operations (divisions, square roots) that overlaps with the next boids' updates when batched,
  * instead of stalling between two kernel calls. */
@@ -195,7 +189,7 @@ static inline void set_params(kparams *p, const tick_cfg *t, const boid_in *b)
  * is candidate self_off + k of J's arrays. */
 /* With poison (the lean kernel), J's x array: the boid's own x there is MUR_FAR while it is scanned. */
 static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo, int32_t khi, int32_t self_off,
-                       int32_t ncand, sums *S, float *poison)
+                       int32_t ncand, mur_item_sums *S, float *poison)
 {
     boid_in bb[UPDATE_BATCH];
     acc ss[UPDATE_BATCH];
@@ -282,7 +276,7 @@ static void job_init(scan_job *J, const tick_cfg *t)
  * buffer (or scan it in place, run by run, when it is too large), then scan and update every flying
  * boid. Used for the pairwise minimum image, brute force and windows too large for the row gather. */
 static void do_cell(mur_flock *f, const tick_cfg *t, int32_t cx, int32_t cy, int32_t cz, int32_t klo, int32_t khi,
-                    mur_gather *gb, sums *S)
+                    mur_gather *gb, mur_item_sums *S)
 {
     const mur_grid *g = &f->grid;
     if (klo >= khi)
@@ -422,7 +416,7 @@ static int row_pieces(const mur_grid *g, const float L[3], int32_t cy, int32_t c
     return np;
 }
 
-static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_gather *gb, sums *S)
+static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_gather *gb, mur_item_sums *S)
 {
     const mur_grid *g = &f->grid;
     const int H = g->reach;
@@ -540,7 +534,8 @@ static items plan_items(const mur_flock *f)
 }
 
 /* Work item it: its boids scanned and (with move) updated, its sums into S. */
-static void run_item(mur_flock *f, const tick_cfg *t, const items *I, int64_t it, mur_gather *gb, sums *S)
+static void run_item(mur_flock *f, const tick_cfg *t, const items *I, int64_t it, mur_gather *gb,
+                     mur_item_sums *S)
 {
     const mur_grid *g = &f->grid;
     if (I->one_cell) {
@@ -585,7 +580,6 @@ void mur_rules_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     /* each thread's CPU time against the pass's wall time: did every thread have its core? */
     double own[MUR_MAX_THREADS];
     const double t0 = mur_own_start(own, nt);
-    (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
@@ -597,14 +591,11 @@ void mur_rules_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
 #pragma omp for schedule(dynamic, 1) reduction(+ : cand_total) nowait
 #endif
         for (int64_t it = 0; it < I.count; it++) {
-            sums S = {0, 0, 0, 0.0};
+            mur_item_sums S = {0, 0, 0, 0.0};
             run_item(f, &t, &I, it, gb, &S);
             cand_total += S.cand;
-            if (metrics) {
-                f->item_cnt[2 * it] = S.cnt;
-                f->item_cnt[2 * it + 1] = S.with;
-                f->item_nn[it] = S.nn;
-            }
+            if (metrics)
+                mur_item_keep(f, it, &S);
         }
         if (nt > 1)
             own[tid] = mur_own_share(t0, c0);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "flock_impl.h"
 #include "murmur/murmur.h"
 
 struct mur_step;
@@ -59,6 +60,20 @@ typedef struct mur_pass_sums {
     int64_t candidates;   ///< candidates tested
     double own_core;      ///< least share of the pass's wall time one of its threads ran (cores.h)
 } mur_pass_sums;
+
+/// The sums of one work item of a pass (the rules or the topological pass).
+typedef struct mur_item_sums {
+    int64_t cnt, with, cand;
+    double nn;
+} mur_item_sums;
+
+/// Keep the metric sums of work item it for mur_pass_finish, which adds them in item order.
+static inline void mur_item_keep(mur_flock *f, int64_t it, const mur_item_sums *S)
+{
+    f->item_cnt[2 * it] = S->cnt;
+    f->item_cnt[2 * it + 1] = S->with;
+    f->item_nn[it] = S->nn;
+}
 
 /// Most work items of the rules pass for cap boids (sizes the per-item metric sums).
 int64_t mur_rules_max_items(int32_t cap);

@@ -576,13 +576,8 @@ static void contacts(const mur_flock *f, const mur_step *s, const search *S, int
     }
 }
 
-typedef struct item_sums {
-    int64_t cnt, with, cand;
-    double nn;
-} item_sums;
-
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *gb, int32_t k0, int32_t k1,
-                     item_sums *T)
+                     mur_item_sums *T)
 {
     mur_topo_nb hard[MAX_CONTACTS];
     search S;
@@ -635,7 +630,6 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
      * as mur_rules_pass) */
     double own[MUR_MAX_THREADS];
     const double t0 = mur_own_start(own, nt);
-    (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
@@ -646,16 +640,13 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
 #pragma omp for schedule(dynamic, 4) reduction(+ : cand_total) nowait
 #endif
         for (int64_t it = 0; it < count; it++) {
-            item_sums T = {0, 0, 0, 0.0};
+            mur_item_sums T = {0, 0, 0, 0.0};
             const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
             const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
             run_item(f, s, grow, &f->gather[tid], k0, k1, &T);
             cand_total += T.cand;
-            if (s->metrics) {
-                f->item_cnt[2 * it] = T.cnt;
-                f->item_cnt[2 * it + 1] = T.with;
-                f->item_nn[it] = T.nn;
-            }
+            if (s->metrics)
+                mur_item_keep(f, it, &T);
         }
         if (nt > 1)
             own[tid] = mur_own_share(t0, c0);
