@@ -118,14 +118,14 @@ static const viewer_binding *binding_of(int key, int mods)
     return NULL;
 }
 
-void viewer_key(viewer *v, int key, int mods, bool repeat)
+bool viewer_key(viewer *v, int key, int mods, bool repeat)
 {
     const viewer_binding *b = binding_of(key, mods);
     if (repeat && !(b && b->repeat))
-        return;
-    v->flock_dirty = true; /* upload the state again even without a tick (paused) */
+        return false;
     if (b)
         viewer_command(v, b->cmd, key, mods);
+    return true; /* the loop uploads the state again even without a tick (paused) */
 }
 
 /* ------------------------------------------------------------------ murmur --list-keys */

@@ -22,7 +22,8 @@ typedef struct viewer_binding {
 } viewer_binding;
 /// The table, in the help overlay's order.
 const viewer_binding *viewer_bindings(int *count);
-/// Apply a key press (from GLFW or from the --keys script); repeat: a key held down.
-void viewer_key(struct viewer *v, int key, int mods, bool repeat);
+/// Apply a key press (from GLFW or from the --keys script); repeat: a key held down. True when the
+/// press counted (the flock may have changed: the loop uploads it again even without a tick).
+bool viewer_key(struct viewer *v, int key, int mods, bool repeat);
 
 #endif

@@ -1,8 +1,11 @@
 /* The viewer's commands: what a key of the bindings table (bindings.c) asks for, invoked by name
  * through viewer_command (commands.h), and the preset switch that the panel's request also takes
- * (through the loop). A command changes the flock (the worker is idle while inputs are applied), the
- * viewer's toggles and camera, or asks the loop for something (a screenshot, a recording, quit); it
- * tells the user through the message line (msg.h) and never calls back into the table. */
+ * (through the loop). A command changes the flock (the worker is idle while inputs are applied) or
+ * what the viewer shows (viewer_display and viewer_cmds are this file's), asks the owners of the run
+ * state (viewer_run.c), the camera (viewer_camera.c), the trails, the mouse and the panel through
+ * their functions, or leaves a request for the loop (a screenshot, a recording, quit:
+ * viewer_take_requests); it tells the user through the message line (msg.h) and never calls back
+ * into the table. */
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -60,7 +63,7 @@ void viewer_param_value(const mur_flock_def *def, const mur_param *p, char *buf,
 
 static void nudge(viewer *v, int dir, bool big)
 {
-    const mur_param *p = viewer_param(v->param_sel);
+    const mur_param *p = viewer_param(v->display.param_sel);
     if (!p)
         return;
     mur_flock_def def = mur_flock_get_def(v->flock);
@@ -118,8 +121,8 @@ static void set_boids(viewer *v, int64_t n)
     const mur_flock_def after = mur_flock_get_def(v->flock);
     const double k0 = mur_def_world_scale(&before), k1 = mur_def_world_scale(&after);
     if (ok && k1 != k0) {
-        mur_camera_scale(&v->cam, (float)(k1 / k0));
-        v->boid_size = mur_boid_size(&after);
+        viewer_camera_scale(&v->camera, (float)(k1 / k0));
+        v->display.boid_size = mur_boid_size(&after);
     }
 }
 
@@ -150,10 +153,10 @@ static void act_cone(viewer *v, int key, int mods)
     mur_flock_def def = mur_flock_get_def(v->flock);
     char buf[32];
     if (def.view_angle < 360.0f) {
-        v->saved_view_angle = def.view_angle;
+        v->cmds.saved_view_angle = def.view_angle;
         snprintf(buf, sizeof buf, "360");
     } else {
-        snprintf(buf, sizeof buf, "%g", v->saved_view_angle < 360.0f ? v->saved_view_angle : 270.0);
+        snprintf(buf, sizeof buf, "%g", v->cmds.saved_view_angle < 360.0f ? v->cmds.saved_view_angle : 270.0);
     }
     char done[64];
     snprintf(done, sizeof done, "view cone: %s deg", buf);
@@ -166,28 +169,21 @@ static void act_pause(viewer *v, int key, int mods)
 {
     (void)key;
     (void)mods;
-    v->paused = !v->paused;
-    v->acc = 0.0;
-    mur_msg(&v->msg, v->paused ? "paused" : "running");
+    mur_msg(&v->msg, viewer_run_toggle(&v->run) ? "paused" : "running");
 }
 
 static void act_step(viewer *v, int key, int mods)
 {
     (void)key;
     (void)mods;
-    if (!v->paused) {
-        v->paused = true;
+    if (viewer_run_step(&v->run))
         mur_msg(&v->msg, "paused");
-    }
-    v->step_once++;
 }
 
 static void act_speed(viewer *v, int key, int mods)
 {
     (void)mods;
-    v->speed *= key == GLFW_KEY_RIGHT_BRACKET ? 2.0 : 0.5;
-    v->speed = fmin(fmax(v->speed, 1.0 / 64.0), 16.0);
-    mur_msg(&v->msg, "simulation speed x%g", v->speed);
+    mur_msg(&v->msg, "simulation speed x%g", viewer_run_faster(&v->run, key == GLFW_KEY_RIGHT_BRACKET));
 }
 
 /* P, G, W, S: the flock's switches */
@@ -216,17 +212,18 @@ static void act_switch(viewer *v, int key, int mods)
 static void act_show(viewer *v, int key, int mods)
 {
     (void)mods;
+    viewer_display *d = &v->display;
     switch (key) {
     case GLFW_KEY_C:
-        v->color_by_speed = !v->color_by_speed;
-        mur_msg(&v->msg, "colour by %s", v->color_by_speed ? "speed" : "state");
+        d->color_by_speed = !d->color_by_speed;
+        mur_msg(&v->msg, "colour by %s", d->color_by_speed ? "speed" : "state");
         break;
     case GLFW_KEY_O:
-        v->show_box = !v->show_box;
-        mur_msg(&v->msg, "world box %s", onoff(v->show_box));
+        d->show_box = !d->show_box;
+        mur_msg(&v->msg, "world box %s", onoff(d->show_box));
         break;
     case GLFW_KEY_TAB:
-        v->show_hud = !v->show_hud;
+        d->show_hud = !d->show_hud;
         break;
     case GLFW_KEY_E: {
         if (!viewer_panel_available()) {
@@ -234,23 +231,23 @@ static void act_show(viewer *v, int key, int mods)
             break;
         }
         bool shown = viewer_panel_toggle(v);
-        v->show_hud = v->show_hud || shown;
+        d->show_hud = d->show_hud || shown;
         mur_msg(&v->msg, "parameter panel %s", onoff(shown));
         break;
     }
     case GLFW_KEY_D:
-        v->show_axes = !v->show_axes;
-        mur_flock_set_group_shape(v->flock, v->show_axes); /* the worker is idle while keys are handled */
-        v->show_hud = v->show_hud || v->show_axes; /* the metrics are measured while the HUD shows */
-        mur_msg(&v->msg, "principal axes of the biggest group %s", onoff(v->show_axes));
+        d->show_axes = !d->show_axes;
+        mur_flock_set_group_shape(v->flock, d->show_axes); /* the worker is idle while keys are handled */
+        d->show_hud = d->show_hud || d->show_axes; /* the metrics are measured while the HUD shows */
+        mur_msg(&v->msg, "principal axes of the biggest group %s", onoff(d->show_axes));
         break;
     case GLFW_KEY_M:
-        v->show_plots = !v->show_plots;
-        v->show_hud = v->show_hud || v->show_plots;
-        mur_msg(&v->msg, "live plots %s", onoff(v->show_plots));
+        d->show_plots = !d->show_plots;
+        d->show_hud = d->show_hud || d->show_plots;
+        mur_msg(&v->msg, "live plots %s", onoff(d->show_plots));
         break;
     default:
-        v->show_help = !v->show_help;
+        d->show_help = !d->show_help;
     }
 }
 
@@ -259,26 +256,25 @@ static void act_camera(viewer *v, int key, int mods)
 {
     (void)mods;
     if (key == GLFW_KEY_F) {
-        mur_camera_set_follow(&v->cam, !v->cam.follow);
-        mur_msg(&v->msg, "follow the biggest group %s", onoff(v->cam.follow));
+        mur_msg(&v->msg, "follow the biggest group %s", onoff(viewer_camera_follow_toggle(&v->camera)));
     } else if (key == GLFW_KEY_J) {
-        v->watch = v->sel.bird >= 0 ? (v->watch + 1) % 3 : 0;
-        if (v->watch)
-            mur_msg(&v->msg, "%s boid %d", v->watch == 1 ? "watching" : "riding with", (int)v->sel.bird);
+        int watch = viewer_camera_watch_next(&v->camera, v->sel.bird >= 0);
+        if (watch)
+            mur_msg(&v->msg, "%s boid %d", watch == 1 ? "watching" : "riding with", (int)v->sel.bird);
         else
             mur_msg(&v->msg, "%s", v->sel.bird < 0 ? "click a bird first, then J watches it" : "watching off");
     } else if (key == GLFW_KEY_T) {
         viewer_trails_cycle(v);
     } else if (key == GLFW_KEY_I) {
         char flags[200];
-        mur_cam_flags(&v->cam, flags, sizeof flags);
+        mur_cam_flags(&v->camera.cam, flags, sizeof flags);
         printf("murmur: camera %s\n", flags);
         fflush(stdout);
         if (v->win)
             glfwSetClipboardString(v->win, flags);
         mur_msg(&v->msg, "camera (copied): %s", flags);
     } else {
-        mur_camera_reset(&v->cam);
+        viewer_camera_reset(&v->camera);
         mur_msg(&v->msg, "view reset");
     }
 }
@@ -288,11 +284,11 @@ static void act_request(viewer *v, int key, int mods)
 {
     (void)mods;
     if (key == GLFW_KEY_F12)
-        v->want_screenshot = true;
+        v->cmds.asked.screenshot = true;
     else if (key == GLFW_KEY_V)
-        v->want_record_toggle = true;
+        v->cmds.asked.record_toggle = true;
     else
-        v->quit = true;
+        v->cmds.asked.quit = true;
 }
 
 static void act_predators(viewer *v, int key, int mods)
@@ -344,19 +340,19 @@ static void describe_world(const mur_flock_def *def, char *buf, size_t len)
 
 /* A preset's parameters and boid count, live (mur_flock_apply_preset): the boids keep flying from where
  * they are, brought into the preset's world. */
-void viewer_apply_preset(viewer *v, int i)
+bool viewer_apply_preset(viewer *v, int i)
 {
     mur_error err = {{0}};
     if (!mur_flock_apply_preset(v->flock, mur_preset_name(i), 0, &err)) {
         mur_msg(&v->msg, "%s", err.msg);
-        return;
+        return false;
     }
-    snprintf(v->preset, sizeof v->preset, "%s", mur_preset_name(i));
-    v->flock_dirty = true; /* boids were moved: upload them again even without a tick (paused) */
+    snprintf(v->cmds.preset, sizeof v->cmds.preset, "%s", mur_preset_name(i));
     const mur_flock_def d = mur_flock_get_def(v->flock);
     char what[160];
     describe_world(&d, what, sizeof what);
     mur_msg(&v->msg, "preset %s: %s", mur_preset_name(i), what);
+    return true; /* boids were moved: the caller uploads them again even without a tick (paused) */
 }
 
 /* N: the next preset */
@@ -366,9 +362,9 @@ static void act_preset(viewer *v, int key, int mods)
     (void)mods;
     int n = mur_preset_count(), next = 0;
     for (int i = 0; i < n; i++)
-        if (strcmp(mur_preset_name(i), v->preset) == 0)
+        if (strcmp(mur_preset_name(i), v->cmds.preset) == 0)
             next = (i + 1) % n;
-    viewer_apply_preset(v, next);
+    (void)viewer_apply_preset(v, next); /* the key asked for an upload already (viewer_key) */
 }
 
 static void act_boids(viewer *v, int key, int mods)
@@ -387,8 +383,8 @@ static void act_select(viewer *v, int key, int mods)
     int n = viewer_param_count();
     if (n <= 0)
         return;
-    v->param_sel = (v->param_sel + (key == GLFW_KEY_DOWN ? 1 : n - 1)) % n;
-    const mur_param *p = viewer_param(v->param_sel);
+    v->display.param_sel = (v->display.param_sel + (key == GLFW_KEY_DOWN ? 1 : n - 1)) % n;
+    const mur_param *p = viewer_param(v->display.param_sel);
     mur_flock_def def = mur_flock_get_def(v->flock);
     char buf[128] = "";
     viewer_param_value(&def, p, buf, sizeof buf);
@@ -413,6 +409,29 @@ static const command_fn COMMANDS[VIEWER_CMD_COUNT] = {
     [VIEWER_CMD_NUDGE] = act_nudge,       [VIEWER_CMD_SHOW] = act_show,
     [VIEWER_CMD_CAMERA] = act_camera,     [VIEWER_CMD_REQUEST] = act_request,
 };
+
+/* ------------------------------------------------------------------ the commands' state */
+
+void viewer_commands_init(viewer *v)
+{
+    const mur_cli *cli = v->cli;
+    /* recordings show a clean frame: the HUD only with --hud on */
+    v->display = (viewer_display){
+        .show_hud = cli->hud_given ? cli->hud : !cli->record,
+        .show_box = true,
+    };
+    const mur_flock_def def = mur_flock_get_def(v->flock);
+    v->display.boid_size = mur_boid_size(&def);
+    v->cmds = (viewer_cmds){.saved_view_angle = 270.0f};
+    snprintf(v->cmds.preset, sizeof v->cmds.preset, "%s", cli->preset);
+}
+
+viewer_requests viewer_take_requests(viewer *v)
+{
+    viewer_requests r = v->cmds.asked;
+    v->cmds.asked = (viewer_requests){0};
+    return r;
+}
 
 void viewer_command(viewer *v, viewer_cmd cmd, int key, int mods)
 {

@@ -4,6 +4,7 @@
 #ifndef MUR_APP_COMMANDS_H
 #define MUR_APP_COMMANDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "murmur/murmur.h"
@@ -34,8 +35,8 @@ typedef enum viewer_cmd {
 /// Carry out cmd for the key (and its modifiers) that asked for it. The worker is idle.
 void viewer_command(struct viewer *v, viewer_cmd cmd, int key, int mods);
 /// Switch to preset i (N, and the panel's request through the loop): its parameters and boid count,
-/// live; worker idle.
-void viewer_apply_preset(struct viewer *v, int i);
+/// live; worker idle. True when it was applied (the boids moved: upload them again).
+bool viewer_apply_preset(struct viewer *v, int i);
 
 /// Number of parameters that can be nudged, and the table row of the i-th.
 int viewer_param_count(void);

@@ -1,5 +1,8 @@
 /* The interactive viewer: a GLFW window, a fixed simulation tick decoupled from the frame rate,
- * the renderer, the HUD, screenshots and scripted runs (--frames, --screenshot, --keys). */
+ * the renderer, the HUD, screenshots and scripted runs (--frames, --screenshot, --keys). The loop
+ * owns what stays directly in `viewer` (time, sync, measurements, the upload flag, the requests it
+ * takes from the commands); the structs by concern it changes only through their owners' functions
+ * (viewer.h). */
 #include "gl.h"
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -50,17 +53,19 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     (void)scancode;
     if (viewer_panel_wants_keyboard(from(w)))
         return; /* typing into the panel */
-    if (key == GLFW_KEY_X && action == GLFW_RELEASE)
-        viewer_mouse_predator_toggle(from(w), false); /* X held: the cursor hunts; released: stops */
-    if (action == GLFW_PRESS || action == GLFW_REPEAT)
-        viewer_key(from(w), key, mods, action == GLFW_REPEAT);
+    viewer *v = from(w);
+    if (key == GLFW_KEY_X && action == GLFW_RELEASE && viewer_mouse_predator_toggle(v, false))
+        v->flock_dirty = true; /* X held: the cursor hunts; released: stops */
+    if ((action == GLFW_PRESS || action == GLFW_REPEAT) && viewer_key(v, key, mods, action == GLFW_REPEAT))
+        v->flock_dirty = true; /* upload the state again even without a tick (paused) */
 }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)
 {
     if (action == GLFW_PRESS && viewer_panel_wants_mouse(from(w)))
         return; /* a press on the panel is the panel's */
-    viewer_mouse_button(from(w), button, action == GLFW_PRESS, mods);
+    if (viewer_mouse_button(from(w), button, action == GLFW_PRESS, mods))
+        from(w)->flock_dirty = true;
 }
 
 static void on_cursor(GLFWwindow *w, double x, double y)
@@ -81,7 +86,7 @@ static void on_fb_size(GLFWwindow *w, int width, int height)
     viewer *v = from(w);
     v->fb_w = width;
     v->fb_h = height;
-    mur_camera_set_aspect(&v->cam, width, height);
+    viewer_camera_aspect(&v->camera, width, height);
 }
 
 static void on_win_size(GLFWwindow *w, int width, int height)
@@ -95,12 +100,13 @@ static void on_win_size(GLFWwindow *w, int width, int height)
 
 static void fill_scene(viewer *v, mur_scene *s)
 {
-    mur_scene_from_def(&v->def, v->boid_size, (float)v->time, s);
+    const viewer_display *d = &v->display;
+    mur_scene_from_def(&v->def, d->boid_size, (float)v->time, s);
     s->shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, v->rec.session != NULL);
-    s->show_box = s->show_box && v->show_box;
-    s->color_by_speed = v->color_by_speed;
+    s->show_box = s->show_box && d->show_box;
+    s->color_by_speed = d->color_by_speed;
     const mur_stats *st = &v->stats;
-    s->axes_on = v->show_axes && st->metrics_valid && st->group_size > 1;
+    s->axes_on = d->show_axes && st->metrics_valid && st->group_size > 1;
     for (int a = 0; s->axes_on && a < 3; a++) {
         s->axes_centre[a] = (float)st->group_centre[a];
         s->axes_half[a] = 0.5f * (float)st->group_extent[a];
@@ -117,7 +123,7 @@ static bool save_screenshot(viewer *v, const char *path, bool together)
         mur_scene scene;
         fill_scene(v, &scene);
         scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, true);
-        return mur_screenshot_scene(path, v->renderer, &v->cam, &scene, v->cli->shot_w, v->cli->shot_h, together);
+        return mur_screenshot_scene(path, v->renderer, &v->camera.cam, &scene, v->cli->shot_w, v->cli->shot_h, together);
     }
     glReadBuffer(GL_BACK);
     return mur_screenshot(path, v->fb_w, v->fb_h, together);
@@ -145,21 +151,11 @@ static int ticks_for_frame(viewer *v, double real_dt, float dt)
     int ticks = 0;
     if (v->scripted || v->rec.session) {
         int n = mur_pace_ticks(&v->pace, v->rec.session ? v->cli->fps : 1.0 / SCRIPTED_FRAME_S, dt);
-        ticks = v->paused ? 0 : n;
-    } else if (!v->paused) {
-        v->acc += real_dt * v->speed;
-        ticks = (int)floor(v->acc / (double)dt);
-        v->acc -= (double)ticks * (double)dt;
-        if (ticks > MAX_TICKS_PER_FRAME) {
-            /* cannot keep up: drop the backlog instead of spiralling */
-            v->dropped += (double)(ticks - MAX_TICKS_PER_FRAME) * (double)dt;
-            ticks = MAX_TICKS_PER_FRAME;
-            v->acc = 0.0;
-        }
+        ticks = v->run.paused ? 0 : n;
+    } else {
+        ticks = viewer_run_realtime(&v->run, real_dt, dt, MAX_TICKS_PER_FRAME);
     }
-    ticks += v->step_once;
-    v->step_once = 0;
-    return ticks;
+    return ticks + viewer_run_take_steps(&v->run);
 }
 
 /* The worker is idle here: take a snapshot of what the HUD and the scene need. */
@@ -185,7 +181,7 @@ static void kick(viewer *v, int ticks)
     job.budget_s = v->scripted || v->rec.session ? 0.0 : MAX_STEP_BUDGET_S;
     /* a paused flock is copied again when the camera changed the birds' sizes on screen (lod.h) */
     job.copy = ticks > 0 || v->flock_dirty || v->frame <= 1 || mur_renderer_lod_stale(v->renderer);
-    job.centre = v->cam.follow || v->cam_mode.follow;
+    job.centre = v->camera.cam.follow || v->camera.mode.follow;
     v->flock_dirty = false;
     if (job.copy)
         job.copy = mur_renderer_map(v->renderer, v->nboids, v->npredators, &job.dst);
@@ -200,7 +196,7 @@ static void kick(viewer *v, int ticks)
             job.measure = true;
             v->next_measure_sim = v->sim_time + 0.25;
         }
-    } else if (v->show_hud && now >= v->next_measure) {
+    } else if (v->display.show_hud && now >= v->next_measure) {
         job.measure = true;
         v->next_measure = now + fmax(0.25, 10.0 * v->measure_s);
     }
@@ -261,9 +257,10 @@ static void print_state(viewer *v)
            view.predators_on ? "on" : "off", d.perch ? "on" : "off", d.goal ? "on" : "off",
            (double)d.goal_pos[0], (double)d.goal_pos[1], (double)d.goal_pos[2],
            d.wind ? "on" : "off", d.scatter ? "on" : "off", mur_bounds_name(d.bounds),
-           (double)d.view_angle, v->speed, v->paused ? "yes" : "no", v->cam.follow ? "on" : "off",
-           v->color_by_speed ? "speed" : "state", v->show_hud ? "on" : "off",
-           d.world == MUR_WORLD_SCALE ? "scale" : "fixed", (double)w.world_max[0], (double)v->cam.goal.distance,
+           (double)d.view_angle, v->run.speed, v->run.paused ? "yes" : "no", v->camera.cam.follow ? "on" : "off",
+           v->display.color_by_speed ? "speed" : "state", v->display.show_hud ? "on" : "off",
+           d.world == MUR_WORLD_SCALE ? "scale" : "fixed", (double)w.world_max[0],
+           (double)v->camera.cam.goal.distance,
            (int)lod[MUR_LOD_FULL], (int)lod[MUR_LOD_LEAN], (int)lod[MUR_LOD_POINTS]);
 }
 
@@ -274,66 +271,36 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
     mur_msg_clock(&v->msg, v->time, v->input_frame);
     while (*next_key < nkeys && keys[*next_key].frame <= frame) {
         const mur_key_event *e = &keys[*next_key];
-        if (e->key == MUR_KEY_CLICK) {
-            /* a scripted left click at a window point (--keys "F:Click@XxY") */
-            viewer_mouse_click(v, e->x, e->y, e->mods);
-        } else {
-            viewer_key(v, e->key, e->mods, false);
-        }
+        /* a scripted left click at a window point (--keys "F:Click@XxY"), or a key; either may
+         * change the flock: upload it again even without a tick (paused) */
+        bool changed = e->key == MUR_KEY_CLICK ? viewer_mouse_click(v, e->x, e->y, e->mods)
+                                               : viewer_key(v, e->key, e->mods, false);
+        v->flock_dirty = v->flock_dirty || changed;
         (*next_key)++;
     }
-    glfwPollEvents();
-    const mur_panel_io *asked = viewer_panel_apply(v);
+    glfwPollEvents(); /* the callbacks above: keys, buttons, the cursor, the wheel */
+    bool changed = false;
+    const mur_panel_io *asked = viewer_panel_apply(v, &changed);
+    v->flock_dirty = v->flock_dirty || changed;
     if (asked) {
         /* the panel's requests that are the loop's or a command's to carry out */
-        if (asked->new_preset >= 0)
-            viewer_apply_preset(v, asked->new_preset);
+        if (asked->new_preset >= 0 && viewer_apply_preset(v, asked->new_preset))
+            v->flock_dirty = true;
         if (asked->pause_changed)
-            v->paused = asked->new_paused;
+            viewer_run_set_paused(&v->run, asked->new_paused);
         if (asked->step)
-            v->step_once++;
+            viewer_run_add_step(&v->run);
         if (asked->speed_changed && asked->new_speed > 0.0)
-            v->speed = asked->new_speed;
+            viewer_run_set_speed(&v->run, asked->new_speed);
     }
-    viewer_mouse_predator(v);
-    if (v->want_record_toggle) {
-        v->want_record_toggle = false;
-        viewer_toggle_recording(v);
-    }
-}
-
-static void move_camera(viewer *v, double real_dt)
-{
-    if (v->sel.bird < 0)
-        v->watch = 0;
-    if (v->watch == 1) {
-        /* J: the selected bird is the camera's target (orbit and zoom still work around it) */
-        bool f = v->cam.follow;
-        v->cam.follow = true;
-        mur_camera_follow(&v->cam, v->sel.pos);
-        v->cam.follow = f;
-    } else if (v->watch == 2 && v->sel.speed > 0.0f) {
-        /* J twice: ride along, a few body lengths behind and a little above, looking ahead */
-        float f[3] = {v->sel.vel[0] / v->sel.speed, v->sel.vel[1] / v->sel.speed, v->sel.vel[2] / v->sel.speed};
-        for (int i = 0; i < 3; i++)
-            v->cam.goal.target[i] = v->sel.pos[i] + f[i] * 4.0f * v->boid_size;
-        v->cam.goal.yaw = atan2f(-f[0], -f[2]);
-        v->cam.goal.pitch = asinf(fmaxf(-1.0f, fminf(1.0f, -f[1]))) + 0.25f;
-        v->cam.goal.distance = 10.0f * v->boid_size;
-        /* the shortest way round, as an orbit would take it */
-        while (v->cam.goal.yaw - v->cam.cur.yaw > GLM_PIf)
-            v->cam.goal.yaw -= 2.0f * GLM_PIf;
-        while (v->cam.goal.yaw - v->cam.cur.yaw < -GLM_PIf)
-            v->cam.goal.yaw += 2.0f * GLM_PIf;
-    }
-    if (v->cam.follow) {
-        float c[3] = {(float)v->centre[0], (float)v->centre[1], (float)v->centre[2]};
-        mur_camera_frame(&v->cam, c, (float)v->radius);
-    }
-    if (v->cam_mode.orbit_s > 0.0 || v->cam_mode.follow || v->cam_mode.path.n > 0)
-        mur_cam_mode_apply(&v->cam_mode, &v->cam, v->centre, v->radius, v->time - real_dt, (float)real_dt);
-    else
-        mur_camera_update(&v->cam, (float)real_dt);
+    if (viewer_mouse_predator(v))
+        v->flock_dirty = true;
+    /* what the commands asked of the loop */
+    const viewer_requests req = viewer_take_requests(v);
+    v->want_screenshot = v->want_screenshot || req.screenshot;
+    v->quit = v->quit || req.quit;
+    if (req.record_toggle && viewer_toggle_recording(v))
+        v->pace = mur_pace_of(v->cli); /* the video's frames from its first */
 }
 
 /* Smoothed fps and ms per frame for the HUD; sums over the timed frames for the summary. */
@@ -396,15 +363,16 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
             snapshot(v);
         }
 
-        move_camera(v, real_dt);
+        viewer_camera_move(&v->camera, &v->sel, v->display.boid_size, v->centre, v->radius, v->time, real_dt);
 
         mur_scene scene;
         fill_scene(v, &scene);
         if (v->rec.session) {
-            viewer_draw_recorded(v, &scene);
+            if (!viewer_draw_recorded(v, &scene))
+                v->quit = true; /* the --record recording failed: this frame is the last */
         } else {
-            mur_renderer_draw(v->renderer, &v->cam, &scene, v->fb_w, v->fb_h);
-            viewer_draw_hud(v);
+            mur_renderer_draw(v->renderer, &v->camera.cam, &scene, v->fb_w, v->fb_h);
+            viewer_draw_hud(v, v->fb_w, v->fb_h, VIEWER_HUD_WINDOW);
             viewer_panel_draw(v);
         }
 
@@ -503,11 +471,8 @@ static bool setup(viewer *v)
     GLFWwindow *win = v->win;
     v->scripted = cli->frames >= 0;
     mur_msg_init(&v->msg, v->scripted);
-    v->speed = 1.0;
-    v->show_hud = cli->hud_given ? cli->hud : true;
-    v->show_box = true;
-    v->saved_view_angle = 270.0f;
-    snprintf(v->preset, sizeof v->preset, "%s", cli->preset);
+    viewer_run_init(&v->run);
+    viewer_commands_init(v); /* the toggles (the HUD off in a recording without --hud on), the preset */
     glfwSetWindowUserPointer(win, v);
     glfwGetFramebufferSize(win, &v->fb_w, &v->fb_h);
     glfwGetWindowSize(win, &v->win_w, &v->win_h);
@@ -515,11 +480,10 @@ static bool setup(viewer *v)
     mur_flock_def def = mur_flock_get_def(flock);
     char err[1024];
     const mur_flock_def world = mur_def_resolved(&def); /* world=scale: the box of this count */
-    if (!mur_cam_setup(&v->cam, &v->cam_mode, cli, &world, v->fb_w, v->fb_h, err, sizeof err)) {
+    if (!viewer_camera_setup(&v->camera, cli, &world, v->fb_w, v->fb_h, err, sizeof err)) {
         fprintf(stderr, "murmur: %s\n", err);
         return false;
     }
-    v->boid_size = mur_boid_size(&def);
     v->pace = mur_pace_of(cli);
     /* metrics are measured a few times a second by the worker, not every tick, unless --metrics
      * asks for a row per tick */
@@ -551,13 +515,8 @@ static bool setup(viewer *v)
     /* Ctrl-C / SIGTERM end the loop at a frame boundary, so a recording (--record, or V) is
      * always finished into a playable file */
     mur_signals_install();
-    if (cli->record) {
-        /* recordings show a clean frame: the HUD only with --hud on */
-        if (!cli->hud_given)
-            v->show_hud = false;
-        if (!viewer_start_recording(v, cli->record, false))
-            return false;
-    }
+    if (cli->record && !viewer_start_recording(v, cli->record, false))
+        return false;
     return true;
 }
 
@@ -625,8 +584,8 @@ done:
     if (v) {
         mur_sim_stop(v->sim);
         mur_out_abort_all(); /* what was not committed above: the run failed */
-        free(v->rec.session);
-        mur_cam_mode_free(&v->cam_mode);
+        viewer_record_free(v);
+        viewer_camera_free(&v->camera);
         viewer_panel_destroy(v);
         mur_hud_destroy(v->hud);
         mur_renderer_destroy(v->renderer);

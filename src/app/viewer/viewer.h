@@ -26,9 +26,53 @@ struct mur_scene;
 #define VIEWER_TRAIL_LEN 90     /* frames a trail keeps (3 s at 30 fps) */
 #define VIEWER_TRAIL_BIRDS 24   /* birds with a trail in the sample mode */
 
-/* The viewer's state by concern. Each struct below is written by the one file named with it (others
- * read it); what stays directly in `viewer` is the loop's (viewer.c: time, sync, measurements) or
- * the toggles and camera that the commands (commands.c) and the loop change. */
+/* The viewer's state by concern. Each struct below is written by the one file named with it; the
+ * others read it, or ask the owner through its functions (declared below, by file). What stays
+ * directly in `viewer` is the loop's (viewer.c): the window, time, sync, requests taken from the
+ * commands, measurements. */
+
+/// What the viewer shows (C O Tab M D H, the selected parameter) and the birds' size, which follows
+/// the world's scale. Written by commands.c (viewer_commands_init, then the commands); the HUD, the
+/// scene and the panel read it.
+typedef struct viewer_display {
+    bool show_hud, show_help, show_box, color_by_speed;
+    bool show_plots;           ///< M: the live plots
+    bool show_axes;            ///< D: the biggest group's principal axes
+    float boid_size;
+    int param_sel;             ///< index into the list of nudgeable parameters (Up / Down)
+} viewer_display;
+
+/// What a command asks the loop for, after the inputs (viewer_take_requests).
+typedef struct viewer_requests {
+    bool screenshot;           ///< F12
+    bool record_toggle;        ///< V: start or stop a recording
+    bool quit;                 ///< Esc, Q
+} viewer_requests;
+
+/// The commands' own memory and the requests they leave for the loop. Written by commands.c.
+typedef struct viewer_cmds {
+    char preset[32];           ///< name of the preset in force (the N key cycles them)
+    float saved_view_angle;    ///< view angle to restore when the cone is toggled back on
+    viewer_requests asked;     ///< taken (and cleared) by the loop through viewer_take_requests
+} viewer_cmds;
+
+/// The run state: pause, single ticks, speed, and the real-time accumulator. Written by
+/// viewer_run.c; the commands, the panel's requests and the loop go through its functions.
+typedef struct viewer_run {
+    bool paused;
+    int step_once;             ///< ticks requested by '.' (or the panel), taken by the next frame
+    double speed;              ///< simulated seconds per real second
+    double acc;                ///< unsimulated real time, s
+    double dropped;            ///< simulated seconds skipped by the catch-up cap
+} viewer_run;
+
+/// The camera: the orbit camera, the --camera mode and J's watch. Written by viewer_camera.c; the
+/// commands, the mouse and the loop ask through its functions, the drawing and picking read `cam`.
+typedef struct viewer_camera {
+    mur_camera cam;
+    mur_cam_mode mode;         ///< --camera orbit:SECONDS / follow / fixed, --camera-path
+    int watch;                 ///< J: 0 off, 1 the camera follows the selected bird, 2 rides behind it
+} viewer_camera;
 
 /// The selected bird (a click on it), as of the last sync. Written by viewer_pick.c.
 typedef struct viewer_sel {
@@ -68,7 +112,6 @@ typedef struct viewer_panel {
 typedef struct viewer_rec {
     struct mur_recording *session; ///< NULL when not recording
     bool from_key;             ///< started by V (stopped by V, auto-named)
-    bool drawing_video;        ///< the HUD is being drawn into the video (no recording marker)
     double start_time;         ///< v->time when the recording started
     int status;                ///< exit status of a recording that failed mid-run
 } viewer_rec;
@@ -79,43 +122,33 @@ typedef struct viewer {
     struct GLFWwindow *win;
     struct mur_renderer *renderer;
     struct mur_hud *hud;
-    mur_camera cam;
     int fb_w, fb_h;   ///< framebuffer size, pixels
     int win_w, win_h; ///< window size, screen coordinates (differs from fb on HiDPI)
 
-    /* time */
+    /* the loop's own (viewer.c) */
     bool scripted;      ///< --frames given: one tick per frame, fixed frame time (reproducible)
-    bool paused;
-    int step_once;      ///< ticks requested by '.'
-    double speed;       ///< simulated seconds per real second
-    double acc;         ///< unsimulated real time, s
     int64_t frame;      ///< frames drawn so far
     int64_t input_frame; ///< the frame (1-based, as in --keys) whose inputs are being applied
     double time;        ///< animation clock, s
     int ticks_last;     ///< ticks done in the last frame
-    double dropped;     ///< simulated seconds skipped by the catch-up cap
+    bool flock_dirty;   ///< an input changed the flock: upload the state even without a tick
+    bool want_screenshot; ///< F12, taken from the commands: saved after this frame is drawn
+    bool quit;          ///< Esc / Q, or a --record recording failed: this frame is the last
 
-    /* display */
-    bool show_hud, show_help, show_box, color_by_speed;
-    float boid_size;
-    int param_sel;      ///< index into the list of nudgeable parameters
-    bool want_screenshot;
-    viewer_panel panel;        ///< viewer_panel.c
-    bool want_record_toggle;   ///< V pressed: start or stop a recording
-    bool flock_dirty;          ///< a setter ran: upload the state even without a tick
-    bool quit;
-    mur_msg_line msg;       ///< the message line (msg.c owns it: mur_msg writes, the HUD reads)
-    float saved_view_angle; ///< view angle to restore when the cone is toggled back on
-    char preset[32];        ///< name of the preset in force (the N key cycles them)
-
+    /* by concern, each written by the file named */
+    viewer_display display;    ///< commands.c
+    viewer_cmds cmds;          ///< commands.c
+    viewer_run run;            ///< viewer_run.c
+    viewer_camera camera;      ///< viewer_camera.c
     viewer_sel sel;            ///< viewer_pick.c
-
-    int watch;                 ///< J: 0 off, 1 the camera follows the selected bird, 2 rides behind it
-
     viewer_trails trails;      ///< viewer_trails.c
     viewer_mouse mouse;        ///< viewer_mouse.c
+    viewer_panel panel;        ///< viewer_panel.c
+    viewer_rec rec;            ///< viewer_record.c (recording from the window: --record, or V)
+    mur_msg_line msg;          ///< msg.c (mur_msg writes, the HUD reads)
+    viewer_plots plots;        ///< viewer_plots.c (the loop adds samples through viewer_plots_add)
 
-    /* the flock as of the last sync point (the worker owns the flock between syncs) */
+    /* the flock as of the last sync point (the worker owns the flock between syncs; viewer.c) */
     struct mur_sim *sim;
     mur_flock_def def;         ///< parameters in force
     int32_t nboids, npredators;
@@ -128,18 +161,10 @@ typedef struct viewer {
     double next_measure;       ///< when the metrics are next computed (s, glfwGetTime)
     double measure_s;          ///< how long the last measurement took, s
 
-    /* recording from the window (--record, or V) */
-    viewer_rec rec;            ///< viewer_record.c
-    mur_pace pace;             ///< ticks per frame of recorded and scripted frames
-    mur_cam_mode cam_mode;     ///< --camera orbit:SECONDS / follow / fixed
-
-    /* live plots (M) and --metrics */
-    bool show_plots;
-    bool show_axes;            ///< D: the biggest group's principal axes
-    viewer_plots plots;
+    mur_pace pace;             ///< ticks per frame of recorded and scripted frames (viewer.c)
     mur_afile *metrics;        ///< --metrics FILE: one row per tick, committed at exit (outputs.h)
 
-    /* measurements (smoothed) */
+    /* measurements (smoothed; viewer.c) */
     double fps, frame_ms, sim_ms;
     mur_stats stats;
     double sum_frame_ms, sum_sim_ms; ///< totals over the run, for the scripted summary
@@ -147,28 +172,82 @@ typedef struct viewer {
     int64_t timed_frames;
 } viewer;
 
-/* viewer_mouse.c */
+/* commands.c (the commands themselves are in commands.h) */
+/// The display and the commands' memory at the start, from the command line and the flock.
+void viewer_commands_init(viewer *v);
+/// The requests the commands left since the last call (F12, V, quit); cleared.
+viewer_requests viewer_take_requests(viewer *v);
+
+/* viewer_run.c */
+/// Running at real speed.
+void viewer_run_init(viewer_run *r);
+/// Space: pause or resume (the accumulator starts again); returns whether it is now paused.
+bool viewer_run_toggle(viewer_run *r);
+/// '.': one tick more for the next frame; pauses first. Returns whether it paused now.
+bool viewer_run_step(viewer_run *r);
+/// '[' or ']': half or twice as fast, within x1/64 .. x16; returns the new speed.
+double viewer_run_faster(viewer_run *r, bool faster);
+/// The panel's requests: pause or run (the accumulator kept), one tick more, a speed.
+void viewer_run_set_paused(viewer_run *r, bool paused);
+void viewer_run_add_step(viewer_run *r);
+void viewer_run_set_speed(viewer_run *r, double speed);
+/// Real-time runs: the ticks real_dt asks for at the speed (none while paused), at most max_ticks
+/// (the rest is dropped).
+int viewer_run_realtime(viewer_run *r, double real_dt, float dt, int max_ticks);
+/// The single ticks asked for since the last call; cleared.
+int viewer_run_take_steps(viewer_run *r);
+
+/* viewer_camera.c */
+/// The starting camera (--camera-pos, --look-at, --fov, --camera, --camera-path) for the world and
+/// a width x height frame. False with the reason in err.
+bool viewer_camera_setup(viewer_camera *c, const mur_cli *cli, const mur_flock_def *world, int width,
+                         int height, char *err, size_t len);
+void viewer_camera_free(viewer_camera *c);
+/// The frame's aspect (the framebuffer was resized).
+void viewer_camera_aspect(viewer_camera *c, int width, int height);
+/// The world grew or shrank by k (world=scale): the view follows.
+void viewer_camera_scale(viewer_camera *c, float k);
+/// F: follow the biggest group or stop; returns whether it now follows.
+bool viewer_camera_follow_toggle(viewer_camera *c);
+/// J: off > watch > ride > off with a selected bird, else off; returns the new state (0, 1, 2).
+int viewer_camera_watch_next(viewer_camera *c, bool have_bird);
+/// Home: the starting view; stops following.
+void viewer_camera_reset(viewer_camera *c);
+/// The mouse: orbit (radians), pan (fractions of the window height), zoom (wheel notches).
+void viewer_camera_orbit(viewer_camera *c, float dyaw, float dpitch);
+void viewer_camera_pan(viewer_camera *c, float dx, float dy);
+void viewer_camera_zoom(viewer_camera *c, float notches);
+/// Once a frame: J's bird (sel), following the group (centre, radius), the --camera mode at the
+/// animation time t, damped motion over real_dt.
+void viewer_camera_move(viewer_camera *c, const viewer_sel *sel, float boid_size, const double centre[3],
+                        double radius, double t, double real_dt);
+
+/* viewer_mouse.c: the functions that can change the flock return whether they did (the loop then
+ * uploads it again even without a tick) */
 /// No cursor predator; the cursor where the window has it.
 void viewer_mouse_init(viewer *v);
 /// A left click at a window point (--keys "F:Click@XxY").
-void viewer_mouse_click(viewer *v, double x, double y, int mods);
-void viewer_mouse_button(viewer *v, int button, bool down, int mods);
+bool viewer_mouse_click(viewer *v, double x, double y, int mods);
+bool viewer_mouse_button(viewer *v, int button, bool down, int mods);
 void viewer_cursor(viewer *v, double x, double y);
 void viewer_scroll(viewer *v, double dy);
 /// X: the cursor's ray becomes a predator (one more predator, placed every frame), or stops.
-void viewer_mouse_predator_toggle(viewer *v, bool on);
+bool viewer_mouse_predator_toggle(viewer *v, bool on);
 /// Place the cursor's predator (worker idle).
-void viewer_mouse_predator(viewer *v);
+bool viewer_mouse_predator(viewer *v);
 
 /* viewer_record.c */
 /// Start recording to path (from_key: V, auto-named, until V again). False after saying why.
 bool viewer_start_recording(viewer *v, const char *path, bool from_key);
 /// Finish the recording (sig: the stop signal, or 0). Returns its exit status.
 int viewer_stop_recording(viewer *v, int sig);
-/// V: start an auto-named recording, or stop the one running.
-void viewer_toggle_recording(viewer *v);
-/// Draw the frame into the recording target, hand it over and show it in the window.
-void viewer_draw_recorded(viewer *v, const struct mur_scene *scene);
+/// V: start an auto-named recording, or stop the one running. True when one started.
+bool viewer_toggle_recording(viewer *v);
+/// Draw the frame into the recording target, hand it over and show it in the window. False when
+/// the run should end (a --record recording failed).
+bool viewer_draw_recorded(viewer *v, const struct mur_scene *scene);
+/// A recording that was never ended (a failed start-up): freed as it stands.
+void viewer_record_free(viewer *v);
 
 /* viewer_panel.c */
 bool viewer_panel_setup(viewer *v);
@@ -180,9 +259,10 @@ bool viewer_panel_shown(const viewer *v); ///< drawn in the window this frame (E
 bool viewer_panel_wants_mouse(const viewer *v);
 bool viewer_panel_wants_keyboard(const viewer *v);
 void viewer_panel_draw(viewer *v);
-/// The worker is idle: apply the panel's parameter changes; returns its other requests (a preset,
-/// pause, step, speed) for the loop to carry out, or NULL when it asked for nothing.
-const mur_panel_io *viewer_panel_apply(viewer *v);
+/// The worker is idle: apply the panel's parameter changes (*flock_changed: they were applied);
+/// returns its other requests (a preset, pause, step, speed) for the loop to carry out, or NULL
+/// when it asked for nothing.
+const mur_panel_io *viewer_panel_apply(viewer *v, bool *flock_changed);
 
 /* viewer_pick.c */
 /// Nothing selected.
@@ -192,18 +272,26 @@ void viewer_pick_init(viewer *v);
 bool viewer_pick(viewer *v, double win_x, double win_y);
 /// Refresh the selected bird and its neighbours from the flock (worker idle).
 void viewer_pick_update(viewer *v);
-/// The markers of the selected bird, inside a HUD frame.
-void viewer_pick_draw(viewer *v, struct mur_hud *h, float scale);
+/// The markers of the selected bird, inside a HUD frame of width x height pixels.
+void viewer_pick_draw(const viewer *v, struct mur_hud *h, float scale, int width, int height);
 
 /* viewer_trails.c */
 /// T: off > the selected bird > a sample of birds > off.
 void viewer_trails_cycle(viewer *v);
 /// Add the drawn state's positions (worker idle).
 void viewer_trails_update(viewer *v);
-/// The trails as fading dots, inside a HUD frame.
-void viewer_trails_draw(viewer *v, struct mur_hud *h, float scale);
+/// The trails as fading dots, inside a HUD frame of width x height pixels.
+void viewer_trails_draw(const viewer *v, struct mur_hud *h, float scale, int width, int height);
 
 /* viewer_hud.c */
-void viewer_draw_hud(viewer *v);
+/// Where the HUD goes.
+typedef enum viewer_hud_mode {
+    VIEWER_HUD_WINDOW, ///< the window: as the toggles say, and the recording marker while recording
+    VIEWER_HUD_VIDEO,  ///< into a recording (--hud on): no marker; the trails and marks only with the HUD
+    VIEWER_HUD_MARKER, ///< the window over a frame whose HUD came with the video: the HUD and help
+                       ///< left out, the trails, the selected bird's marks and the recording marker
+} viewer_hud_mode;
+/// The HUD over a frame of width x height pixels (the window's framebuffer or the recording target).
+void viewer_draw_hud(const viewer *v, int width, int height, viewer_hud_mode mode);
 
 #endif

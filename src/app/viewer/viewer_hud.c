@@ -19,7 +19,7 @@ static const uint8_t OFF[4] = {130, 140, 155, 255};
 static const uint8_t ACCENT[4] = {255, 214, 90, 255};
 static const uint8_t PANEL[4] = {8, 12, 20, 170};
 
-static float panel_text(viewer *v, float x, float y, const char *text, const uint8_t c[4])
+static float panel_text(const viewer *v, float x, float y, const char *text, const uint8_t c[4])
 {
     mur_hud *h = v->hud;
     float pad = 6.0f * (mur_hud_line_height(h) / 12.0f);
@@ -38,7 +38,7 @@ static void toggle(mur_hud *h, float *x, float y, const char *name, bool on)
     *x += mur_hud_text(h, *x, y, name, on ? ON : OFF) + mur_hud_text_width(h, "  ");
 }
 
-static void draw_help(viewer *v, float scale)
+static void draw_help(const viewer *v, float scale, int width, int height)
 {
     mur_hud *h = v->hud;
     int n;
@@ -52,7 +52,7 @@ static void draw_help(viewer *v, float scale)
     }
     float gap = 16.0f * scale;
     float w = keyw + gap + whatw, hgt = (float)(n + 2) * lh;
-    float x = ((float)v->fb_w - w) * 0.5f, y = ((float)v->fb_h - hgt) * 0.5f;
+    float x = ((float)width - w) * 0.5f, y = ((float)height - hgt) * 0.5f;
     if (y < 4.0f)
         y = 4.0f;
     const uint8_t bg[4] = {6, 10, 18, 215};
@@ -67,7 +67,7 @@ static void draw_help(viewer *v, float scale)
 
 /* While recording, in the window only (never in the video): a red mark, the video time and the
  * frames recorded, at the top right; shown even with the HUD hidden. */
-static void draw_rec_marker(viewer *v, float scale)
+static void draw_rec_marker(const viewer *v, float scale, int width, int height)
 {
     mur_hud *h = v->hud;
     const uint8_t red[4] = {235, 40, 40, 255};
@@ -78,14 +78,14 @@ static void draw_rec_marker(viewer *v, float scale)
              (long long)frames);
     float lh = mur_hud_line_height(h), pad = 6.0f * scale;
     float w = mur_hud_text_width(h, text) + lh + pad;
-    float x = (float)v->fb_w - w - 10.0f * scale, y = (float)v->fb_h - 2.0f * lh - 14.0f * scale;
+    float x = (float)width - w - 10.0f * scale, y = (float)height - 2.0f * lh - 14.0f * scale;
     mur_hud_rect(h, x - pad, y - pad, w + 2 * pad, lh + 2 * pad - 2.0f, PANEL);
     mur_hud_rect(h, x, y, lh * 0.8f, lh * 0.8f, red);
     mur_hud_text(h, x + lh + pad * 0.5f, y, text, WHITE);
 }
 
 /* The HUD's status lines and the row of toggles, from y down; returns the height used. */
-static float draw_status(viewer *v, float x0, float y, float scale)
+static float draw_status(const viewer *v, float x0, float y, float scale)
 {
     mur_hud *h = v->hud;
     float lh = mur_hud_line_height(h);
@@ -102,8 +102,8 @@ static float draw_status(viewer *v, float x0, float y, float scale)
     int len = snprintf(text, sizeof text,
                        "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  x%g%s%s\n"
                        "preset %s  boids %d  world %s  predators %d%s  tick %llu\n",
-                       v->fps, v->frame_ms, v->sim_ms, v->speed,
-                       v->paused ? "  PAUSED" : "", v->rec.session ? "  REC" : "", v->preset, (int)view.boids,
+                       v->fps, v->frame_ms, v->sim_ms, v->run.speed,
+                       v->run.paused ? "  PAUSED" : "", v->rec.session ? "  REC" : "", v->cmds.preset, (int)view.boids,
                        def.world == MUR_WORLD_SCALE ? "scale" : "fixed", (int)view.predators,
                        view.predators_on ? "" : " (hidden)", (unsigned long long)view.tick);
     if (s->metrics_valid && len > 0 && (size_t)len < sizeof text)
@@ -135,34 +135,39 @@ static float draw_status(viewer *v, float x0, float y, float scale)
     toggle(h, &x, ty, cone, def.view_angle < 360.0f);
     snprintf(bounds, sizeof bounds, "bounds %s", mur_bounds_name(def.bounds));
     x += mur_hud_text(h, x, ty, bounds, ACCENT) + mur_hud_text_width(h, "  ");
-    toggle(h, &x, ty, "follow", v->cam.follow);
-    toggle(h, &x, ty, "speed-colour", v->color_by_speed);
+    toggle(h, &x, ty, "follow", v->camera.cam.follow);
+    toggle(h, &x, ty, "speed-colour", v->display.color_by_speed);
     y += lh + 2 * pad + 4.0f * scale;
     return y - y0;
 }
 
-void viewer_draw_hud(viewer *v)
+void viewer_draw_hud(const viewer *v, int width, int height, viewer_hud_mode mode)
 {
-    bool marker = v->rec.session && !v->rec.drawing_video;
-    if (!v->show_hud && !v->show_help && !marker && v->sel.bird < 0 && v->trails.mode == 0)
+    const viewer_display *d = &v->display;
+    const bool video = mode == VIEWER_HUD_VIDEO;
+    /* over a frame that has its HUD from the video already, the window adds the marker only */
+    const bool show_hud = d->show_hud && mode != VIEWER_HUD_MARKER;
+    const bool show_help = d->show_help && mode != VIEWER_HUD_MARKER;
+    bool marker = v->rec.session && !video;
+    if (!show_hud && !show_help && !marker && v->sel.bird < 0 && v->trails.mode == 0)
         return;
     mur_hud *h = v->hud;
     /* whole multiples of the font's pixels only: a fractional scale blurs stb_easy_font's strokes
      * (0 read as 8 at 1.5x) */
-    float scale = floorf((float)v->fb_h / 480.0f);
+    float scale = floorf((float)height / 480.0f);
     scale = scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale);
-    mur_hud_begin(h, v->fb_w, v->fb_h, scale);
+    mur_hud_begin(h, width, height, scale);
     float lh = mur_hud_line_height(h);
     float x0 = 10.0f * scale, y = 8.0f * scale;
 
-    if (!v->rec.drawing_video || v->show_hud) {
-        viewer_trails_draw(v, h, scale);
-        viewer_pick_draw(v, h, scale);
+    if (!video || show_hud) {
+        viewer_trails_draw(v, h, scale, width, height);
+        viewer_pick_draw(v, h, scale, width, height);
     }
-    if (v->show_hud && !v->show_help) {
+    if (show_hud && !show_help) {
         y += draw_status(v, x0, y, scale);
 
-        const mur_param *p = viewer_param(v->param_sel);
+        const mur_param *p = viewer_param(d->param_sel);
         if (p) {
             char val[128] = "", text[512];
             viewer_param_value(&v->def, p, val, sizeof val);
@@ -174,23 +179,23 @@ void viewer_draw_hud(viewer *v)
         if (msg)
             panel_text(v, x0, y + 2.0f * scale, msg, WHITE);
 
-        if (v->show_plots) {
+        if (d->show_plots) {
             /* the graphs in a column at the right edge; while the parameter panel holds the right
              * edge (window only, never in a video), at the left under the HUD's lines */
             float w = 220.0f * scale, gh = 34.0f * scale;
-            if (viewer_panel_shown(v) && !v->rec.drawing_video)
+            if (viewer_panel_shown(v) && !video)
                 viewer_plots_draw(&v->plots, h, x0, y + 2.0f * lh + 8.0f * scale, w, gh, v->sim_time);
             else
-                viewer_plots_draw(&v->plots, h, (float)v->fb_w - w - x0, 8.0f * scale, w, gh, v->sim_time);
+                viewer_plots_draw(&v->plots, h, (float)width - w - x0, 8.0f * scale, w, gh, v->sim_time);
         }
 
         const char *hint = "H help   M plots   Tab hide";
         float hw = mur_hud_text_width(h, hint);
-        mur_hud_text(h, (float)v->fb_w - hw - x0, (float)v->fb_h - lh - 6.0f * scale, hint, DIM);
+        mur_hud_text(h, (float)width - hw - x0, (float)height - lh - 6.0f * scale, hint, DIM);
     }
-    if (v->show_help)
-        draw_help(v, scale);
+    if (show_help)
+        draw_help(v, scale, width, height);
     if (marker)
-        draw_rec_marker(v, scale);
+        draw_rec_marker(v, scale, width, height);
     mur_hud_end(h);
 }

@@ -47,13 +47,13 @@ bool viewer_panel_toggle(viewer *v)
 
 bool viewer_panel_shown(const viewer *v)
 {
-    return v->panel.ui && v->panel.show && v->show_hud;
+    return v->panel.ui && v->panel.show && v->display.show_hud;
 }
 
 bool viewer_panel_wants_mouse(const viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
-    return v->panel.ui && v->panel.show && v->show_hud && mur_panel_wants_mouse(v->panel.ui, v->mouse.x, v->mouse.y);
+    return v->panel.ui && v->panel.show && v->display.show_hud && mur_panel_wants_mouse(v->panel.ui, v->mouse.x, v->mouse.y);
 #else
     (void)v;
     return false;
@@ -63,7 +63,7 @@ bool viewer_panel_wants_mouse(const viewer *v)
 bool viewer_panel_wants_keyboard(const viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
-    return v->panel.ui && v->panel.show && v->show_hud && mur_panel_wants_keyboard(v->panel.ui);
+    return v->panel.ui && v->panel.show && v->display.show_hud && mur_panel_wants_keyboard(v->panel.ui);
 #else
     (void)v;
     return false;
@@ -74,19 +74,19 @@ bool viewer_panel_wants_keyboard(const viewer *v)
 void viewer_panel_draw(viewer *v)
 {
 #ifdef MUR_HAVE_PANEL
-    if (!v->panel.ui || !v->panel.show || !v->show_hud)
+    if (!v->panel.ui || !v->panel.show || !v->display.show_hud)
         return;
     mur_panel_io *io = &v->panel.io;
     io->def = v->def;
     io->def.boids = v->nboids;
     io->def.predators = v->npredators;
-    io->paused = v->paused;
-    io->speed = v->speed;
+    io->paused = v->run.paused;
+    io->speed = v->run.speed;
     io->tick = v->tick;
     io->fps = v->fps;
     io->preset = -1;
     for (int i = 0; i < mur_preset_count(); i++)
-        if (strcmp(mur_preset_name(i), v->preset) == 0)
+        if (strcmp(mur_preset_name(i), v->cmds.preset) == 0)
             io->preset = i;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, v->fb_w, v->fb_h);
@@ -99,8 +99,9 @@ void viewer_panel_draw(viewer *v)
 
 /* The worker is idle: apply the parameters the panel changed in the last frame; the rest it asked
  * for (a preset, pause, a step, the speed) goes back to the loop, which carries it out. */
-const mur_panel_io *viewer_panel_apply(viewer *v)
+const mur_panel_io *viewer_panel_apply(viewer *v, bool *flock_changed)
 {
+    *flock_changed = false;
     if (!v->panel.pending)
         return NULL;
     v->panel.pending = false;
@@ -108,7 +109,7 @@ const mur_panel_io *viewer_panel_apply(viewer *v)
     if (io->def_changed) {
         mur_error err;
         if (mur_flock_apply_def(v->flock, &io->new_def, &err)) {
-            v->flock_dirty = true;
+            *flock_changed = true;
         } else {
             snprintf(io->error, sizeof io->error, "%s", err.msg);
             mur_msg(&v->msg, "%s", err.msg);

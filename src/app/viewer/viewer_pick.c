@@ -36,7 +36,7 @@ bool viewer_pick(viewer *v, double win_x, double win_y)
     float px = (float)win_x * sx, py = (float)win_y * sy;
     mur_view view = mur_flock_view(v->flock);
     mat4 vp;
-    mur_camera_view_proj(&v->cam, vp);
+    mur_camera_view_proj(&v->camera.cam, vp);
     int32_t best = -1;
     float best_d = (float)PICK_PX * sx;
     for (int32_t i = 0; i < view.boids; i++) {
@@ -94,7 +94,7 @@ static void mark(mur_hud *h, float x, float y, float r, float t, const uint8_t c
 }
 
 /* Inside a HUD frame (mur_hud_begin .. end): the markers of the selected bird. */
-void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
+void viewer_pick_draw(const viewer *v, mur_hud *h, float scale, int width, int height)
 {
     if (v->sel.bird < 0)
         return;
@@ -102,18 +102,20 @@ void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
     static const uint8_t YELLOW[4] = {255, 230, 60, 255};
     static const uint8_t RING[4] = {255, 230, 60, 150};
     mat4 vp;
-    mur_camera_view_proj(&v->cam, vp);
+    mur_camera_view_proj(&v->camera.cam, vp);
     float s[2];
     for (int k = 0; k < v->sel.shown; k++)
-        if (project(vp, v->sel.nb[k], v->fb_w, v->fb_h, s))
+        if (project(vp, v->sel.nb[k], width, height, s))
             mark(h, s[0], s[1], 5.0f * scale, 2.0f * scale, CYAN);
-    if (!project(vp, v->sel.pos, v->fb_w, v->fb_h, s))
+    if (!project(vp, v->sel.pos, width, height, s))
         return;
     mark(h, s[0], s[1], 8.0f * scale, 2.0f * scale, YELLOW);
     /* the view radius: a circle around the bird in the screen's plane */
     vec3 fwd, right, up, eye, world_up = {0.0f, 1.0f, 0.0f};
-    mur_camera_eye(&v->cam, eye);
-    glm_vec3_sub(v->cam.cur.target, eye, fwd);
+    mur_camera_eye(&v->camera.cam, eye);
+    const float *t = v->camera.cam.cur.target;
+    vec3 target = {t[0], t[1], t[2]};
+    glm_vec3_sub(target, eye, fwd);
     glm_vec3_normalize(fwd);
     glm_vec3_cross(fwd, world_up, right);
     glm_vec3_normalize(right);
@@ -122,7 +124,7 @@ void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
         float a = (float)k * (2.0f * GLM_PIf) / 72.0f, q[3], c2[2];
         for (int i = 0; i < 3; i++)
             q[i] = v->sel.pos[i] + v->sel.radius * (cosf(a) * right[i] + sinf(a) * up[i]);
-        if (project(vp, q, v->fb_w, v->fb_h, c2))
+        if (project(vp, q, width, height, c2))
             mur_hud_rect(h, c2[0] - scale, c2[1] - scale, 2.0f * scale, 2.0f * scale, RING);
     }
     /* the heading: a short line of dots along the velocity; the view cone: four edges at half the
@@ -150,7 +152,7 @@ void viewer_pick_draw(viewer *v, mur_hud *h, float scale)
                 float q[3], c2[2];
                 for (int i = 0; i < 3; i++)
                     q[i] = v->sel.pos[i] + dirs[e][i] * v->sel.radius * (float)k / 12.0f;
-                if (project(vp, q, v->fb_w, v->fb_h, c2))
+                if (project(vp, q, width, height, c2))
                     mur_hud_rect(h, c2[0] - scale, c2[1] - scale, 2.0f * scale, 2.0f * scale, e ? RING : YELLOW);
             }
     }

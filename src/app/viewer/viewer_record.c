@@ -1,5 +1,7 @@
 /* Recording from the viewer's window: --record at startup, or V to start and stop an auto-named
- * recording. The frame drawn goes into the recording target and is shown scaled in the window. */
+ * recording. The frame drawn goes into the recording target and is shown scaled in the window.
+ * viewer_rec is this file's; the loop resets its pace when a recording starts and ends the run when
+ * a --record recording fails (the return values say so). */
 #include "gl.h"
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -60,7 +62,6 @@ bool viewer_start_recording(viewer *v, const char *path, bool from_key)
     v->rec.session = rs;
     v->rec.from_key = from_key;
     v->rec.start_time = v->time;
-    v->pace = mur_pace_of(v->cli);
     if (from_key) {
         printf("murmur: recording %s (V stops)\n", path);
         fflush(stdout);
@@ -69,11 +70,11 @@ bool viewer_start_recording(viewer *v, const char *path, bool from_key)
     return true;
 }
 
-void viewer_toggle_recording(viewer *v)
+bool viewer_toggle_recording(viewer *v)
 {
     if (v->rec.session) {
         viewer_stop_recording(v, 0);
-        return;
+        return false;
     }
     char path[128], ff[4096];
     bool video = mur_find_in_path("ffmpeg", ff, sizeof ff);
@@ -85,52 +86,40 @@ void viewer_toggle_recording(viewer *v)
         *strrchr(dir, '/') = '\0';
         if (mkdir(dir, 0755) != 0) {
             mur_msg(&v->msg, "cannot create %s", dir);
-            return;
+            return false;
         }
     }
-    viewer_start_recording(v, path, true);
+    return viewer_start_recording(v, path, true);
 }
 
 /* Draw the frame into the recording target (the HUD only with --hud on), hand it to the recorder
  * and show it in the window. */
-void viewer_draw_recorded(viewer *v, const mur_scene *scene)
+bool viewer_draw_recorded(viewer *v, const mur_scene *scene)
 {
     mur_target *t = v->rec.session->target;
     int tw = mur_target_width(t), th = mur_target_height(t);
-    mur_camera cam = v->cam;
+    mur_camera cam = v->camera.cam;
     mur_camera_set_aspect(&cam, tw, th);
     mur_target_bind(t);
     mur_renderer_draw(v->renderer, &cam, scene, tw, th);
     bool hud_in_video = v->cli->hud_given && v->cli->hud;
-    if (hud_in_video) {
-        int fw = v->fb_w, fh = v->fb_h;
-        v->fb_w = tw;
-        v->fb_h = th;
-        v->rec.drawing_video = true;
-        viewer_draw_hud(v);
-        v->rec.drawing_video = false;
-        v->fb_w = fw;
-        v->fb_h = fh;
-    }
+    if (hud_in_video)
+        viewer_draw_hud(v, tw, th, VIEWER_HUD_VIDEO);
     bool ok = mur_recording_frame(v->rec.session);
     mur_target_present(t, v->fb_w, v->fb_h);
-    if (!hud_in_video) {
-        viewer_draw_hud(v);
-        viewer_panel_draw(v);
-    } else {
-        /* the HUD is in the presented frame already: add only the recording marker */
-        bool hud = v->show_hud, help = v->show_help;
-        v->show_hud = v->show_help = false;
-        viewer_draw_hud(v);
-        v->show_hud = hud;
-        v->show_help = help;
-        viewer_panel_draw(v);
-    }
+    /* with the HUD in the presented frame already, the window adds only the recording marker */
+    viewer_draw_hud(v, v->fb_w, v->fb_h, hud_in_video ? VIEWER_HUD_MARKER : VIEWER_HUD_WINDOW);
+    viewer_panel_draw(v);
     if (!ok) {
         /* the sink failed (ffmpeg died, disk full): say so and stop */
         v->rec.status = viewer_stop_recording(v, 0);
-        if (v->cli->record)
-            v->quit = true;
+        return !v->cli->record;
     }
+    return true;
 }
 
+void viewer_record_free(viewer *v)
+{
+    free(v->rec.session);
+    v->rec.session = NULL;
+}

@@ -54,12 +54,12 @@ void viewer_trails_update(viewer *v)
         v->trails.count++;
 }
 
-void viewer_trails_draw(viewer *v, mur_hud *h, float scale)
+void viewer_trails_draw(const viewer *v, mur_hud *h, float scale, int width, int height)
 {
     if (v->trails.mode == 0 || v->trails.count < 2)
         return;
     mat4 vp;
-    mur_camera_view_proj(&v->cam, vp);
+    mur_camera_view_proj(&v->camera.cam, vp);
     for (int k = 0; k < v->trails.birds; k++)
         for (int a = 1; a < v->trails.count; a++) {
             /* age a = 1 is the newest point but one; older points fade out */
@@ -69,8 +69,8 @@ void viewer_trails_draw(viewer *v, mur_hud *h, float scale)
             glm_mat4_mulv(vp, x, clip);
             if (!(clip[3] > 1e-6f) || fabsf(clip[2]) > clip[3])
                 continue;
-            float sx = (clip[0] / clip[3] * 0.5f + 0.5f) * (float)v->fb_w;
-            float sy = (1.0f - (clip[1] / clip[3] * 0.5f + 0.5f)) * (float)v->fb_h;
+            float sx = (clip[0] / clip[3] * 0.5f + 0.5f) * (float)width;
+            float sy = (1.0f - (clip[1] / clip[3] * 0.5f + 0.5f)) * (float)height;
             float fade = 1.0f - (float)a / (float)VIEWER_TRAIL_LEN;
             uint8_t c[4] = {255, 245, 200, (uint8_t)(220.0f * fade)};
             mur_hud_rect(h, sx - scale, sy - scale, 2.0f * scale, 2.0f * scale, c);
