@@ -65,4 +65,8 @@ struct mur_flock {
     mur_stats stats;
 };
 
+/// Place predator k anew in def's world (resolved), seeded by (k, salt) (flock.c; the preset switch,
+/// switch.c, places those outside the new world so).
+void mur_spawn_predator(mur_flock *f, const mur_flock_def *d, int32_t k, uint64_t salt);
+
 #endif
