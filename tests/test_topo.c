@@ -23,6 +23,22 @@ static mur_flock_def topo_def(int32_t n, float box)
     return d;
 }
 
+/* Candidate j at d2 into out (n held, at most cap), ordered by (d2, index): the tie rule of the search.
+ * Returns the new count. */
+static int insert_nb(mur_topo_nb *out, int n, int cap, float d2, int32_t j)
+{
+    const bool full = n == cap;
+    if (full && (d2 > out[cap - 1].d2 || (d2 == out[cap - 1].d2 && j > out[cap - 1].idx)))
+        return n;
+    int m = full ? cap - 1 : n++;
+    while (m > 0 && (out[m - 1].d2 > d2 || (out[m - 1].d2 == d2 && out[m - 1].idx > j))) {
+        out[m] = out[m - 1];
+        m--;
+    }
+    out[m] = (mur_topo_nb){d2, j, -1};
+    return n;
+}
+
 /* The k nearest visible boids within view_radius by brute force, ordered by (d2, index). */
 static int brute_knn(const mur_flock *f, const mur_step *s, int32_t i, int cap, mur_topo_nb *out)
 {
@@ -39,15 +55,7 @@ static int brute_knn(const mur_flock *f, const mur_step *s, int32_t i, int cap, 
         const double dot = (double)dx * v[0] + (double)dy * v[1] + (double)dz * v[2];
         if (dot < (double)s->rule.cos_half * vl * sqrt((double)d2))
             continue;
-        const bool full = n == cap;
-        if (full && (d2 > out[cap - 1].d2 || (d2 == out[cap - 1].d2 && j > out[cap - 1].idx)))
-            continue;
-        int m = full ? cap - 1 : n++;
-        while (m > 0 && (out[m - 1].d2 > d2 || (out[m - 1].d2 == d2 && out[m - 1].idx > j))) {
-            out[m] = out[m - 1];
-            m--;
-        }
-        out[m] = (mur_topo_nb){d2, j, -1};
+        n = insert_nb(out, n, cap, d2, j);
     }
     return n;
 }
@@ -111,15 +119,7 @@ static int brute_contacts(const mur_flock *f, const mur_step *s, int32_t i, mur_
         if (!(d2 < h2 && d2 < s->rule.r2))
             continue;
         const int cap = MUR_TOPO_CONTACTS;
-        const bool full = n == cap;
-        if (full && (d2 > out[cap - 1].d2 || (d2 == out[cap - 1].d2 && j > out[cap - 1].idx)))
-            continue;
-        int m = full ? cap - 1 : n++;
-        while (m > 0 && (out[m - 1].d2 > d2 || (out[m - 1].d2 == d2 && out[m - 1].idx > j))) {
-            out[m] = out[m - 1];
-            m--;
-        }
-        out[m] = (mur_topo_nb){d2, j, -1};
+        n = insert_nb(out, n, cap, d2, j);
     }
     return n;
 }

@@ -346,26 +346,24 @@ def fifo_reader(name, into):
     return setup
 
 
-def fifo_got_state(n):
+def fifo_got(parse):
+    """A check on what the FIFO reader (fifo_reader) got: parse(bytes) -> None or the problem."""
     def check(ctx):
         deadline = time.time() + 5
         while not ctx.fifo_data and time.time() < deadline:
             time.sleep(0.05)
         if not ctx.fifo_data:
             return "the FIFO reader got nothing"
-        return parse_state(ctx.fifo_data[0], n)
+        return parse(ctx.fifo_data[0])
     return check
+
+
+def fifo_got_state(n):
+    return fifo_got(lambda data: parse_state(data, n))
 
 
 def fifo_got_metrics(ticks):
-    def check(ctx):
-        deadline = time.time() + 5
-        while not ctx.fifo_data and time.time() < deadline:
-            time.sleep(0.05)
-        if not ctx.fifo_data:
-            return "the FIFO reader got nothing"
-        return metrics_rows(ctx.fifo_data[0], ticks)[0]
-    return check
+    return fifo_got(lambda data: metrics_rows(data, ticks)[0])
 
 
 def symlink(name, target):
