@@ -72,6 +72,15 @@ static void grid_step(mur_flock *f, mur_step *s)
     mur_grid_build(f, s);
 }
 
+/* The same boids at the same squared distances, in the same order. */
+static bool same_list(const mur_topo_nb *a, int na, const mur_topo_nb *b, int nb)
+{
+    bool same = na == nb;
+    for (int q = 0; same && q < na; q++)
+        same = a[q].idx == b[q].idx && a[q].d2 == b[q].d2;
+    return same;
+}
+
 /* The grid's lists against brute force for every boid of f, on every search path this CPU runs. */
 static void knn_check(mur_flock *f, bool mostly_full)
 {
@@ -88,10 +97,7 @@ static void knn_check(mur_flock *f, bool mostly_full)
             mur_topo_nb a[MUR_TOPO_MAX], b[MUR_TOPO_MAX];
             const int na = mur_topo_find(f, &s, k, a);
             const int nb = brute_knn(f, &s, f->order[k], cap, b);
-            bool same = na == nb;
-            for (int q = 0; same && q < na; q++)
-                same = a[q].idx == b[q].idx && a[q].d2 == b[q].d2;
-            mismatched += !same;
+            mismatched += !same_list(a, na, b, nb);
             total += na;
         }
         assert_int_equal(mismatched, 0);
@@ -138,10 +144,7 @@ static void contacts_check(mur_flock *f)
             mur_topo_nb a[MUR_TOPO_CONTACTS], b[MUR_TOPO_CONTACTS];
             const int na = mur_topo_find_contacts(f, &s, k, a);
             const int nb = brute_contacts(f, &s, f->order[k], b);
-            bool same = na == nb;
-            for (int q = 0; same && q < na; q++)
-                same = a[q].idx == b[q].idx && a[q].d2 == b[q].d2;
-            mismatched += !same;
+            mismatched += !same_list(a, na, b, nb);
             total += na;
         }
         assert_int_equal(mismatched, 0);

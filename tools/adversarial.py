@@ -274,6 +274,16 @@ def is_link_to(name, target):
 
 # ------------------------------------------------------------------------- setups
 
+def release_fifo(path, flags, t):
+    """Open the FIFO's other end once (flags: O_RDONLY or O_WRONLY), so that thread t, if it still waits
+    in open(), goes on; then join it."""
+    try:
+        os.close(os.open(path, flags | os.O_NONBLOCK))
+    except OSError:
+        pass
+    t.join(5)
+
+
 def fifo_with(name, data=None, hold=False, endless=None):
     """A FIFO `name`; a thread writes data (or endless copies of a chunk) into it, then closes it
     unless hold. data None: nobody ever opens it for writing."""
@@ -309,13 +319,7 @@ def fifo_with(name, data=None, hold=False, endless=None):
 
         def done():
             stop.set()
-            # unblock a writer still waiting in open(): open the read end once
-            try:
-                fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-                os.close(fd)
-            except OSError:
-                pass
-            t.join(5)
+            release_fifo(path, os.O_RDONLY, t)  # a writer still waiting in open()
         ctx.later(done)
     return setup
 
@@ -335,14 +339,7 @@ def fifo_reader(name, into):
         t.start()
         ctx.fifo_data = box
 
-        def done():
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
-                os.close(fd)
-            except OSError:
-                pass
-            t.join(5)
-        ctx.later(done)
+        ctx.later(lambda: release_fifo(path, os.O_WRONLY, t))  # a reader still waiting in open()
     return setup
 
 

@@ -135,8 +135,8 @@ void mur_afile_abort(mur_afile *a)
 bool mur_afile_finish(mur_afile *a, mur_error *err)
 {
     if (!a->fp) {
-        if (a->path && (a->tmp || a->target))
-            return true; /* finished before */
+        if (a->tmp)
+            return true; /* finished before (a target other than a temporary file is cleared then) */
         mur_set_error(err, "internal error: file not open");
         return false;
     }
@@ -151,11 +151,8 @@ bool mur_afile_finish(mur_afile *a, mur_error *err)
         mur_afile_abort(a);
         return false;
     }
-    if (!a->tmp) { /* written directly: done */
-        free(a->path);
-        free(a->target);
-        memset(a, 0, sizeof *a);
-    }
+    if (!a->tmp)
+        mur_afile_abort(a); /* written directly: done (with no file open and no temp, abort only frees) */
     return true;
 }
 
@@ -165,21 +162,17 @@ bool mur_afile_commit(mur_afile *a, mur_error *err)
         mur_set_error(err, "internal error: file not open");
         return false;
     }
-    char *path = strdup(a->path);
-    if (!mur_afile_finish(a, err)) {
-        free(path);
+    if (!mur_afile_finish(a, err))
         return false;
-    }
-    if (a->tmp && rename(a->tmp, a->target ? a->target : a->path) != 0) {
-        mur_set_error(err, "cannot write '%s': %s", path ? path : a->path, strerror(errno));
-        free(path);
+    if (!a->tmp)
+        return true; /* written directly: finish cleared a */
+    if (rename(a->tmp, a->target ? a->target : a->path) != 0) {
+        mur_set_error(err, "cannot write '%s': %s", a->path, strerror(errno));
         mur_afile_abort(a);
         return false;
     }
-    free(path);
     free(a->tmp);
-    free(a->path);
-    free(a->target);
-    memset(a, 0, sizeof *a);
+    a->tmp = NULL; /* in place: abort below only frees the rest */
+    mur_afile_abort(a);
     return true;
 }

@@ -135,12 +135,9 @@ static bool parse_line(char *line, int ncols, agent *a, bool *is_pred, const cha
 /* Check one line read by getline (got bytes, '\n' included) and strip its line end. */
 static bool check_line(char *line, size_t l, const char *path, long lineno, mur_error *err)
 {
-    if (l > MAX_LINE) {
-        mur_set_error(err, "%s:%ld: line longer than %d characters", path, lineno, MAX_LINE);
-        return false;
-    }
-    /* getline returns a line without '\n' only at the end of the file: a file cut short (or still
-     * being written) mid-line, whose last number could otherwise read as a valid one */
+    /* (the length is capped by the reader, text_in.c, at MAX_LINE) a line comes without '\n' only at
+     * the end of the file: a file cut short (or still being written) mid-line, whose last number
+     * could otherwise read as a valid one */
     if (line[l - 1] != '\n') {
         mur_set_error(err, "%s:%ld: the last line has no line end: the file is cut short or still being written",
                       path, lineno);
@@ -164,11 +161,10 @@ static bool read_agents(mur_text *t, list *boids, list *preds, mur_error *err)
     const char *path = t->name;
     char *line = NULL;
     size_t got = 0;
-    long lineno = 0;
     bool ok = true, header = false;
     int r = 0, ncols = 8;
     while (ok && (r = mur_text_line(t, &line, &got, err)) > 0) {
-        lineno++;
+        const long lineno = t->lineno;
         if (!check_line(line, got, path, lineno, err)) {
             ok = false;
             break;

@@ -522,8 +522,9 @@ static bool is_preset_line(const char *s, mur_error *e, mur_flock_def *def, char
         return false;
     char v[128];
     snprintf(v, sizeof v, "%s", eq + 1);
-    if (mur_def_preset(def, trim(v), e) && preset)
-        snprintf(preset, preset_len, "%s", trim(v));
+    const char *name = trim(v);
+    if (mur_def_preset(def, name, e) && preset)
+        snprintf(preset, preset_len, "%s", name);
     return true;
 }
 
@@ -576,8 +577,7 @@ bool mur_def_read_file(mur_flock_def *def, const char *path, char *preset, size_
             ok = false;
         }
     }
-    if (ok && got < 0)
-        ok = false;
+    ok = ok && got >= 0; /* got < 0: mur_text_line set err */
     mur_text_close(&t);
     return ok;
 }

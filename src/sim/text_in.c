@@ -116,18 +116,14 @@ static bool fill(mur_text *t, mur_error *err)
 int mur_text_line(mur_text *t, char **line, size_t *len, mur_error *err)
 {
     size_t l = 0;
+    bool ended = false; /* by its '\n' */
     t->lineno++;
-    for (;;) {
-        if (t->pos == t->len) {
-            if (t->eof || !fill(t, err))
-                break;
-            if (t->eof)
-                break;
-        }
+    while (!ended) {
+        if (t->pos == t->len && (t->eof || !fill(t, err) || t->eof))
+            break;
         char *start = t->buf + t->pos;
-        size_t avail = t->len - t->pos;
-        char *nl = memchr(start, '\n', avail);
-        size_t take = nl ? (size_t)(nl - start) + 1 : avail;
+        char *nl = memchr(start, '\n', t->len - t->pos);
+        size_t take = nl ? (size_t)(nl - start) + 1 : t->len - t->pos;
         if (l + take > t->max_line) { /* a line and its end: at most max_line bytes */
             mur_set_error(err, "%s:%ld: line longer than %zu characters", t->name, t->lineno, t->max_line);
             return -1;
@@ -135,14 +131,9 @@ int mur_text_line(mur_text *t, char **line, size_t *len, mur_error *err)
         memcpy(t->line + l, start, take);
         l += take;
         t->pos += take;
-        if (nl) {
-            t->line[l] = 0;
-            *line = t->line;
-            *len = l;
-            return 1;
-        }
+        ended = nl != NULL;
     }
-    if (!t->eof)
+    if (!ended && !t->eof)
         return -1; /* fill() set err */
     t->line[l] = 0;
     *line = t->line;

@@ -105,7 +105,9 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         show_progress(&prog, done, cli->steps, boids, mur_flock_stats(f).step_ms);
     mur_progress_end(&prog, true);
     int sig = mur_signals_stop();
-    int status = mur_outputs_close(cli, f, &metrics, sig ? 128 + sig : 0);
+    /* the final state's metrics: the last row of --metrics, and the mean neighbours of the summary */
+    const mur_stats last = mur_flock_measure(f);
+    int status = mur_outputs_close(cli, f, &metrics, sig ? 128 + sig : 0, &last);
     if (sig) {
         if (status == 128 + sig)
             fprintf(stderr, "murmur: stopped by %s after %lld of %lld ticks; the outputs hold the state of tick %lld\n",
@@ -117,7 +119,6 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
         return status;
     mur_view v = mur_flock_view(f);
     double bt = (double)v.boids * (double)cli->steps;
-    mur_stats last = mur_flock_measure(f);
     fprintf(stderr,
             "murmur: %lld ticks of %d boids in %.6f s (%.3f us per boid-tick, %d threads), state hash %016llx, "
             "mean neighbours %.2f\n",
@@ -247,14 +248,15 @@ bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile **metrics)
     return true;
 }
 
-int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile **metrics, int status)
+int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile **metrics, int status, const mur_stats *last)
 {
     mur_error e = {{0}};
-    bool ok = status == 0 || status > 128; /* a run ended by a signal keeps what it made */
+    const bool keep = status == 0 || status > 128; /* a run ended by a signal keeps what it made */
+    bool ok = keep;
     if (ok && *metrics) {
         /* the last row: the state the run ends on */
-        mur_stats last = mur_flock_measure(f);
-        mur_stats_write_row((*metrics)->fp, &last);
+        const mur_stats s = last ? *last : mur_flock_measure(f);
+        mur_stats_write_row((*metrics)->fp, &s);
         ok = mur_out_done(*metrics, true, &e);
         *metrics = NULL;
     }
@@ -273,7 +275,7 @@ int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile **metrics, int
         *metrics = NULL;
         if (e.msg[0])
             fprintf(stderr, "murmur: %s\n", e.msg);
-        if (status == 0 || status > 128)
+        if (keep)
             status = MUR_EXIT_USAGE;
     }
     return status;

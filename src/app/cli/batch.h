@@ -14,7 +14,8 @@ bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile **metrics);
 /// At the end of a run: the last metrics row, --export, and every output of the run (outputs.h)
 /// committed together when status is 0 or a signal's (128+N); else all of them removed. Returns
 /// status, or MUR_EXIT_USAGE after printing a failure.
-int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile **metrics, int status);
+/// last: the final state's metrics when the caller has them (else measured here).
+int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile **metrics, int status, const mur_stats *last);
 /// Print the parameter table (text or markdown) to stdout.
 /// --list-params: every parameter with its value in preset `preset` (what murmur starts from) and in
 /// the library's defaults (the classic preset).

@@ -106,12 +106,11 @@ static bool pattern_frame(const char *pattern, const char *other, char *out, siz
     return w > 0 && (size_t)w < len;
 }
 
+/* A path with a conversion of any kind (%% is a literal %): --record's frame pattern. */
 static bool is_pattern(const char *path)
 {
-    for (const char *p = strchr(path, '%'); p; p = strchr(p + 2, '%'))
-        if (p[1] != '%')
-            return true;
-    return false;
+    bool bad;
+    return mur_pattern_conversions(path, &bad) > 0 || bad;
 }
 
 bool mur_outputs_distinct(const mur_cli *cli)

@@ -180,13 +180,11 @@ bool mur_sink_close(mur_sink *r, bool keep, mur_sink_summary *sum, char *err,
     if (sum) {
         memset(sum, 0, sizeof *sum);
         sum->frames = ok && keep ? r->written : 0;
-        if (r->kind == MUR_SINK_VIDEO) {
+        sum->bytes = r->out_bytes;
+        if (r->kind == MUR_SINK_VIDEO)
             snprintf(sum->path, sizeof sum->path, "%s", r->path);
-            sum->bytes = r->png_bytes; /* the video's size, taken before any rename */
-        } else {
+        else
             mur_sink_png_name(r, 0, sum->path, sizeof sum->path);
-            sum->bytes = r->png_bytes;
-        }
     }
     if (!ok)
         snprintf(err, err_len, "%s", msg);

@@ -231,7 +231,7 @@ int mur_headless_main(const mur_cli *cli, mur_flock *flock)
         if (!mur_warmup(cli, flock)) {
             /* stopped before the first frame: the metrics and the state so far, no frames */
             int sig = mur_signals_stop();
-            status = mur_outputs_close(cli, flock, &hl.metrics, 128 + sig);
+            status = mur_outputs_close(cli, flock, &hl.metrics, 128 + sig, NULL);
             if (status == 128 + sig)
                 fprintf(stderr, "murmur: stopped by %s during the warm-up, at tick %llu: no frames recorded\n",
                         mur_signal_name(sig), (unsigned long long)mur_flock_view(flock).tick);
@@ -243,7 +243,7 @@ int mur_headless_main(const mur_cli *cli, mur_flock *flock)
             status = hl.plain ? finish_plain(&hl, t_start, sig) : mur_recording_end(&hl.rs, true, sig, pace);
             mur_sim_stop(hl.sim);
             hl.sim = NULL;
-            status = mur_outputs_close(cli, flock, &hl.metrics, status);
+            status = mur_outputs_close(cli, flock, &hl.metrics, status, NULL);
         } else {
             mur_out_abort_all();
         }

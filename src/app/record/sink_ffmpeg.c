@@ -321,8 +321,8 @@ bool mur_sink_ffmpeg_finish(mur_sink *r, bool ok, bool keep, char *msg, size_t l
         ok = false;
         snprintf(msg, len, "%.900s: no frames were recorded", r->path);
     }
-    struct stat vst;
-    uint64_t vbytes = ok && keep && stat(r->out, &vst) == 0 ? (uint64_t)vst.st_size : 0;
+    struct stat vst; /* the video's size, taken before any rename */
+    r->out_bytes = ok && keep && stat(r->out, &vst) == 0 ? (uint64_t)vst.st_size : 0;
     if (ok && keep && r->video) {
         mur_error e;
         if (!mur_out_done(r->video, r->together, &e)) {
@@ -335,6 +335,5 @@ bool mur_sink_ffmpeg_finish(mur_sink *r, bool ok, bool keep, char *msg, size_t l
         mur_out_drop(r->video);
         r->video = NULL;
     }
-    r->png_bytes = vbytes;
     return ok;
 }

@@ -41,7 +41,7 @@ struct mur_sink {
     bool closing, failed;
     char fail_msg[2048];
     int64_t written;      /* frames the sink has taken */
-    uint64_t png_bytes;
+    uint64_t out_bytes;   /* the output's size: the PNG files together, or the finished video */
 };
 
 /* sink_paths.c */

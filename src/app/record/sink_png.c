@@ -47,7 +47,7 @@ bool mur_sink_png_frame(mur_sink *r, const uint8_t *rgba, int64_t i, char *msg, 
         snprintf(msg, len, "--record %.400s: %s", r->path, e.msg);
         return false;
     }
-    r->png_bytes += bytes > 0 ? (uint64_t)bytes : 0;
+    r->out_bytes += bytes > 0 ? (uint64_t)bytes : 0;
     return true;
 }
 

@@ -579,7 +579,7 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     v->sim = NULL;
     if (v->scripted)
         print_summary(v);
-    status = mur_outputs_close(cli, flock, &v->metrics, status);
+    status = mur_outputs_close(cli, flock, &v->metrics, status, NULL);
 done:
     if (v) {
         mur_sim_stop(v->sim);
