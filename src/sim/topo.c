@@ -596,6 +596,15 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
             continue;
         }
         search_boid(&S, f, s, k);
+        if (s->move) {
+            /* the update reads and writes boid i's rows (random order): fetch their lines while the
+             * search runs instead of stalling on them after it */
+            __builtin_prefetch(f->pos + 3 * (size_t)i, 1);
+            __builtin_prefetch(f->pos + 3 * (size_t)i + 2, 1);
+            __builtin_prefetch(f->vel + 3 * (size_t)i, 1);
+            __builtin_prefetch(f->vel + 3 * (size_t)i + 2, 1);
+            __builtin_prefetch(f->roll + i, 1);
+        }
         /* the boids of a cell are the slots [start, next start): the same block as the last boid's */
         if (!(k >= B.own_lo && k < B.own_hi))
             block_at(f, S.px, S.py, S.pz, &B);
