@@ -29,6 +29,7 @@
 #endif
 
 #include "topo.h"
+#include "topo_batch.h"
 
 #include "core.h"
 #include "cores.h"
@@ -499,6 +500,7 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 /* The sums the rules read (kernel.h's acc), over the list in its order: weights 1, the last one
  * frac(topo_k) when the list holds floor(topo_k) + 1. Separation (docs/rules.md): the mean over the
  * neighbours closer than separation_radius of -unit(d) (1 - |d| / separation_radius). */
+#ifndef MUR_X86_PATHS
 static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
 {
     const mur_flock_def *d = s->def;
@@ -540,6 +542,7 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
     }
     a->nn = S->n > 0 ? key_d2(S->key[0]) : INFINITY;
 }
+#endif
 
 /* Hard sphere: a contact that would come closer than hard_radius within this tick (at the closing
  * speed of the start of the tick) loses half the closing speed, and one already closer moves half the
@@ -576,6 +579,23 @@ static void contacts(const mur_flock *f, const mur_step *s, const search *S, int
     }
 }
 
+/* The sums and updates of a batch of searched boids (topo_batch.c 4 boids per vector on x86: the
+ * sums and, where it computes what mur_rules_update does, the update). */
+static void batch_update(mur_flock *f, const mur_step *s, mur_topo_batch *TB, acc *TA)
+{
+#ifdef MUR_X86_PATHS
+    mur_topo_sums_batch(f, s, TB, TA);
+    if (mur_topo_update_batch_ok(s)) {
+        mur_topo_update_batch(f, s, TB, TA);
+        TB->nb = 0;
+        return;
+    }
+#endif
+    for (int q = 0; q < TB->nb; q++)
+        mur_rules_update(f, s, TB->i[q], &TB->b[q], &TA[q], TB->has_c[q] ? &TB->c[q] : NULL);
+    TB->nb = 0;
+}
+
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *gb, int32_t k0, int32_t k1,
                      mur_item_sums *T)
 {
@@ -588,6 +608,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
     /* the slots go into the float array vx as int32 (allocated memory: its type is that of the last
      * store) */
     gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
+    mur_topo_batch TB;
+    acc TA[MUR_TOPO_BATCH];
+    TB.nb = 0;
     for (int32_t k = k0; k < k1; k++) {
         const int32_t i = f->order[k];
         if (!(f->sw[k] > MUR_W_PERCHED)) {
@@ -609,22 +632,35 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
         if (!(k >= B.own_lo && k < B.own_hi))
             block_at(f, S.px, S.py, S.pz, &B);
         grow(f, &S, &B, &G);
-        acc a;
-        sums(f, s, &S, &a);
         if (s->metrics) {
             T->cnt += S.n;
             if (S.n > 0) {
-                T->nn += sqrt((double)a.nn);
+                T->nn += sqrt((double)key_d2(S.key[0])); /* sums()'s nn */
                 T->with++;
             }
         }
         if (s->move) {
-            mur_contact c;
-            contacts(f, s, &S, i, &c);
-            const boid_in b = {S.px, S.py, S.pz, S.vx, S.vy, S.vz, 0.0f};
-            mur_rules_update(f, s, i, &b, &a, S.nh > 0 ? &c : NULL);
+            /* the update waits for the batch: the searches read only the sorted copies */
+            const int q = TB.nb++;
+            TB.i[q] = i;
+            TB.n[q] = S.n;
+            TB.b[q] = (boid_in){S.px, S.py, S.pz, S.vx, S.vy, S.vz, 0.0f};
+            contacts(f, s, &S, i, &TB.c[q]);
+            TB.has_c[q] = S.nh > 0;
+#ifdef MUR_X86_PATHS
+            for (int m = 0; m < S.n; m++) {
+                TB.d2[m][q] = key_d2(S.key[m]);
+                TB.slot[m][q] = S.slot[m];
+            }
+#else
+            sums(f, s, &S, &TA[q]);
+#endif
+            if (TB.nb == MUR_TOPO_BATCH)
+                batch_update(f, s, &TB, TA);
         }
     }
+    if (TB.nb > 0)
+        batch_update(f, s, &TB, TA);
     T->cand += S.tested;
 }
 

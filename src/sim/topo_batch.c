@@ -1,0 +1,296 @@
+/* The topological pass after the searches, 4 boids per SSE vector (x86 builds): the sums over each
+ * boid's list (topo.c sums()) and its update (rules.c mur_rules_update with the starling terms of
+ * starling.c and the hard-sphere contacts). Per boid the same IEEE operations in the same order (no
+ * FMA: -ffp-contract=off; sqrtps and divps round as sqrtss and divss do; double where the scalar code
+ * computes in double), each branch a select of the value the branch keeps, so the same bits on every
+ * path and thread count. atanf and tanf (whose vector versions round differently) run per boid, as
+ * do the perch timer, the walls and the stores. */
+#include <math.h>
+#include <string.h>
+
+#include "topo_batch.h"
+
+#include "flock_impl.h"
+#include "space.h"
+#include "starling.h"
+#include "step.h"
+
+#ifdef MUR_X86_PATHS
+typedef float v4 __attribute__((vector_size(16)));
+typedef int32_t i4 __attribute__((vector_size(16)));
+typedef double d4 __attribute__((vector_size(32)));
+typedef int64_t l4 __attribute__((vector_size(32)));
+#define SEL(m, a, b) ((v4)(((i4)(a) & (m)) | ((i4)(b) & ~(m))))
+#define DSEL(m, a, b) ((d4)(((l4)(a) & (m)) | ((l4)(b) & ~(m))))
+#define NB MUR_TOPO_BATCH
+
+static inline v4 load4(const float *p)
+{
+    v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline v4 vsqrt(v4 x)
+{
+    return __builtin_ia32_sqrtps(x);
+}
+
+/* topo.c sums(), lanes q..q+3 of the batch. */
+static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B, int q0, acc *out)
+{
+    const int kk = (int)floorf(d->topo_k);
+    const float frac = d->topo_k - (float)kk;
+    const float sr = d->separation_radius;
+    const v4 zero = {0}, one = zero + 1.0f;
+    v4 px, py, pz;
+    i4 n;
+    int maxn = 0;
+    for (int l = 0; l < 4; l++) {
+        const int q = q0 + l < B->nb ? q0 + l : 0;
+        px[l] = B->b[q].px;
+        py[l] = B->b[q].py;
+        pz[l] = B->b[q].pz;
+        n[l] = q0 + l < B->nb ? B->n[q] : 0;
+        maxn = n[l] > maxn ? n[l] : maxn;
+    }
+    v4 cnt = zero, cx = zero, cy = zero, cz = zero, ax = zero, ay = zero, az = zero;
+    v4 ux = zero, uy = zero, uz = zero, sx = zero, sy = zero, sz = zero, sw = zero;
+    for (int q = 0; q < maxn; q++) {
+        const i4 on = (i4){q, q, q, q} < n;
+        v4 jx, jy, jz, jvx, jvy, jvz;
+        for (int l = 0; l < 4; l++) {
+            const int32_t j = on[l] ? B->slot[q][q0 + l] : 0;
+            jx[l] = f->sx[j];
+            jy[l] = f->sy[j];
+            jz[l] = f->sz[j];
+            jvx[l] = f->svx[j];
+            jvy[l] = f->svy[j];
+            jvz[l] = f->svz[j];
+        }
+        const v4 d2 = SEL(on, load4(&B->d2[q][q0]), one);
+        const float w = q < kk ? 1.0f : frac;
+        const v4 dx = jx - px, dy = jy - py, dz = jz - pz;
+        cnt = SEL(on, cnt + w, cnt);
+        cx = SEL(on, cx + w * dx, cx);
+        cy = SEL(on, cy + w * dy, cy);
+        cz = SEL(on, cz + w * dz, cz);
+        ax = SEL(on, ax + w * jvx, ax);
+        ay = SEL(on, ay + w * jvy, ay);
+        az = SEL(on, az + w * jvz, az);
+        const v4 dist = vsqrt(d2);
+        const i4 pos = on & (dist > zero);
+        const v4 u = w / dist;
+        ux = SEL(pos, ux + u * dx, ux);
+        uy = SEL(pos, uy + u * dy, uy);
+        uz = SEL(pos, uz + u * dz, uz);
+        const i4 near = pos & (dist < sr);
+        const v4 m = w * (1.0f - dist / sr) / dist;
+        sx = SEL(near, sx - m * dx, sx);
+        sy = SEL(near, sy - m * dy, sy);
+        sz = SEL(near, sz - m * dz, sz);
+        sw = SEL(on, sw + w, sw);
+    }
+    const i4 div = sw > zero;
+    sx = SEL(div, sx / sw, sx);
+    sy = SEL(div, sy / sw, sy);
+    sz = SEL(div, sz / sw, sz);
+    for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
+        const int q = q0 + l;
+        out[q] = (acc){cnt[l], cx[l], cy[l], cz[l], ax[l], ay[l], az[l], sx[l], sy[l], sz[l],
+                       B->n[q] > 0 ? B->d2[0][q] : INFINITY, ux[l], uy[l], uz[l]};
+    }
+}
+
+void mur_topo_sums_batch(const mur_flock *f, const mur_step *s, const mur_topo_batch *B, acc *out)
+{
+    for (int q = 0; q < B->nb; q += 4)
+        sums4(f, s->def, B, q, out);
+}
+
+/* What the batched update leaves to mur_rules_update: predators, centrality, plane mode. A new term
+ * in mur_rules_update or mur_starling_steer must either be added here too or make this false. */
+bool mur_topo_update_batch_ok(const mur_step *st)
+{
+    const mur_flock_def *d = st->def;
+    return st->np == 0 && !(d->centrality > 0.0f) && !st->world.plane;
+}
+
+/* 1 / |(x, y, z)|, or 0 for the zero vector (space.h mur_unit_scale). */
+static inline v4 unit_scale(v4 x, v4 y, v4 z)
+{
+    const v4 zero = {0};
+    const v4 l = vsqrt(x * x + y * y + z * z);
+    return SEL(l > zero, 1.0f / l, zero);
+}
+
+/* The update of lanes q0..q0+3 up to the new position and velocity (O[0..5][lane]); roll written. */
+static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, const acc *ss, int q0,
+                    float O[6][4])
+{
+    const mur_flock_def *d = st->def;
+    const mur_rule_k *k = &st->rule;
+    const v4 zero = {0}, one = zero + 1.0f;
+    v4 I[17];
+    float roll0[4];
+    i4 hc = {0};
+    for (int l = 0; l < 4; l++) {
+        const int q = q0 + l < B->nb ? q0 + l : q0;
+        const acc *s = &ss[q];
+        const boid_in *b = &B->b[q];
+        const float x[17] = {s->cnt, s->cx, s->cy, s->cz, s->ax, s->ay, s->az, s->sx, s->sy, s->sz,
+                             b->px, b->py, b->pz, b->vx, b->vy, b->vz, 0.0f};
+        for (int m = 0; m < 17; m++)
+            I[m][l] = x[m];
+        roll0[l] = f->roll[B->i[q]];
+        hc[l] = B->has_c[q] ? -1 : 0;
+    }
+    const v4 px = I[10], py = I[11], pz = I[12], bvx = I[13], bvy = I[14], bvz = I[15];
+    /* cohesion and alignment */
+    const i4 has = I[0] > zero;
+    const v4 inv = one / I[0];
+    v4 cx = I[1] * inv, cy = I[2] * inv, cz = I[3] * inv;
+    v4 ax = I[4] * inv - bvx, ay = I[5] * inv - bvy, az = I[6] * inv - bvz;
+    if (d->steer_unit) {
+        const v4 kc = unit_scale(cx, cy, cz), ka = unit_scale(ax, ay, az);
+        cx *= kc; cy *= kc; cz *= kc;
+        ax *= ka; ay *= ka; az *= ka;
+    }
+    const float coh = k->cohesion, al = d->alignment;
+    v4 a0 = SEL(has, coh * cx + al * ax, zero);
+    v4 a1 = SEL(has, coh * cy + al * ay, zero);
+    v4 a2 = SEL(has, coh * cz + al * az, zero);
+    a0 += d->separation * I[7];
+    a1 += d->separation * I[8];
+    a2 += d->separation * I[9];
+    if (d->goal) {
+        a0 += d->goal_weight * (d->goal_pos[0] - px);
+        a1 += d->goal_weight * (d->goal_pos[1] - py);
+        a2 += d->goal_weight * (d->goal_pos[2] - pz);
+    }
+    if (d->wind) {
+        a0 += d->wind_vel[0];
+        a1 += d->wind_vel[1];
+        a2 += d->wind_vel[2];
+    }
+    if (st->world.soft) {
+        const float t = d->bounds_turn;
+        const v4 P[3] = {px, py, pz};
+        v4 *A[3] = {&a0, &a1, &a2};
+        for (int a = 0; a < 3; a++) {
+            const float lo = d->world_min[a] + d->bounds_margin, hi = d->world_max[a] - d->bounds_margin;
+            *A[a] = SEL(P[a] < lo, *A[a] + t, SEL(P[a] > hi, *A[a] - t, *A[a]));
+        }
+    }
+    if (st->starling) {
+        /* starling.c mur_starling_steer */
+        const v4 sp = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
+        const i4 moving = sp > zero;
+        if (d->speed_tau > 0.0f) { /* cruise */
+            const double g = fmin((double)d->dt / d->speed_tau, 1.0);
+            const d4 sd = __builtin_convertvector(sp, d4);
+            const d4 kd = g * ((double)d->cruise_speed - sd) / ((double)d->dt * sd);
+            /* fmax(-1e30, fmin(1e30, kd)): kd is never NaN where it is kept */
+            const d4 lo = DSEL(kd < 1e30, kd, (d4){0} + 1e30);
+            const d4 kk = DSEL(lo > -1e30, lo, (d4){0} - 1e30);
+            const v4 kf = __builtin_convertvector(kk, v4);
+            a0 = SEL(moving, a0 + kf * bvx, a0);
+            a1 = SEL(moving, a1 + kf * bvy, a1);
+            a2 = SEL(moving, a2 + kf * bvz, a2);
+        }
+        const v4 hv = vsqrt(bvx * bvx + bvz * bvz);
+        if (d->roost) {
+            const v4 dx = px - d->roost_pos[0], dz = pz - d->roost_pos[2];
+            const v4 r = vsqrt(dx * dx + dz * dz);
+            const i4 out = (r > d->roost_radius) & (hv > zero);
+            const v4 nx = dx / r, nz = dz / r;
+            const v4 fx = bvx / hv, fz = bvz / hv;
+            const v4 sx = -fz, sz = fx;
+            const v4 o = fx * nx + fz * nz, side = sx * nx + sz * nz;
+            const v4 m = d->roost_weight * (r - d->roost_radius) * 0.5f * (1.0f + o);
+            const v4 sgn = SEL(side > zero, zero - 1.0f, one);
+            a0 = SEL(out, a0 + sgn * m * sx, a0);
+            a2 = SEL(out, a2 + sgn * m * sz, a2);
+            v4 h = d->roost_pos[1] - py;
+            h = SEL(h > 10.0f, zero + 10.0f, SEL(h < -10.0f, zero - 10.0f, h));
+            a1 += d->roost_vertical * h - 2.0f * sqrtf(d->roost_vertical) * bvy;
+        }
+        if (d->bank) {
+            const i4 on = moving & (hv > 1e-3f * sp);
+            const v4 sx = -bvz / hv, sz = bvx / hv;
+            const v4 lat = a0 * sx + a2 * sz;
+            const v4 lim = sp * k->max_lat;
+            const v4 want = SEL(lat > lim, lim, SEL(lat < -lim, -lim, lat));
+            const v4 wg = want / MUR_GRAVITY;
+            float g = d->dt * d->bank_rate;
+            g = g < 1.0f ? g : 1.0f;
+            v4 got = zero;
+            for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
+                if (!on[l])
+                    continue;
+                /* fmaxf(-1.5f, fminf(1.5f, t)): the same for any t, NaN included */
+                const float t = atanf(wg[l]);
+                const float t1 = t < 1.5f ? t : 1.5f;
+                const float target = t1 > -1.5f ? t1 : -1.5f;
+                const float roll = roll0[l] + g * (target - roll0[l]);
+                f->roll[B->i[q0 + l]] = roll;
+                got[l] = MUR_GRAVITY * tanf(roll);
+            }
+            a0 = SEL(on, a0 + (got - lat) * sx, a0);
+            a2 = SEL(on, a2 + (got - lat) * sz, a2);
+        }
+    }
+    const float dt = d->dt;
+    v4 vx = bvx + dt * a0, vy = bvy + dt * a1, vz = bvz + dt * a2;
+    /* mur_clamp_speed */
+    const float lo = d->min_speed, hi = d->max_speed;
+    const v4 s2 = vx * vx + vy * vy + vz * vz;
+    const i4 big = s2 > hi * hi, clamp = big | ((s2 < lo * lo) & (s2 > zero));
+    const v4 ks = SEL(big, zero + hi, zero + lo) / vsqrt(s2);
+    vx = SEL(clamp, vx * ks, vx);
+    vy = SEL(clamp, vy * ks, vy);
+    vz = SEL(clamp, vz * ks, vz);
+    v4 dv[3] = {zero, zero, zero}, dp[3] = {zero, zero, zero};
+    for (int l = 0; l < 4 && q0 + l < B->nb; l++)
+        for (int a = 0; a < 3; a++) {
+            dv[a][l] = B->c[q0 + l].dv[a];
+            dp[a][l] = B->c[q0 + l].dp[a];
+        }
+    /* contacts: the velocity change before the move, the push after it */
+    vx = SEL(hc, vx + dv[0], vx);
+    vy = SEL(hc, vy + dv[1], vy);
+    vz = SEL(hc, vz + dv[2], vz);
+    v4 qx = px + dt * vx, qy = py + dt * vy, qz = pz + dt * vz;
+    qx = SEL(hc, qx + dp[0], qx);
+    qy = SEL(hc, qy + dp[1], qy);
+    qz = SEL(hc, qz + dp[2], qz);
+    const v4 o[6] = {qx, qy, qz, vx, vy, vz};
+    for (int m = 0; m < 6; m++)
+        memcpy(O[m], &o[m], sizeof o[m]);
+}
+
+void mur_topo_update_batch(mur_flock *f, const mur_step *st, const mur_topo_batch *B, const acc *ss)
+{
+    const mur_flock_def *d = st->def;
+    for (int q0 = 0; q0 < B->nb; q0 += 4) {
+        float O[6][4];
+        update4(f, st, B, ss, q0, O);
+        for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
+            const int32_t i = B->i[q0 + l];
+            float p[3] = {O[0][l], O[1][l], O[2][l]}, v[3] = {O[3][l], O[4][l], O[5][l]};
+            if (d->perch && p[1] <= d->ground) {
+                p[1] = d->ground;
+                v[0] = v[1] = v[2] = 0.0f;
+                const int32_t span = d->perch_max - d->perch_min + 1;
+                const int32_t r = (int32_t)(mur_hash_unit(d->seed, f->tick, (uint64_t)i) * (float)span);
+                f->perch[i] = d->perch_min + (r < span ? r : span - 1);
+            }
+            mur_apply_walls(d, p, v);
+            memcpy(f->pos + 3 * (size_t)i, p, sizeof p);
+            memcpy(f->vel + 3 * (size_t)i, v, sizeof v);
+        }
+    }
+}
+#else
+typedef int mur_topo_batch_empty; /* ISO C wants a declaration in every file */
+#endif

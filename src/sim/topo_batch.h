@@ -1,0 +1,40 @@
+/* The part of the topological pass after the searches (topo_batch.c, x86 builds): a batch of boids
+ * whose neighbour lists and contacts are known gets its sums and its update 4 boids per SSE vector,
+ * with the bits of topo.c's sums() and rules.c's mur_rules_update. */
+#ifndef MUR_SIM_TOPO_BATCH_H
+#define MUR_SIM_TOPO_BATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel.h"
+#include "rules.h"
+#include "topo.h"
+
+struct mur_step;
+
+/// Boids per batch (a multiple of 4).
+#define MUR_TOPO_BATCH 8
+
+/// A batch of searched boids: what their sums and updates read. Lane q is the q-th boid searched.
+typedef struct mur_topo_batch {
+    int nb;
+    int32_t i[MUR_TOPO_BATCH];  ///< boid index
+    int32_t n[MUR_TOPO_BATCH];  ///< neighbours in the list
+    boid_in b[MUR_TOPO_BATCH];  ///< state the search saw (vlen unused)
+    float d2[MUR_TOPO_MAX][MUR_TOPO_BATCH];      ///< the lists, ascending: squared distance
+    int32_t slot[MUR_TOPO_MAX][MUR_TOPO_BATCH];  ///< and sorted slot
+    bool has_c[MUR_TOPO_BATCH]; ///< contacts found (c applies)
+    mur_contact c[MUR_TOPO_BATCH];
+} mur_topo_batch;
+
+#ifdef MUR_X86_PATHS
+/// topo.c's sums() of every boid of the batch into out[q], the same bits.
+void mur_topo_sums_batch(const mur_flock *f, const struct mur_step *s, const mur_topo_batch *B, acc *out);
+/// Whether mur_topo_update_batch computes exactly what mur_rules_update does this tick.
+bool mur_topo_update_batch_ok(const struct mur_step *st);
+/// mur_rules_update of every boid of the batch (sums ss[q], contacts B->c[q] where B->has_c[q]).
+void mur_topo_update_batch(mur_flock *f, const struct mur_step *st, const mur_topo_batch *B, const acc *ss);
+#endif
+
+#endif
