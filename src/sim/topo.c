@@ -548,6 +548,7 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
  * speed of the start of the tick) loses half the closing speed, and one already closer moves half the
  * overlap away; the other boid does the mirror image (an inelastic contact), so a follower cannot
  * overrun a boid in front that does not see it. */
+#ifndef MUR_X86_PATHS
 static void contacts(const mur_flock *f, const mur_step *s, const search *S, int32_t i, mur_contact *c)
 {
     const float hr = s->def->hard_radius;
@@ -578,12 +579,14 @@ static void contacts(const mur_flock *f, const mur_step *s, const search *S, int
         }
     }
 }
+#endif
 
 /* The sums and updates of a batch of searched boids (topo_batch.c 4 boids per vector on x86: the
  * sums and, where it computes what mur_rules_update does, the update). */
 static void batch_update(mur_flock *f, const mur_step *s, mur_topo_batch *TB, acc *TA)
 {
 #ifdef MUR_X86_PATHS
+    mur_topo_contacts_batch(f, s, TB);
     mur_topo_sums_batch(f, s, TB, TA);
     if (mur_topo_update_batch_ok(s)) {
         mur_topo_update_batch(f, s, TB, TA);
@@ -645,14 +648,20 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
             TB.i[q] = i;
             TB.n[q] = S.n;
             TB.b[q] = (boid_in){S.px, S.py, S.pz, S.vx, S.vy, S.vz, 0.0f};
-            contacts(f, s, &S, i, &TB.c[q]);
-            TB.has_c[q] = S.nh > 0;
+            TB.nh[q] = S.nh;
 #ifdef MUR_X86_PATHS
             for (int m = 0; m < S.n; m++) {
                 TB.d2[m][q] = key_d2(S.key[m]);
                 TB.slot[m][q] = S.slot[m];
             }
+            for (int m = 0; m < S.nh; m++) {
+                TB.hd2[m][q] = S.hard[m].d2;
+                TB.hidx[m][q] = S.hard[m].idx;
+                TB.hslot[m][q] = S.hard[m].slot;
+            }
 #else
+            contacts(f, s, &S, i, &TB.c[q]);
+            TB.has_c[q] = S.nh > 0;
             sums(f, s, &S, &TA[q]);
 #endif
             if (TB.nb == MUR_TOPO_BATCH)

@@ -102,6 +102,71 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     }
 }
 
+/* topo.c contacts(), lanes q0..q0+3 of the batch. */
+static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch *B, int q0)
+{
+    const float hr = d->hard_radius, dt = d->dt;
+    const v4 zero = {0}, one = zero + 1.0f;
+    v4 px, py, pz, bvx, bvy, bvz;
+    i4 n, self;
+    int maxn = 0;
+    for (int l = 0; l < 4; l++) {
+        const int q = q0 + l < B->nb ? q0 + l : q0;
+        px[l] = B->b[q].px;
+        py[l] = B->b[q].py;
+        pz[l] = B->b[q].pz;
+        bvx[l] = B->b[q].vx;
+        bvy[l] = B->b[q].vy;
+        bvz[l] = B->b[q].vz;
+        self[l] = B->i[q];
+        n[l] = q0 + l < B->nb ? B->nh[q] : 0;
+        maxn = n[l] > maxn ? n[l] : maxn;
+    }
+    v4 dp0 = zero, dp1 = zero, dp2 = zero, dv0 = zero, dv1 = zero, dv2 = zero;
+    for (int q = 0; q < maxn; q++) {
+        const i4 on = (i4){q, q, q, q} < n;
+        v4 jx, jy, jz, jvx, jvy, jvz;
+        i4 idx;
+        for (int l = 0; l < 4; l++) {
+            const int32_t j = on[l] ? B->hslot[q][q0 + l] : 0;
+            jx[l] = f->sx[j];
+            jy[l] = f->sy[j];
+            jz[l] = f->sz[j];
+            jvx[l] = f->svx[j];
+            jvy[l] = f->svy[j];
+            jvz[l] = f->svz[j];
+            idx[l] = B->hidx[q][q0 + l];
+        }
+        const v4 d2 = SEL(on, load4(&B->hd2[q][q0]), one);
+        const v4 dist = vsqrt(d2);
+        const i4 pos = dist > zero;
+        /* coincident: split along x by index */
+        v4 ux = SEL(pos, (jx - px) / dist, SEL(idx > self, one, zero - 1.0f));
+        v4 uy = SEL(pos, (jy - py) / dist, zero);
+        v4 uz = SEL(pos, (jz - pz) / dist, zero);
+        const i4 in = on & (dist < hr);
+        const v4 push = 0.5f * (hr - dist);
+        dp0 = SEL(in, dp0 - push * ux, dp0);
+        dp1 = SEL(in, dp1 - push * uy, dp1);
+        dp2 = SEL(in, dp2 - push * uz, dp2);
+        const v4 close = (bvx - jvx) * ux + (bvy - jvy) * uy + (bvz - jvz) * uz;
+        const i4 hit = on & (close > zero) & (dist - close * dt < hr);
+        dv0 = SEL(hit, dv0 - 0.5f * close * ux, dv0);
+        dv1 = SEL(hit, dv1 - 0.5f * close * uy, dv1);
+        dv2 = SEL(hit, dv2 - 0.5f * close * uz, dv2);
+    }
+    for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
+        B->c[q0 + l] = (mur_contact){{dp0[l], dp1[l], dp2[l]}, {dv0[l], dv1[l], dv2[l]}};
+        B->has_c[q0 + l] = B->nh[q0 + l] > 0;
+    }
+}
+
+void mur_topo_contacts_batch(const mur_flock *f, const mur_step *s, mur_topo_batch *B)
+{
+    for (int q = 0; q < B->nb; q += 4)
+        contacts4(f, s->def, B, q);
+}
+
 void mur_topo_sums_batch(const mur_flock *f, const mur_step *s, const mur_topo_batch *B, acc *out)
 {
     for (int q = 0; q < B->nb; q += 4)

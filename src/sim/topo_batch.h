@@ -24,11 +24,16 @@ typedef struct mur_topo_batch {
     boid_in b[MUR_TOPO_BATCH];  ///< state the search saw (vlen unused)
     float d2[MUR_TOPO_MAX][MUR_TOPO_BATCH];      ///< the lists, ascending: squared distance
     int32_t slot[MUR_TOPO_MAX][MUR_TOPO_BATCH];  ///< and sorted slot
+    int32_t nh[MUR_TOPO_BATCH]; ///< hard-sphere contacts (x86: hd2, hidx, hslot; else c, has_c)
+    float hd2[MUR_TOPO_CONTACTS][MUR_TOPO_BATCH];
+    int32_t hidx[MUR_TOPO_CONTACTS][MUR_TOPO_BATCH], hslot[MUR_TOPO_CONTACTS][MUR_TOPO_BATCH];
     bool has_c[MUR_TOPO_BATCH]; ///< contacts found (c applies)
     mur_contact c[MUR_TOPO_BATCH];
 } mur_topo_batch;
 
 #ifdef MUR_X86_PATHS
+/// topo.c's contacts() of every boid of the batch into B->c[q] and B->has_c[q], the same bits.
+void mur_topo_contacts_batch(const mur_flock *f, const struct mur_step *s, mur_topo_batch *B);
 /// topo.c's sums() of every boid of the batch into out[q], the same bits.
 void mur_topo_sums_batch(const mur_flock *f, const struct mur_step *s, const mur_topo_batch *B, acc *out);
 /// Whether mur_topo_update_batch computes exactly what mur_rules_update does this tick.
