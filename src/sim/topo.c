@@ -586,10 +586,7 @@ static void contacts(const mur_flock *f, const mur_step *s, const search *S, int
 static void batch_update(mur_flock *f, const mur_step *s, mur_topo_batch *TB, acc *TA)
 {
 #ifdef MUR_X86_PATHS
-    mur_topo_contacts_batch(f, s, TB);
-    mur_topo_sums_batch(f, s, TB, TA);
-    if (mur_topo_update_batch_ok(s)) {
-        mur_topo_update_batch(f, s, TB, TA);
+    if (mur_topo_batch_run(f, s, TB, TA)) {
         TB->nb = 0;
         return;
     }

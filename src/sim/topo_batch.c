@@ -36,8 +36,13 @@ static inline v4 vsqrt(v4 x)
     return __builtin_ia32_sqrtps(x);
 }
 
-/* topo.c sums(), lanes q..q+3 of the batch. */
-static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B, int q0, acc *out)
+/* The sums of 4 boids (acc's fields but nn and ux, uy, uz, which the update does not read). */
+typedef struct sums_v {
+    v4 cnt, cx, cy, cz, ax, ay, az, sx, sy, sz;
+} sums_v;
+
+/* topo.c sums(), lanes q0..q0+3 of the batch: into V, and into out[q] unless out is NULL. */
+static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B, int q0, sums_v *V, acc *out)
 {
     const int kk = (int)floorf(d->topo_k);
     const float frac = d->topo_k - (float)kk;
@@ -95,15 +100,23 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     sx = SEL(div, sx / sw, sx);
     sy = SEL(div, sy / sw, sy);
     sz = SEL(div, sz / sw, sz);
-    for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
+    *V = (sums_v){cnt, cx, cy, cz, ax, ay, az, sx, sy, sz};
+    for (int l = 0; out && l < 4 && q0 + l < B->nb; l++) {
         const int q = q0 + l;
         out[q] = (acc){cnt[l], cx[l], cy[l], cz[l], ax[l], ay[l], az[l], sx[l], sy[l], sz[l],
                        B->n[q] > 0 ? B->d2[0][q] : INFINITY, ux[l], uy[l], uz[l]};
     }
 }
 
-/* topo.c contacts(), lanes q0..q0+3 of the batch. */
-static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch *B, int q0)
+/* The contacts of 4 boids: whether they apply (has) and the corrections. */
+typedef struct contact_v {
+    i4 has;
+    v4 dp[3], dv[3];
+} contact_v;
+
+/* topo.c contacts(), lanes q0..q0+3 of the batch: into V, and into B->c, B->has_c when asked. */
+static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch *B, int q0, contact_v *V,
+                      bool keep)
 {
     const float hr = d->hard_radius, dt = d->dt;
     const v4 zero = {0}, one = zero + 1.0f;
@@ -155,27 +168,16 @@ static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch
         dv1 = SEL(hit, dv1 - 0.5f * close * uy, dv1);
         dv2 = SEL(hit, dv2 - 0.5f * close * uz, dv2);
     }
-    for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
+    *V = (contact_v){n > 0, {dp0, dp1, dp2}, {dv0, dv1, dv2}};
+    for (int l = 0; keep && l < 4 && q0 + l < B->nb; l++) {
         B->c[q0 + l] = (mur_contact){{dp0[l], dp1[l], dp2[l]}, {dv0[l], dv1[l], dv2[l]}};
         B->has_c[q0 + l] = B->nh[q0 + l] > 0;
     }
 }
 
-void mur_topo_contacts_batch(const mur_flock *f, const mur_step *s, mur_topo_batch *B)
-{
-    for (int q = 0; q < B->nb; q += 4)
-        contacts4(f, s->def, B, q);
-}
-
-void mur_topo_sums_batch(const mur_flock *f, const mur_step *s, const mur_topo_batch *B, acc *out)
-{
-    for (int q = 0; q < B->nb; q += 4)
-        sums4(f, s->def, B, q, out);
-}
-
 /* What the batched update leaves to mur_rules_update: predators, centrality, plane mode. A new term
  * in mur_rules_update or mur_starling_steer must either be added here too or make this false. */
-bool mur_topo_update_batch_ok(const mur_step *st)
+static bool update_ok(const mur_step *st)
 {
     const mur_flock_def *d = st->def;
     return st->np == 0 && !(d->centrality > 0.0f) && !st->world.plane;
@@ -190,32 +192,29 @@ static inline v4 unit_scale(v4 x, v4 y, v4 z)
 }
 
 /* The update of lanes q0..q0+3 up to the new position and velocity (O[0..5][lane]); roll written. */
-static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, const acc *ss, int q0,
-                    float O[6][4])
+static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, const sums_v *S,
+                    const contact_v *C, int q0, float O[6][4])
 {
     const mur_flock_def *d = st->def;
     const mur_rule_k *k = &st->rule;
     const v4 zero = {0}, one = zero + 1.0f;
-    v4 I[17];
+    v4 px, py, pz, bvx, bvy, bvz;
     float roll0[4];
-    i4 hc = {0};
     for (int l = 0; l < 4; l++) {
-        const int q = q0 + l < B->nb ? q0 + l : q0;
-        const acc *s = &ss[q];
-        const boid_in *b = &B->b[q];
-        const float x[17] = {s->cnt, s->cx, s->cy, s->cz, s->ax, s->ay, s->az, s->sx, s->sy, s->sz,
-                             b->px, b->py, b->pz, b->vx, b->vy, b->vz, 0.0f};
-        for (int m = 0; m < 17; m++)
-            I[m][l] = x[m];
-        roll0[l] = f->roll[B->i[q]];
-        hc[l] = B->has_c[q] ? -1 : 0;
+        const boid_in *b = &B->b[q0 + l < B->nb ? q0 + l : q0];
+        px[l] = b->px;
+        py[l] = b->py;
+        pz[l] = b->pz;
+        bvx[l] = b->vx;
+        bvy[l] = b->vy;
+        bvz[l] = b->vz;
+        roll0[l] = f->roll[B->i[q0 + l < B->nb ? q0 + l : q0]];
     }
-    const v4 px = I[10], py = I[11], pz = I[12], bvx = I[13], bvy = I[14], bvz = I[15];
     /* cohesion and alignment */
-    const i4 has = I[0] > zero;
-    const v4 inv = one / I[0];
-    v4 cx = I[1] * inv, cy = I[2] * inv, cz = I[3] * inv;
-    v4 ax = I[4] * inv - bvx, ay = I[5] * inv - bvy, az = I[6] * inv - bvz;
+    const i4 has = S->cnt > zero;
+    const v4 inv = one / S->cnt;
+    v4 cx = S->cx * inv, cy = S->cy * inv, cz = S->cz * inv;
+    v4 ax = S->ax * inv - bvx, ay = S->ay * inv - bvy, az = S->az * inv - bvz;
     if (d->steer_unit) {
         const v4 kc = unit_scale(cx, cy, cz), ka = unit_scale(ax, ay, az);
         cx *= kc; cy *= kc; cz *= kc;
@@ -225,9 +224,9 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     v4 a0 = SEL(has, coh * cx + al * ax, zero);
     v4 a1 = SEL(has, coh * cy + al * ay, zero);
     v4 a2 = SEL(has, coh * cz + al * az, zero);
-    a0 += d->separation * I[7];
-    a1 += d->separation * I[8];
-    a2 += d->separation * I[9];
+    a0 += d->separation * S->sx;
+    a1 += d->separation * S->sy;
+    a2 += d->separation * S->sz;
     if (d->goal) {
         a0 += d->goal_weight * (d->goal_pos[0] - px);
         a1 += d->goal_weight * (d->goal_pos[1] - py);
@@ -315,12 +314,8 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     vx = SEL(clamp, vx * ks, vx);
     vy = SEL(clamp, vy * ks, vy);
     vz = SEL(clamp, vz * ks, vz);
-    v4 dv[3] = {zero, zero, zero}, dp[3] = {zero, zero, zero};
-    for (int l = 0; l < 4 && q0 + l < B->nb; l++)
-        for (int a = 0; a < 3; a++) {
-            dv[a][l] = B->c[q0 + l].dv[a];
-            dp[a][l] = B->c[q0 + l].dp[a];
-        }
+    const i4 hc = C->has;
+    const v4 *dv = C->dv, *dp = C->dp;
     /* contacts: the velocity change before the move, the push after it */
     vx = SEL(hc, vx + dv[0], vx);
     vy = SEL(hc, vy + dv[1], vy);
@@ -334,12 +329,19 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         memcpy(O[m], &o[m], sizeof o[m]);
 }
 
-void mur_topo_update_batch(mur_flock *f, const mur_step *st, const mur_topo_batch *B, const acc *ss)
+bool mur_topo_batch_run(mur_flock *f, const mur_step *st, mur_topo_batch *B, acc *out)
 {
     const mur_flock_def *d = st->def;
+    const bool ok = update_ok(st);
     for (int q0 = 0; q0 < B->nb; q0 += 4) {
+        contact_v C;
+        sums_v S;
+        contacts4(f, d, B, q0, &C, !ok);
+        sums4(f, d, B, q0, &S, ok ? NULL : out);
+        if (!ok)
+            continue;
         float O[6][4];
-        update4(f, st, B, ss, q0, O);
+        update4(f, st, B, &S, &C, q0, O);
         for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
             const int32_t i = B->i[q0 + l];
             float p[3] = {O[0][l], O[1][l], O[2][l]}, v[3] = {O[3][l], O[4][l], O[5][l]};
@@ -355,6 +357,7 @@ void mur_topo_update_batch(mur_flock *f, const mur_step *st, const mur_topo_batc
             memcpy(f->vel + 3 * (size_t)i, v, sizeof v);
         }
     }
+    return ok;
 }
 #else
 typedef int mur_topo_batch_empty; /* ISO C wants a declaration in every file */

@@ -32,14 +32,11 @@ typedef struct mur_topo_batch {
 } mur_topo_batch;
 
 #ifdef MUR_X86_PATHS
-/// topo.c's contacts() of every boid of the batch into B->c[q] and B->has_c[q], the same bits.
-void mur_topo_contacts_batch(const mur_flock *f, const struct mur_step *s, mur_topo_batch *B);
-/// topo.c's sums() of every boid of the batch into out[q], the same bits.
-void mur_topo_sums_batch(const mur_flock *f, const struct mur_step *s, const mur_topo_batch *B, acc *out);
-/// Whether mur_topo_update_batch computes exactly what mur_rules_update does this tick.
-bool mur_topo_update_batch_ok(const struct mur_step *st);
-/// mur_rules_update of every boid of the batch (sums ss[q], contacts B->c[q] where B->has_c[q]).
-void mur_topo_update_batch(mur_flock *f, const struct mur_step *st, const mur_topo_batch *B, const acc *ss);
+/// The contacts (topo.c contacts()), sums (sums()) and update (mur_rules_update) of every boid of the
+/// batch, the same bits: true when done; false where the update has a term the batch leaves to
+/// mur_rules_update (predators, centrality, plane mode): then B->c[q], B->has_c[q] and out[q] hold
+/// the contacts and the sums of boid q for it.
+bool mur_topo_batch_run(mur_flock *f, const struct mur_step *s, mur_topo_batch *B, acc *out);
 #endif
 
 #endif
