@@ -391,6 +391,49 @@ static void bit_identical(void **st)
     mur_flock_destroy(e);
 }
 
+/* Pinned starling runs: the batched contacts, sums and update (topo_batch.c, 4 boids per vector) give
+ * the state of the scalar per-boid code they replaced (the hashes of murmur --preset starling --boids
+ * 2500 --steps 40 with these --set pairs, before the batch), on 1 and 2 threads and every path; the
+ * last case (predators) takes the scalar update. Update deliberately. */
+static void pinned_starling(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *pairs[7];
+        uint64_t hash;
+    } cases[] = {
+        {{NULL}, 0x9e35009231fe0a47ULL},
+        {{"bounds=soft", "goal=on", "wind=on", "wind_vel=1,0,2", "perch=on", "ground=38", "hard_radius=2"},
+         0x97dd4af4f3bb22c2ULL},
+        {{"predators=3", "hard_radius=1"}, 0xd788b9e48e48cbb8ULL},
+    };
+    const mur_simd best = mur_kernel_best();
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (int p = MUR_SIMD_BASE; p <= (int)best; p++) {
+            for (int threads = 1; threads <= 2; threads++) {
+                mur_flock_def d;
+                assert_true(mur_def_preset(&d, "starling", NULL));
+                d.boids = 2500;
+                for (int k = 0; k < 7 && cases[c].pairs[k]; k++)
+                    assert_true(mur_def_set_pair(&d, cases[c].pairs[k], NULL));
+                mur_flock *f = make(&d);
+                mur_flock_set_threads(f, threads);
+                if (!mur_flock_set_simd(f, (mur_simd)p, NULL)) {
+                    mur_flock_destroy(f);
+                    continue;
+                }
+                mur_flock_steps(f, 40);
+                const uint64_t h = mur_flock_hash(f);
+                if (h != cases[c].hash)
+                    fail_msg("case %zu, path %s, %d threads: hash %016llx, pinned %016llx", c,
+                             mur_simd_name((mur_simd)p), threads, (unsigned long long)h,
+                             (unsigned long long)cases[c].hash);
+                mur_flock_destroy(f);
+            }
+        }
+    }
+}
+
 /* Starlings started at one point, or crowded in one cell around a point (and a few far away): the
  * same state on 1 and 2 threads, the base path and the brute-force search, and finite throughout. */
 static mur_flock *crowd(int32_t n, bool coincident, int threads)
@@ -582,7 +625,8 @@ int main(void)
         cmocka_unit_test(knn_vs_brute_dense), cmocka_unit_test(knn_vs_brute_sparse),
         cmocka_unit_test(knn_vs_brute_lattice), cmocka_unit_test(knn_vs_brute_coincident),
         cmocka_unit_test(crowd_bit_identical),
-        cmocka_unit_test(bit_identical),      cmocka_unit_test(hard_sphere),
+        cmocka_unit_test(bit_identical),      cmocka_unit_test(pinned_starling),
+        cmocka_unit_test(hard_sphere),
         cmocka_unit_test(banking),            cmocka_unit_test(cruise),
         cmocka_unit_test(presets),            cmocka_unit_test(centrality),
         cmocka_unit_test(public_neighbours_equal_grid), cmocka_unit_test(public_neighbours_by_hand),
