@@ -581,21 +581,6 @@ static void contacts(const mur_flock *f, const mur_step *s, const search *S, int
 }
 #endif
 
-/* The sums and updates of a batch of searched boids (topo_batch.c 4 boids per vector on x86: the
- * sums and, where it computes what mur_rules_update does, the update). */
-static void batch_update(mur_flock *f, const mur_step *s, mur_topo_batch *TB, acc *TA)
-{
-#ifdef MUR_X86_PATHS
-    if (mur_topo_batch_run(f, s, TB, TA)) {
-        TB->nb = 0;
-        return;
-    }
-#endif
-    for (int q = 0; q < TB->nb; q++)
-        mur_rules_update(f, s, TB->i[q], &TB->b[q], &TA[q], TB->has_c[q] ? &TB->c[q] : NULL);
-    TB->nb = 0;
-}
-
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *gb, int32_t k0, int32_t k1,
                      mur_item_sums *T)
 {
@@ -662,11 +647,11 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
             sums(f, s, &S, &TA[q]);
 #endif
             if (TB.nb == MUR_TOPO_BATCH)
-                batch_update(f, s, &TB, TA);
+                mur_topo_batch_flush(f, s, &TB, TA);
         }
     }
     if (TB.nb > 0)
-        batch_update(f, s, &TB, TA);
+        mur_topo_batch_flush(f, s, &TB, TA);
     T->cand += S.tested;
 }
 

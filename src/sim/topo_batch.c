@@ -1,10 +1,10 @@
-/* The topological pass after the searches, 4 boids per SSE vector (x86 builds): the sums over each
- * boid's list (topo.c sums()) and its update (rules.c mur_rules_update with the starling terms of
- * starling.c and the hard-sphere contacts). Per boid the same IEEE operations in the same order (no
- * FMA: -ffp-contract=off; sqrtps and divps round as sqrtss and divss do; double where the scalar code
- * computes in double), each branch a select of the value the branch keeps, so the same bits on every
- * path and thread count. atanf and tanf (whose vector versions round differently) run per boid, as
- * do the perch timer, the walls and the stores. */
+/* The topological pass after the searches, 4 boids per SSE vector (x86 builds; elsewhere the flush
+ * calls mur_rules_update): the sums over each boid's list (topo.c sums()) and its update (rules.c
+ * mur_rules_update with the starling terms of starling.c and the hard-sphere contacts). Per boid the
+ * same IEEE operations in the same order (no FMA: -ffp-contract=off; sqrtps and divps round as sqrtss
+ * and divss do; double where the scalar code computes in double), each branch a select of the value
+ * the branch keeps, so the same bits on every path and thread count. atanf and tanf (whose vector
+ * versions round differently) run per boid, as do the perch timer, the walls and the stores. */
 #include <math.h>
 #include <string.h>
 
@@ -359,6 +359,17 @@ bool mur_topo_batch_run(mur_flock *f, const mur_step *st, mur_topo_batch *B, acc
     }
     return ok;
 }
-#else
-typedef int mur_topo_batch_empty; /* ISO C wants a declaration in every file */
 #endif
+
+void mur_topo_batch_flush(mur_flock *f, const mur_step *s, mur_topo_batch *B, acc *out)
+{
+#ifdef MUR_X86_PATHS
+    if (mur_topo_batch_run(f, s, B, out)) {
+        B->nb = 0;
+        return;
+    }
+#endif
+    for (int q = 0; q < B->nb; q++)
+        mur_rules_update(f, s, B->i[q], &B->b[q], &out[q], B->has_c[q] ? &B->c[q] : NULL);
+    B->nb = 0;
+}

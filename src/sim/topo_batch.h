@@ -39,4 +39,9 @@ typedef struct mur_topo_batch {
 bool mur_topo_batch_run(mur_flock *f, const struct mur_step *s, mur_topo_batch *B, acc *out);
 #endif
 
+/// The contacts, sums and updates of the batch (mur_topo_batch_run where it does them, else
+/// mur_rules_update of each boid with B->c, B->has_c and out, which the caller filled on builds
+/// without the x86 paths); empties the batch.
+void mur_topo_batch_flush(mur_flock *f, const struct mur_step *s, mur_topo_batch *B, acc *out);
+
 #endif
