@@ -4,36 +4,105 @@
 static const float *P(const mur_flock *f, int i) { return mur_flock_view(f).pos + 3 * i; }
 static const float *V(const mur_flock *f, int i) { return mur_flock_view(f).vel + 3 * i; }
 
-/* Cohesion: A(0,0,0) sees B(2,0,0) and C(0,2,0); perceived centre (1,1,0); acc = 0.5*(1,1,0). */
-static void cohesion(void **state)
+/* One tick of a small hand-made flock: the rules a case switches on (mur_def_set_pair syntax, on top
+ * of neutral_def), the boids (x, y, z, vx, vy, vz) and what the tick must give. */
+typedef struct expect {
+    int boid;
+    char what; /* 'v' velocity, 'p' position */
+    double x, y, z, tol;
+} expect;
+
+typedef struct tick_case {
+    const char *name, *set;
+    int n;
+    float boid[3][6];
+    expect want[4];
+} tick_case;
+
+static const tick_case TICKS[] = {
+    /* A(0,0,0) sees B(2,0,0) and C(0,2,0): perceived centre (1,1,0), acc 0.5*(1,1,0); B: centre of A
+     * and C is (0,1,0), offset (-2,1,0) */
+    {"cohesion", "cohesion=0.5 dt=0.1", 3, {{0, 0, 0, 1, 0, 0}, {2, 0, 0, 1, 0, 0}, {0, 2, 0, 1, 0, 0}},
+     {{0, 'v', 1.05, 0.05, 0, 1e-6}, {0, 'p', 0.105, 0.005, 0, 1e-6}, {1, 'v', 0.9, 0.05, 0, 1e-6}}},
+    /* A and B at rest 1 apart, radius 2, weight 3: each pushed 3 units/s^2 apart; C is a neighbour
+     * outside the separation radius */
+    {"separation", "separation=3 separation_radius=2", 3, {{0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {0, 5, 0, 0, 0, 0}},
+     {{0, 'v', -3, 0, 0, 1e-6}, {0, 'p', -3, 0, 0, 1e-6}, {1, 'v', 3, 0, 0, 1e-6}, {2, 'v', 0, 0, 0, 1e-6}}},
+    /* A moves +x, B moves +y: A steers by 0.5*((0,1,0)-(1,0,0)) */
+    {"alignment", "alignment=0.5", 2, {{0, 0, 0, 1, 0, 0}, {1, 0, 0, 0, 1, 0}},
+     {{0, 'v', 0.5, 0.5, 0, 1e-6}, {1, 'v', 0.5, 0.5, 0, 1e-6}}},
+    /* B 3.5 away is beyond view_radius 3 */
+    {"vision_radius", "cohesion=1 view_radius=3", 2, {{0, 0, 0, 0, 0, 0}, {3.5f, 0, 0, 0, 0, 0}},
+     {{0, 'v', 0, 0, 0, 0}, {1, 'v', 0, 0, 0, 0}}},
+    /* a view cone of 90 degrees: B ahead is seen, C behind is not (1 + cohesion*(1,0,0)) */
+    {"view_cone", "cohesion=1 view_angle=90", 3, {{0, 0, 0, 1, 0, 0}, {1, 0, 0, 0, 0, 0}, {-1, 0, 0, 0, 0, 0}},
+     {{0, 'v', 2, 0, 0, 1e-6}}},
+    /* all round, the two pulls cancel */
+    {"view_all_round", "cohesion=1 view_angle=360", 3, {{0, 0, 0, 1, 0, 0}, {1, 0, 0, 0, 0, 0}, {-1, 0, 0, 0, 0, 0}},
+     {{0, 'v', 1, 0, 0, 1e-6}}},
+    /* speed limits keep the direction; a zero velocity stays zero (and finite) */
+    {"speed_limits", "max_speed=2 min_speed=1 view_radius=0.5", 3,
+     {{0, 0, 0, 3, 4, 0}, {50, 0, 0, 0.3f, 0, 0.4f}, {-50, 0, 0, 0, 0, 0}},
+     {{0, 'v', 1.2, 1.6, 0, 1e-6}, {1, 'v', 0.6, 0, 0.8, 1e-6}, {2, 'v', 0, 0, 0, 0}}},
+    /* inside the margin of the low x wall (and the high z wall) the push is bounds_turn */
+    {"soft_bounds", "bounds=soft bounds_margin=5 bounds_turn=2", 1, {{-99, 0, 98, 0, 0, 0}},
+     {{0, 'v', 2, 0, -2, 1e-6}}},
+    /* A at x=0.5 and B at x=9.5 in a 10-wide box are 1 apart through the wall; 0.5 - 1 wraps to 9.5 */
+    {"wrap_bounds", "bounds=wrap cohesion=1 view_radius=2 world_min=0,0,0 world_max=10,10,10", 2,
+     {{0.5f, 5, 5, 0, 0, 0}, {9.5f, 5, 5, 0, 0, 0}},
+     {{0, 'v', -1, 0, 0, 1e-5}, {0, 'p', 9.5, 5, 5, 1e-5}, {1, 'v', 1, 0, 0, 1e-5}, {1, 'p', 0.5, 5, 5, 1e-5}}},
+    /* leaving through x = 10 puts the boid on the wall with vx reversed */
+    {"bounce_bounds", "bounds=bounce world_min=0,0,0 world_max=10,10,10", 1, {{9.5f, 5, 5, 1, 0.5f, 0}},
+     {{0, 'p', 10, 5.5, 5, 1e-6}, {0, 'v', -1, 0.5, 0, 1e-6}}},
+    /* steer_unit: cohesion and alignment vectors scaled to length 1 before weighting */
+    {"steer_unit", "cohesion=1 alignment=1 steer_unit=on", 2, {{0, 0, 0, 0, 0, 0}, {4, 0, 0, 0, 0, 3}},
+     {{0, 'v', 1, 0, 1, 1e-6}}},
+};
+
+/* neutral_def with the space-separated name=value pairs of set on top. */
+static mur_flock_def def_with(int n, const char *set)
 {
-    (void)state;
-    mur_flock_def d = neutral_def(3);
-    d.cohesion = 0.5f;
-    d.dt = 0.1f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 1, 0, 0);
-    put(f, 1, 2, 0, 0, 1, 0, 0);
-    put(f, 2, 0, 2, 0, 1, 0, 0);
+    mur_flock_def d = neutral_def(n);
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", set);
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        mur_error err = {{0}};
+        if (!mur_def_set_pair(&d, t, &err))
+            fail_msg("%s: %s", t, err.msg);
+    }
+    return d;
+}
+
+/* A flock of d->boids boids placed from b (x, y, z, vx, vy, vz each). */
+static mur_flock *scene(const mur_flock_def *d, const float (*b)[6])
+{
+    mur_flock *f = make(d);
+    for (int i = 0; i < d->boids; i++)
+        put(f, i, b[i][0], b[i][1], b[i][2], b[i][3], b[i][4], b[i][5]);
+    return f;
+}
+
+static void one_tick(void **state)
+{
+    const tick_case *c = *state;
+    const mur_flock_def d = def_with(c->n, c->set);
+    mur_flock *f = scene(&d, c->boid);
     mur_flock_step(f);
-    assert_vec(V(f, 0), 1.05, 0.05, 0.0, 1e-6);
-    assert_vec(P(f, 0), 0.105, 0.005, 0.0, 1e-6);
-    /* B: centre of A and C is (0,1,0); offset (-2,1,0) */
-    assert_vec(V(f, 1), 1.0 - 0.1, 0.05, 0.0, 1e-6);
+    for (int k = 0; k < 4 && c->want[k].what; k++) {
+        const expect *w = &c->want[k];
+        assert_vec(w->what == 'p' ? P(f, w->boid) : V(f, w->boid), w->x, w->y, w->z, w->tol);
+    }
     mur_flock_destroy(f);
 }
 
-/* Scatter negates cohesion (Parker's m1 = -1). */
+static const float TRIO[3][6] = {{0, 0, 0, 1, 0, 0}, {2, 0, 0, 1, 0, 0}, {0, 2, 0, 1, 0, 0}};
+
+/* Scatter negates cohesion (Parker's m1 = -1), and switches off again. */
 static void scatter(void **state)
 {
     (void)state;
-    mur_flock_def d = neutral_def(3);
-    d.cohesion = 0.5f;
-    d.dt = 0.1f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 1, 0, 0);
-    put(f, 1, 2, 0, 0, 1, 0, 0);
-    put(f, 2, 0, 2, 0, 1, 0, 0);
+    const mur_flock_def d = def_with(3, "cohesion=0.5 dt=0.1");
+    mur_flock *f = scene(&d, TRIO);
     mur_flock_set_scatter(f, true);
     mur_flock_step(f);
     assert_vec(V(f, 0), 0.95, -0.05, 0.0, 1e-6);
@@ -42,168 +111,29 @@ static void scatter(void **state)
     mur_flock_destroy(f);
 }
 
-/* Separation: A(0,0,0), B(1,0,0) at rest, radius 2, weight 3: each pushed 3 units/s^2 apart. */
-static void separation(void **state)
+/* A live view_radius change takes effect on the next tick. */
+static void vision_radius_live(void **state)
 {
     (void)state;
-    mur_flock_def d = neutral_def(3);
-    d.separation = 3.0f;
-    d.separation_radius = 2.0f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 0, 0, 0);
-    put(f, 1, 1, 0, 0, 0, 0, 0);
-    put(f, 2, 0, 5, 0, 0, 0, 0); /* a neighbour, but outside the separation radius */
-    mur_flock_step(f);
-    assert_vec(V(f, 0), -3, 0, 0, 1e-6);
-    assert_vec(P(f, 0), -3, 0, 0, 1e-6);
-    assert_vec(V(f, 1), 3, 0, 0, 1e-6);
-    assert_vec(V(f, 2), 0, 0, 0, 1e-6);
-    mur_flock_destroy(f);
-}
-
-/* Alignment: A moves +x, B moves +y; A steers by 0.5*((0,1,0)-(1,0,0)). */
-static void alignment(void **state)
-{
-    (void)state;
-    mur_flock_def d = neutral_def(2);
-    d.alignment = 0.5f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 1, 0, 0);
-    put(f, 1, 1, 0, 0, 0, 1, 0);
-    mur_flock_step(f);
-    assert_vec(V(f, 0), 0.5, 0.5, 0, 1e-6);
-    assert_vec(V(f, 1), 0.5, 0.5, 0, 1e-6);
-    mur_flock_destroy(f);
-}
-
-/* Boids beyond view_radius are not neighbours. */
-static void vision_radius(void **state)
-{
-    (void)state;
-    mur_flock_def d = neutral_def(2);
-    d.cohesion = 1.0f;
-    d.view_radius = 3.0f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 0, 0, 0);
-    put(f, 1, 3.5f, 0, 0, 0, 0, 0);
+    static const float B[2][6] = {{0, 0, 0, 0, 0, 0}, {3.5f, 0, 0, 0, 0, 0}};
+    const mur_flock_def d = def_with(2, "cohesion=1 view_radius=3");
+    mur_flock *f = scene(&d, B);
     mur_flock_step(f);
     assert_vec(V(f, 0), 0, 0, 0, 0);
-    mur_flock_set(f, "view_radius", "4", NULL);
+    assert_true(mur_flock_set(f, "view_radius", "4", NULL));
     mur_flock_step(f);
     assert_vec(V(f, 0), 3.5, 0, 0, 1e-6);
     mur_flock_destroy(f);
 }
 
-/* View cone of 90 degrees: B ahead is seen, C behind is not. */
-static void view_cone(void **state)
-{
-    (void)state;
-    mur_flock_def d = neutral_def(3);
-    d.cohesion = 1.0f;
-    d.view_angle = 90.0f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 1, 0, 0);
-    put(f, 1, 1, 0, 0, 0, 0, 0);
-    put(f, 2, -1, 0, 0, 0, 0, 0);
-    mur_flock_step(f);
-    assert_vec(V(f, 0), 2, 0, 0, 1e-6); /* 1 + cohesion*(1,0,0) */
-    mur_flock_destroy(f);
-    d.view_angle = 360.0f;
-    f = make(&d);
-    put(f, 0, 0, 0, 0, 1, 0, 0);
-    put(f, 1, 1, 0, 0, 0, 0, 0);
-    put(f, 2, -1, 0, 0, 0, 0, 0);
-    mur_flock_step(f);
-    assert_vec(V(f, 0), 1, 0, 0, 1e-6); /* the two pulls cancel */
-    mur_flock_destroy(f);
-}
+static const float STILL[1][6] = {{0, 0, 0, 0, 0, 0}};
 
-/* Speed limits keep the direction; a zero velocity stays zero. */
-static void speed_limits(void **state)
-{
-    (void)state;
-    mur_flock_def d = neutral_def(3);
-    d.max_speed = 2.0f;
-    d.min_speed = 1.0f;
-    d.view_radius = 0.5f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 3, 4, 0);
-    put(f, 1, 50, 0, 0, 0.3f, 0, 0.4f);
-    put(f, 2, -50, 0, 0, 0, 0, 0);
-    mur_flock_step(f);
-    assert_vec(V(f, 0), 1.2, 1.6, 0, 1e-6);
-    assert_vec(V(f, 1), 0.6, 0, 0.8, 1e-6);
-    assert_vec(V(f, 2), 0, 0, 0, 0);
-    for (int a = 0; a < 3; a++)
-        assert_true(isfinite(V(f, 2)[a]));
-    mur_flock_destroy(f);
-}
-
-/* Soft bounds: inside the margin of the low x wall, the push is +bounds_turn on x only. */
-static void soft_bounds(void **state)
-{
-    (void)state;
-    mur_flock_def d = neutral_def(1);
-    d.bounds = MUR_BOUNDS_SOFT;
-    d.bounds_margin = 5.0f;
-    d.bounds_turn = 2.0f;
-    mur_flock *f = make(&d);
-    put(f, 0, -99, 0, 98, 0, 0, 0);
-    mur_flock_step(f);
-    assert_vec(V(f, 0), 2, 0, -2, 1e-6);
-    mur_flock_destroy(f);
-}
-
-/* Wrap: A at x=0.5 and B at x=9.5 in a 10-wide box are 1 apart through the wall. */
-static void wrap_bounds(void **state)
-{
-    (void)state;
-    mur_flock_def d = neutral_def(2);
-    d.bounds = MUR_BOUNDS_WRAP;
-    d.cohesion = 1.0f;
-    d.view_radius = 2.0f;
-    for (int a = 0; a < 3; a++) {
-        d.world_min[a] = 0.0f;
-        d.world_max[a] = 10.0f;
-    }
-    mur_flock *f = make(&d);
-    put(f, 0, 0.5f, 5, 5, 0, 0, 0);
-    put(f, 1, 9.5f, 5, 5, 0, 0, 0);
-    mur_flock_step(f);
-    assert_vec(V(f, 0), -1, 0, 0, 1e-5);
-    assert_vec(P(f, 0), 9.5, 5, 5, 1e-5); /* 0.5 - 1 wraps to 9.5 */
-    assert_vec(V(f, 1), 1, 0, 0, 1e-5);
-    assert_vec(P(f, 1), 0.5, 5, 5, 1e-5);
-    mur_flock_destroy(f);
-}
-
-/* Bounce: leaving through x = 10 puts the boid on the wall with vx reversed. */
-static void bounce_bounds(void **state)
-{
-    (void)state;
-    mur_flock_def d = neutral_def(1);
-    d.bounds = MUR_BOUNDS_BOUNCE;
-    for (int a = 0; a < 3; a++) {
-        d.world_min[a] = 0.0f;
-        d.world_max[a] = 10.0f;
-    }
-    mur_flock *f = make(&d);
-    put(f, 0, 9.5f, 5, 5, 1, 0.5f, 0);
-    mur_flock_step(f);
-    assert_vec(P(f, 0), 10, 5.5, 5, 1e-6);
-    assert_vec(V(f, 0), -1, 0.5, 0, 1e-6);
-    mur_flock_destroy(f);
-}
-
-/* Goal (tend to place) and wind. */
+/* Goal (tend to place) and wind, each switched on and off at run time. */
 static void goal_and_wind(void **state)
 {
     (void)state;
-    mur_flock_def d = neutral_def(1);
-    d.goal_weight = 0.1f;
-    d.dt = 0.5f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 0, 0, 0);
+    const mur_flock_def d = def_with(1, "goal_weight=0.1 dt=0.5");
+    mur_flock *f = scene(&d, STILL);
     const float g[3] = {10, 0, -20};
     mur_flock_set_goal(f, true, g);
     mur_flock_step(f);
@@ -223,12 +153,8 @@ static void goal_and_wind(void **state)
 static void flee_predator(void **state)
 {
     (void)state;
-    mur_flock_def d = neutral_def(1);
-    d.predators = 1;
-    d.predator_radius = 2.0f;
-    d.flee = 3.0f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 0, 0, 0);
+    const mur_flock_def d = def_with(1, "predators=1 predator_radius=2 flee=3");
+    mur_flock *f = scene(&d, STILL);
     const float pp[3] = {1, 0, 0}, pv[3] = {0, 0, 0};
     assert_true(mur_flock_set_predator(f, 0, pp, pv));
     mur_flock_set_predators_on(f, false);
@@ -238,22 +164,6 @@ static void flee_predator(void **state)
     mur_flock_set_predators_on(f, true);
     mur_flock_step(f);
     assert_vec(V(f, 0), -3, 0, 0, 1e-6);
-    mur_flock_destroy(f);
-}
-
-/* steer_unit: cohesion and alignment vectors scaled to length 1 before weighting. */
-static void steer_unit(void **state)
-{
-    (void)state;
-    mur_flock_def d = neutral_def(2);
-    d.cohesion = 1.0f;
-    d.alignment = 1.0f;
-    d.steer_unit = true;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 0, 0, 0);
-    put(f, 1, 4, 0, 0, 0, 0, 3);
-    mur_flock_step(f);
-    assert_vec(V(f, 0), 1, 0, 1, 1e-6);
     mur_flock_destroy(f);
 }
 
@@ -363,13 +273,18 @@ static void batch_update_matches_scalar(void **st)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(batch_update_matches_scalar),
-        cmocka_unit_test(cohesion),     cmocka_unit_test(scatter),       cmocka_unit_test(separation),
-        cmocka_unit_test(alignment),    cmocka_unit_test(vision_radius), cmocka_unit_test(view_cone),
-        cmocka_unit_test(speed_limits), cmocka_unit_test(soft_bounds),   cmocka_unit_test(wrap_bounds),
-        cmocka_unit_test(bounce_bounds), cmocka_unit_test(goal_and_wind), cmocka_unit_test(flee_predator),
-        cmocka_unit_test(steer_unit),   cmocka_unit_test(parker_tick),   cmocka_unit_test(order_independent),
+    enum { NT = sizeof TICKS / sizeof TICKS[0] };
+    const struct CMUnitTest named[] = {
+        cmocka_unit_test(batch_update_matches_scalar), cmocka_unit_test(scatter),
+        cmocka_unit_test(vision_radius_live),          cmocka_unit_test(goal_and_wind),
+        cmocka_unit_test(flee_predator),               cmocka_unit_test(parker_tick),
+        cmocka_unit_test(order_independent),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    enum { NN = sizeof named / sizeof named[0] };
+    struct CMUnitTest tests[NT + NN];
+    for (int i = 0; i < NT; i++)
+        tests[i] = (struct CMUnitTest){TICKS[i].name, one_tick, NULL, NULL, (void *)&TICKS[i]};
+    for (int i = 0; i < NN; i++)
+        tests[NT + i] = named[i];
+    return _cmocka_run_group_tests("test_rules", tests, NT + NN, NULL, NULL);
 }

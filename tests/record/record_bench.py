@@ -8,26 +8,19 @@ rendering only, and recordings are timed whole (the summary line). The machine l
 is printed: take the figures when it is low.
 """
 import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from timing_run import timing  # noqa: E402
+
 
 def run(murmur, args, frames):
-    env = dict(os.environ)
-    env.pop('DISPLAY', None)
     cmd = [murmur, '--headless', '--preset', 'classic', '--frames', str(frames), '--size', '1280x720',
            '--boids', '10000', '--seed', '1'] + args
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    if r.returncode != 0:
-        raise SystemExit('failed: %s\n%s' % (' '.join(cmd), r.stderr))
-    m = re.search(r'\(([\d.]+) fps\)', r.stdout)
-    if not m:
-        raise SystemExit('no fps in:\n' + r.stdout)
-    return float(m.group(1))
+    return timing(cmd, r'\(([\d.]+) fps\)', display=False)[0]
 
 
 def main():

@@ -8,37 +8,23 @@ next frame runs on a worker thread while the current one is drawn: "sim" is its 
 "render" the main thread's frame minus its wait for the worker.
 """
 import os
-import re
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from timing_run import timing  # noqa: E402
 
 
 def run(murmur, boids, frames, msaa):
-    env = dict(os.environ, MURMUR_MSAA=str(msaa))
     cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x720x24', murmur, '--preset', 'classic', '--boids', str(boids),
            '--frames', str(frames), '--size', '1280x720', '--vsync', 'off']
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    if r.returncode != 0:
-        raise SystemExit('failed: %s\n%s' % (' '.join(cmd), r.stderr))
-    m = re.search(r'([\d.]+) ms/frame \(sim ([\d.]+) ms, render ([\d.]+) ms\)', r.stdout)
-    if not m:
-        raise SystemExit('no timing line in:\n' + r.stdout)
-    return tuple(float(x) for x in m.groups())
+    return timing(cmd, r'([\d.]+) ms/frame \(sim ([\d.]+) ms, render ([\d.]+) ms\)', extra_env={'MURMUR_MSAA': str(msaa)})
 
 
 def run_headless(murmur, boids, frames):
-    env = dict(os.environ)
-    env.pop('DISPLAY', None)
     cmd = [murmur, '--headless', '--preset', 'classic', '--boids', str(boids), '--frames', str(frames), '--size',
            '1280x720']
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    if r.returncode != 0:
-        raise SystemExit('failed: %s\n%s' % (' '.join(cmd), r.stderr))
-    m = re.search(r'([\d.]+) ms/frame', r.stdout)
-    if not m:
-        raise SystemExit('no timing line in:\n' + r.stdout)
-    return float(m.group(1))
+    return timing(cmd, r'([\d.]+) ms/frame', display=False)[0]
 
 
 def main():
