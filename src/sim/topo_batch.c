@@ -37,6 +37,27 @@ static inline v4 vsqrt(v4 x)
 }
 
 /* The sums of 4 boids (acc's fields but nn and ux, uy, uz, which the update does not read). */
+/* The rows of the sorted slots slot[0..3] of the lanes that are on (slot 0 elsewhere): position and
+ * velocity. */
+typedef struct rows_v {
+    v4 x, y, z, vx, vy, vz;
+} rows_v;
+
+static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
+{
+    rows_v r;
+    for (int l = 0; l < 4; l++) {
+        const int32_t j = on[l] ? slot[l] : 0;
+        r.x[l] = f->sx[j];
+        r.y[l] = f->sy[j];
+        r.z[l] = f->sz[j];
+        r.vx[l] = f->svx[j];
+        r.vy[l] = f->svy[j];
+        r.vz[l] = f->svz[j];
+    }
+    return r;
+}
+
 typedef struct sums_v {
     v4 cnt, cx, cy, cz, ax, ay, az, sx, sy, sz;
 } sums_v;
@@ -63,16 +84,8 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     v4 ux = zero, uy = zero, uz = zero, sx = zero, sy = zero, sz = zero, sw = zero;
     for (int q = 0; q < maxn; q++) {
         const i4 on = (i4){q, q, q, q} < n;
-        v4 jx, jy, jz, jvx, jvy, jvz;
-        for (int l = 0; l < 4; l++) {
-            const int32_t j = on[l] ? B->slot[q][q0 + l] : 0;
-            jx[l] = f->sx[j];
-            jy[l] = f->sy[j];
-            jz[l] = f->sz[j];
-            jvx[l] = f->svx[j];
-            jvy[l] = f->svy[j];
-            jvz[l] = f->svz[j];
-        }
+        const rows_v J = gather_rows(f, on, &B->slot[q][q0]);
+        const v4 jx = J.x, jy = J.y, jz = J.z, jvx = J.vx, jvy = J.vy, jvz = J.vz;
         const v4 d2 = SEL(on, load4(&B->d2[q][q0]), one);
         const float w = q < kk ? 1.0f : frac;
         const v4 dx = jx - px, dy = jy - py, dz = jz - pz;
@@ -138,18 +151,9 @@ static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch
     v4 dp0 = zero, dp1 = zero, dp2 = zero, dv0 = zero, dv1 = zero, dv2 = zero;
     for (int q = 0; q < maxn; q++) {
         const i4 on = (i4){q, q, q, q} < n;
-        v4 jx, jy, jz, jvx, jvy, jvz;
-        i4 idx;
-        for (int l = 0; l < 4; l++) {
-            const int32_t j = on[l] ? B->hslot[q][q0 + l] : 0;
-            jx[l] = f->sx[j];
-            jy[l] = f->sy[j];
-            jz[l] = f->sz[j];
-            jvx[l] = f->svx[j];
-            jvy[l] = f->svy[j];
-            jvz[l] = f->svz[j];
-            idx[l] = B->hidx[q][q0 + l];
-        }
+        const rows_v J = gather_rows(f, on, &B->hslot[q][q0]);
+        const v4 jx = J.x, jy = J.y, jz = J.z, jvx = J.vx, jvy = J.vy, jvz = J.vz;
+        const i4 idx = {B->hidx[q][q0], B->hidx[q][q0 + 1], B->hidx[q][q0 + 2], B->hidx[q][q0 + 3]};
         const v4 d2 = SEL(on, load4(&B->hd2[q][q0]), one);
         const v4 dist = vsqrt(d2);
         const i4 pos = dist > zero;
