@@ -35,6 +35,8 @@ enum {
 };
 static const double MAX_STEP_BUDGET_S = 0.050; /* stop catching up once steps took this long */
 static const double SCRIPTED_FRAME_S = 1.0 / 30.0;
+static const double FRAME_BUDGET_FPS = 30.0; /* the free run's level of detail aims at this */
+enum { MIN_MESH_BUDGET = 4000 };             /* the nearest birds that stay meshes whatever it costs */
 
 static char glfw_error[512];
 
@@ -309,6 +311,36 @@ static void stop_free(viewer *v)
     mur_sim_free_stop(v->sim);
     v->free_run = false;
     v->asked = false;
+    v->mesh_budget = 0; /* recordings draw by the default rules */
+    mur_renderer_set_mesh_budget(v->renderer, 0);
+}
+
+/* The free run's level of detail (software GL, lod.h): while the draw takes more than a frame at
+ * FRAME_BUDGET_FPS, fewer birds are meshes (the nearest stay), the farther ones points; with room
+ * to spare, more meshes again, up to the default rules. Checked twice a second on the smoothed
+ * draw time. */
+static void adapt_detail(viewer *v, double now)
+{
+    if (now < v->next_budget)
+        return;
+    v->next_budget = now + 0.5;
+    const double target = 1000.0 / FRAME_BUDGET_FPS;
+    int32_t lod[MUR_LOD_KINDS];
+    mur_renderer_lod_counts(v->renderer, lod);
+    const int32_t meshes = lod[MUR_LOD_FULL] + lod[MUR_LOD_LEAN];
+    int32_t b = v->mesh_budget;
+    if (v->draw_ms > target && meshes > MIN_MESH_BUDGET) {
+        const double k = fmax(0.5, fmin(0.85, target / v->draw_ms));
+        b = (int32_t)((double)meshes * k);
+        b = b < MIN_MESH_BUDGET ? MIN_MESH_BUDGET : b;
+    } else if (b > 0 && v->draw_ms < 0.6 * target) {
+        b = (int32_t)((double)b * 1.25) + 1;
+        b = b >= v->nboids ? 0 : b;
+    }
+    if (b != v->mesh_budget) {
+        v->mesh_budget = b;
+        mur_renderer_set_mesh_budget(v->renderer, b);
+    }
 }
 
 /* The queued keys and clicks, with the flock on loan. Returns whether they changed it. */
@@ -626,6 +658,8 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
         double t_end = mur_clock_s();
 
         account_frame(v, t_end - t_start, interval, waited, upload_s, t_end - t_draw, v->frame > warmup);
+        if (v->free_run)
+            adapt_detail(v, t_end);
         if (last)
             break;
     }

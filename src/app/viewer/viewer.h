@@ -181,6 +181,8 @@ typedef struct viewer {
     int ninq;
     uint64_t measured_seen;    ///< the last measurement taken from a published state
     double sim_time0;          ///< sim_time when the free run started
+    int32_t mesh_budget;       ///< the free run's level of detail: most meshes (0: the default rules)
+    double next_budget;        ///< when the budget is next adapted (s, mur_clock_s)
 
     /* measurements (smoothed; viewer.c) */
     double fps, frame_ms, sim_ms;
