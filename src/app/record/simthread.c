@@ -468,6 +468,18 @@ bool mur_sim_borrow(mur_sim *s)
     return ok;
 }
 
+bool mur_sim_borrow_wait(mur_sim *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->borrow_req = true;
+    pthread_cond_broadcast(&s->cv);
+    while (s->free_active && !s->parked)
+        pthread_cond_wait(&s->cv, &s->mu);
+    bool ok = s->free_active && s->parked;
+    pthread_mutex_unlock(&s->mu);
+    return ok;
+}
+
 void mur_sim_give_back(mur_sim *s, bool changed)
 {
     pthread_mutex_lock(&s->mu);

@@ -14,14 +14,19 @@
  *    holds it on loan: mur_sim_borrow() asks for it and returns true once the worker has parked
  *    between two ticks (it never blocks: false means "not yet, ask again next frame");
  *    mur_sim_give_back() ends the loan. Setters, views and queries are allowed only inside a loan.
+ *    (mur_sim_borrow_wait() waits for the tick under way instead: the parameter panel's edits only.)
  *  - the published states: three mur_sim_state slots. One is the worker's (being filled), one the
  *    main thread's (the front: mur_sim_latest() returns it, valid until the next mur_sim_latest()),
  *    and one is the newest complete state waiting, handed over by one atomic exchange of its index
  *    in each direction. The main thread reads only the front slot, the worker writes only its own.
  *  - mur_sim_control() sets what the worker reads between ticks (pause, speed, single ticks, the
  *    metrics and centre wanted, the selected bird) under a mutex that is never held during a tick.
- * mur_sim_kick() is not allowed during a free run; mur_sim_free_stop() waits for the tick under way
- * (the one place the main thread waits for the worker: a recording starts, the viewer ends). */
+ * mur_sim_kick() is not allowed during a free run; mur_sim_free_stop() waits for the tick under way.
+ * With mur_sim_borrow_wait() these are the only places the main thread waits for the worker: a
+ * recording starts, the viewer ends, a panel edit. The worker waits for the main thread only for a
+ * loan: parked from the tick boundary after the request until the main thread, at its next frame,
+ * applies its inputs and gives the flock back (inputs only: keys, clicks, the panel, the cursor's
+ * predator while X is held). The --metrics file is the worker's during a free run. */
 #ifndef MUR_APP_SIMTHREAD_H
 #define MUR_APP_SIMTHREAD_H
 
@@ -115,6 +120,9 @@ const mur_sim_state *mur_sim_latest(mur_sim *s, bool *fresh);
 /// Ask for the flock (free run): true when the worker is parked and the flock is the main thread's
 /// until mur_sim_give_back(). Never blocks.
 bool mur_sim_borrow(mur_sim *s);
+/// The same, waiting for the tick under way: for the one input that cannot wait a frame (the
+/// parameter panel's edit, which the next panel frame would overwrite).
+bool mur_sim_borrow_wait(mur_sim *s);
 /// End a loan; changed: the main thread changed the flock (the worker publishes it at once).
 void mur_sim_give_back(mur_sim *s, bool changed);
 /// Give a view of a published state (the library's view shape, for uploads and trails).

@@ -411,7 +411,8 @@ static void free_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *ne
         v->asked = false;
         return;
     }
-    if (!mur_sim_borrow(v->sim)) {
+    /* a panel edit waits for the tick under way: the panel's next frame would overwrite it */
+    if (!(v->panel.pending ? mur_sim_borrow_wait(v->sim) : mur_sim_borrow(v->sim))) {
         v->asked = true;
         return;
     }
