@@ -142,9 +142,11 @@ bool mur_renderer_lod_stale(const mur_renderer *r)
     return by_size && (r->order_k != r->lod_k || memcmp(r->order_vp, r->lod_vp, sizeof r->lod_vp) != 0);
 }
 
-void mur_renderer_set_mesh_budget(mur_renderer *r, int32_t budget)
+bool mur_renderer_set_mesh_budget(mur_renderer *r, int32_t budget)
 {
-    r->lod.mesh_budget = budget > 0 ? budget : 0;
+    const bool applies = r->lod.software && r->lod.forced < 0;
+    r->lod.mesh_budget = applies && budget > 0 ? budget : 0;
+    return applies;
 }
 
 void mur_renderer_lod_counts(const mur_renderer *r, int32_t counts[MUR_LOD_KINDS])

@@ -337,10 +337,8 @@ static void adapt_detail(viewer *v, double now)
         b = (int32_t)((double)b * 1.25) + 1;
         b = b >= v->nboids ? 0 : b;
     }
-    if (b != v->mesh_budget) {
-        v->mesh_budget = b;
-        mur_renderer_set_mesh_budget(v->renderer, b);
-    }
+    if (b != v->mesh_budget)
+        v->mesh_budget = mur_renderer_set_mesh_budget(v->renderer, b) ? b : 0;
 }
 
 /* The queued keys and clicks, with the flock on loan. Returns whether they changed it. */
