@@ -744,13 +744,9 @@ static bool setup(viewer *v)
     mur_flock *flock = v->flock;
     GLFWwindow *win = v->win;
     v->scripted = cli->frames >= 0;
-    /* MURMUR_VIEWER_CLOCK=real: a --frames run keeps the interactive viewer's free-running
-     * simulation (for timing it); by default it is lock-step and reproducible */
+    /* MURMUR_VIEWER_CLOCK=real (checked in mur_viewer_main): a --frames run keeps the interactive
+     * viewer's free-running simulation (for timing it); by default it is lock-step, reproducible */
     const char *clk = getenv("MURMUR_VIEWER_CLOCK");
-    if (clk && strcmp(clk, "real") != 0 && strcmp(clk, "frames") != 0) {
-        fprintf(stderr, "murmur: MURMUR_VIEWER_CLOCK=%s: allowed: real, frames\n", clk);
-        return false;
-    }
     v->real_clock = clk && strcmp(clk, "real") == 0;
     mur_msg_init(&v->msg, v->scripted);
     viewer_run_init(&v->run);
@@ -835,6 +831,12 @@ int mur_viewer_main(const mur_cli *cli, mur_flock *flock)
     char err[512];
     if (!mur_keyscript_parse(cli->keys, &keys, &nkeys, err, sizeof err)) {
         fprintf(stderr, "murmur: %s\n", err);
+        return MUR_EXIT_USAGE;
+    }
+    const char *clk = getenv("MURMUR_VIEWER_CLOCK");
+    if (clk && strcmp(clk, "real") != 0 && strcmp(clk, "frames") != 0) {
+        fprintf(stderr, "murmur: MURMUR_VIEWER_CLOCK=%s: allowed: real, frames\n", clk);
+        free(keys);
         return MUR_EXIT_USAGE;
     }
     int width = cli->width > 0 ? cli->width : 1280, height = cli->height > 0 ? cli->height : 720;
