@@ -6,7 +6,7 @@
 
 mur_lod_policy mur_lod_policy_for(bool software, const char *bird)
 {
-    mur_lod_policy p = {software, -1, 6001, 50000};
+    mur_lod_policy p = {software, -1, 6001, 50000, 0};
     if (bird && !strcmp(bird, "full"))
         p.forced = MUR_LOD_FULL;
     else if (bird && !strcmp(bird, "lean"))
@@ -31,6 +31,13 @@ mur_lod_view mur_lod_view_for(const mur_lod_policy *p, int32_t count, const floa
         v.full_px = MUR_LOD_FULL_PX;
         v.full_max = MUR_LOD_FULL_MAX;
         v.mesh_max = MUR_LOD_MESH_MAX;
+    }
+    if (v.forced < 0 && p->software && p->mesh_budget > 0 && count > p->mesh_budget) {
+        /* a frame budget: the nearest mesh_budget birds are meshes, the farther ones points */
+        v.point_px = MUR_LOD_POINT_PX;
+        v.full_px = MUR_LOD_FULL_PX;
+        v.full_max = p->mesh_budget < MUR_LOD_FULL_MAX ? p->mesh_budget : MUR_LOD_FULL_MAX;
+        v.mesh_max = p->mesh_budget < v.mesh_max ? p->mesh_budget : v.mesh_max;
     }
     if (v.forced < 0 && !(v.k > 0.0f) && v.full_px > 0.0f)
         v.forced = MUR_LOD_LEAN; /* no camera yet (the first frame): the lean bird for all */

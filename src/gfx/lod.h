@@ -25,6 +25,8 @@ typedef struct mur_lod_policy {
     int forced;        ///< -1, or a mur_lod_mesh for every bird
     int lean_from;     ///< boid count from which small birds are lean
     int points_from;   ///< boid count from which tiny birds are points
+    int32_t mesh_budget; ///< > 0: at most this many meshes (the nearest), the farther birds points,
+                       ///<   whatever the count (the interactive window's frame budget); 0: none
 } mur_lod_policy;
 
 /// One frame's classification: the camera it uses and the thresholds for this flock.
@@ -38,7 +40,7 @@ typedef struct mur_lod_view {
     int32_t mesh_max;  ///< most full and lean birds together (with points)
 } mur_lod_view;
 
-/// The policy for this GL: bird = MURMUR_BIRD's value (full, lean, points) or NULL.
+/// The policy for this GL: bird = MURMUR_BIRD's value (full, lean, points) or NULL; no mesh budget.
 mur_lod_policy mur_lod_policy_for(bool software, const char *bird);
 
 /// The classification of count birds seen through the column-major view-projection vp, with

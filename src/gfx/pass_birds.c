@@ -136,8 +136,17 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
 
 bool mur_renderer_lod_stale(const mur_renderer *r)
 {
-    const bool by_size = r->lod.software && r->lod.forced < 0 && r->boids.count >= r->lod.lean_from;
+    const bool by_size = r->lod.software && r->lod.forced < 0
+                         && (r->boids.count >= r->lod.lean_from
+                             || (r->lod.mesh_budget > 0 && r->boids.count > r->lod.mesh_budget));
     return by_size && (r->order_k != r->lod_k || memcmp(r->order_vp, r->lod_vp, sizeof r->lod_vp) != 0);
+}
+
+bool mur_renderer_set_mesh_budget(mur_renderer *r, int32_t budget)
+{
+    const bool applies = r->lod.software && r->lod.forced < 0;
+    r->lod.mesh_budget = applies && budget > 0 ? budget : 0;
+    return applies;
 }
 
 void mur_renderer_lod_counts(const mur_renderer *r, int32_t counts[MUR_LOD_KINDS])

@@ -49,6 +49,10 @@ void mur_upload_copy(const mur_upload_dst *dst, const mur_view *v);
 /// The drawn order was made for another camera than the last frame's (lod.h): upload the state again
 /// (a paused flock whose camera moves).
 bool mur_renderer_lod_stale(const mur_renderer *r);
+/// At most budget birds drawn as meshes, the nearest, the rest as points (software GL; lod.h);
+/// 0: the default rules. The interactive window adapts it to its frame time. False (and no budget)
+/// where budgets do not apply: a GPU, or MURMUR_BIRD forcing one drawing.
+bool mur_renderer_set_mesh_budget(mur_renderer *r, int32_t budget);
 /// The drawn state's full birds, lean birds and points (lod.h).
 void mur_renderer_lod_counts(const mur_renderer *r, int32_t counts[MUR_LOD_KINDS]);
 /// Draw into the bound framebuffer, viewport width x height.

@@ -8,7 +8,8 @@
  *                    draw order is made for (lod_vp, lod_k), and the line program's stream;
  *   pass_scene.c     the ground, grid and sky, built on the CPU into geom;
  *   pass_birds.c     the instanced birds, lean birds and points of the drawn slot and the
- *                    predators; split, the drawn state's full, lean and point birds (lod.h);
+ *                    predators; split, the drawn state's full, lean and point birds (lod.h),
+ *                    and lod.mesh_budget (mur_renderer_set_mesh_budget);
  *   pass_overlays.c  the world box, the goal marker and the group's axes, built into lines, nlines.
  * Ground shadows are shadows.c's, drawn between the ground and the birds. After create a file writes
  * only the fields named on its line; the others it reads.

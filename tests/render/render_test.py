@@ -627,7 +627,56 @@ def case_trails(c):
     check(big > 150, 'riding: the bird should be close and large, %d bird pixels' % big)
 
 
-CASES = {'default': case_default, 'lod': case_lod, 'axes': case_axes, 'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'world_scale': case_world_scale, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
+def case_free_run(c):
+    """MURMUR_VIEWER_CLOCK=real: the interactive loop, whose simulation runs free on its own thread
+    (simthread.h). Keys and clicks still reach the flock (applied when the worker lends it between
+    two ticks), the selected bird's neighbours are marked from the published states, X places the
+    cursor's predator, and V switches to the lock-step recording and back. Behaviour only: how many
+    ticks a frame sees depends on the machine, so no tick counts are checked."""
+    env = {'MURMUR_VIEWER_CLOCK': 'real'}
+    init = c.state_csv('few.csv', [('boid', i * 2.0 - 10, 5.0, 0.0, 6, 0, 0, 0) for i in range(10)])
+    base = ['--init', init, '--hud', 'off'] + WORLD
+    r = c.run(base + ['--keys', 'P,G,W,S,B,K,A,='], frames=12, env=env)
+    check('free run:' in r.stdout, 'not a free run:\n' + r.stdout)
+    st = c.state(r.stdout)
+    want = {'perch': 'on', 'goal': 'on', 'wind': 'on', 'scatter': 'on', 'bounds': 'wrap',
+            'predators': '3', 'predators_on': 'on', 'view_angle': '360', 'boids': '20'}
+    for k, v in want.items():
+        check(st[k] == v, 'free run: after P,G,W,S,B,K,A,= expected %s=%s, got %s' % (k, v, st[k]))
+    st = c.state(c.run(base + ['--keys', '1:Space,4:],4:]'], frames=10, env=env).stdout)
+    check(st['paused'] == 'yes' and st['speed'] == '4', 'free run: %s' % st)
+    # a click on a paused bird selects it and marks its neighbours (as case_pick)
+    a, near1, near2 = (0.0, 0.0, 0.0), (3.0, 2.0, 0.0), (3.0, -1.0, 1.5)
+    # slow birds (0.2 wu/s) without rules: the ticks before the pause reaches the worker neither
+    # move them far nor turn them
+    pick = c.state_csv('pick.csv', [('boid',) + p + (0.2, 0, 0, 0) for p in (a, near1, near2)])
+    pa = c.projected(SIZE, '-20,-20,-20', '20,20,20', [a])[0]
+    shot = c.path('free_pick.png')
+    r = c.run(['--init', pick, '--screenshot', shot, '--hud', 'off', '--set', 'ground=-20',
+               '--set', 'view_angle=90', '--set', 'view_radius=6', '--set', 'min_speed=0',
+               '--set', 'max_speed=0.2', '--set', 'cohesion=0', '--set', 'separation=0',
+               '--set', 'alignment=0', '--keys', '1:Space,3:Click@%dx%d' % (round(pa[0]), round(pa[1]))]
+              + WORLD, frames=8, env=env)
+    check('selected boid 0: speed 0.20 wu/s, 2 neighbours' in r.stdout, 'free run: selection message:\n' + r.stdout)
+    img = read_png(shot)
+    # anywhere in the image: the birds fly until the pause reaches the worker (a slow build: far)
+    cyan = sum(1 for y in range(SIZE[1]) for x in range(SIZE[0])
+               if pixel(img, x, y)[0] < 120 and pixel(img, x, y)[1] > 200 and pixel(img, x, y)[2] > 220)
+    check(cyan > 4, 'free run: no neighbour is marked (%d cyan pixels)' % cyan)
+    # X: the cursor's predator
+    st = c.state(c.run(['--set', 'boids=200', '--seed', '3', '--hud', 'off', '--keys',
+                        '1:Space,2:Click@80x50,3:X'], frames=8, env=env).stdout)
+    check(st['predators'] == '1' and st['predators_on'] == 'on', 'free run, X: %s' % st)
+    # V: a recording (lock-step, on the video's clock) from the free run, and back
+    r = c.run(base + ['--keys', '3:V,10:V'], frames=16, env=env)
+    made = [f for f in os.listdir(c.tmp) if f.startswith('murmur-')]
+    check(len(made) == 1 and 'recording' in r.stdout.lower(), 'free run, V: %s\n%s' % (made, r.stdout))
+    # refused before any window opens (no display needed)
+    r = c.run(base, frames=2, env={'MURMUR_VIEWER_CLOCK': 'fast'}, expect=2, display=False)
+    check('MURMUR_VIEWER_CLOCK=fast' in r.stderr, 'bad clock value: ' + r.stderr)
+
+
+CASES = {'free_run': case_free_run, 'default': case_default, 'lod': case_lod, 'axes': case_axes, 'trails': case_trails, 'mouse_predator': case_mouse_predator, 'shadow': case_shadow, 'pick': case_pick, 'panel': case_panel, 'world_scale': case_world_scale, 'pixels': case_pixels, 'predator_toggle': case_predator_toggle,
          'perching': case_perching, 'toggles': case_toggles, 'png': case_png,
          'errors': case_errors, 'plots': case_plots}
 

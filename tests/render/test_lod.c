@@ -80,6 +80,41 @@ static void budgets(void **st)
 
 /* Below the counts that allow them there are no points (and no lean birds); a GPU and MURMUR_BIRD
  * draw one kind for all, in index order. */
+/* A mesh budget (the interactive window's frame budget): in a flock of any size above it, the
+ * nearest `budget` birds stay meshes and the farther ones become points; none on a GPU, none when a
+ * mesh is forced, none when the flock fits the budget. */
+static void mesh_budget(void **st)
+{
+    (void)st;
+    enum { N = 3000 };
+    static float d[N];
+    static int32_t out[N];
+    int32_t c[3];
+    for (int32_t i = 0; i < N; i++)
+        d[i] = 2.0f + (float)i * 0.01f; /* 50 px down to 3.2 px: meshes by size */
+    mur_lod_policy p = mur_lod_policy_for(true, NULL);
+    order(&p, d, N, out, c); /* under lean_from: every bird full */
+    assert_int_equal(c[MUR_LOD_FULL], N);
+    p.mesh_budget = 1000;
+    order(&p, d, N, out, c);
+    assert_true(c[MUR_LOD_FULL] + c[MUR_LOD_LEAN] <= 1000);
+    assert_true(c[MUR_LOD_FULL] + c[MUR_LOD_LEAN] >= 900); /* whole histogram bins */
+    assert_int_equal(c[0] + c[1] + c[2], N);
+    /* the meshes are the nearest birds: every point is farther than every mesh */
+    int32_t meshes = c[MUR_LOD_FULL] + c[MUR_LOD_LEAN];
+    for (int32_t q = meshes; q < N; q++)
+        assert_true(out[q] >= meshes);
+    p.mesh_budget = N; /* the flock fits */
+    order(&p, d, N, out, c);
+    assert_int_equal(c[MUR_LOD_FULL], N);
+    mur_lod_policy gpu = mur_lod_policy_for(false, NULL), forced = mur_lod_policy_for(true, "lean");
+    gpu.mesh_budget = forced.mesh_budget = 100;
+    order(&gpu, d, N, out, c);
+    assert_int_equal(c[MUR_LOD_FULL], N);
+    order(&forced, d, N, out, c);
+    assert_int_equal(c[MUR_LOD_LEAN], N);
+}
+
 static void policies(void **st)
 {
     (void)st;
@@ -116,6 +151,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kinds_by_size),
         cmocka_unit_test(budgets),
+        cmocka_unit_test(mesh_budget),
         cmocka_unit_test(policies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

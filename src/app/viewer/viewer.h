@@ -25,6 +25,15 @@ struct mur_scene;
 #define VIEWER_SEL_MAX 512
 #define VIEWER_TRAIL_LEN 90     /* frames a trail keeps (3 s at 30 fps) */
 #define VIEWER_TRAIL_BIRDS 24   /* birds with a trail in the sample mode */
+#define VIEWER_INPUTS 64        /* inputs waiting for the flock in a free run */
+
+/// A key or click that waits for the flock (free run: applied when the worker lends it).
+typedef struct viewer_input {
+    int key;                   ///< GLFW_KEY_*, or MUR_KEY_CLICK (keyscript.h)
+    int mods;
+    bool repeat, release;      ///< a held key's repeat; a release (X)
+    double x, y;               ///< a click's window point
+} viewer_input;
 
 /* The viewer's state by concern. Each struct below is written by the one file named with it; the
  * others read it, or ask the owner through its functions (declared below, by file). What stays
@@ -164,8 +173,21 @@ typedef struct viewer {
     mur_pace pace;             ///< ticks per frame of recorded and scripted frames (viewer.c)
     mur_afile *metrics;        ///< --metrics FILE: one row per tick, committed at exit (outputs.h)
 
+    /* the free run (interactive: the worker steps on its own clock; simthread.h) */
+    bool real_clock;           ///< MURMUR_VIEWER_CLOCK=real: --frames runs free too (timings)
+    bool free_run;             ///< the worker is free-running now (no recording, not scripted)
+    bool asked;                ///< a loan of the flock was asked for and not yet given back
+    viewer_input inq[VIEWER_INPUTS]; ///< keys and clicks waiting for the flock
+    int ninq;
+    uint64_t measured_seen;    ///< the last measurement taken from a published state
+    double sim_time0;          ///< sim_time when the free run started
+    int32_t mesh_budget;       ///< the free run's level of detail: most meshes (0: the default rules)
+    double next_budget;        ///< when the budget is next adapted (s, mur_clock_s)
+
     /* measurements (smoothed; viewer.c) */
     double fps, frame_ms, sim_ms;
+    double upload_ms, draw_ms; ///< the frame's upload of the state and its drawing (HUD included)
+    double sum_upload_ms, sum_draw_ms; ///< totals over the timed frames
     mur_stats stats;
     double sum_frame_ms, sum_sim_ms; ///< totals over the run, for the scripted summary
     double sum_wait_ms;              ///< of the frame, time spent waiting for the worker
@@ -233,6 +255,9 @@ void viewer_cursor(viewer *v, double x, double y);
 void viewer_scroll(viewer *v, double dy);
 /// X: the cursor's ray becomes a predator (one more predator, placed every frame), or stops.
 bool viewer_mouse_predator_toggle(viewer *v, bool on);
+/// A button's release in a free run (the flock is the worker's): ends the press or drag and
+/// returns whether it is a click, which the loop applies as a scripted click when it holds the flock.
+bool viewer_mouse_release_click(viewer *v, int button, int mods);
 /// Place the cursor's predator (worker idle).
 bool viewer_mouse_predator(viewer *v);
 
@@ -272,6 +297,8 @@ void viewer_pick_init(viewer *v);
 bool viewer_pick(viewer *v, double win_x, double win_y);
 /// Refresh the selected bird and its neighbours from the flock (worker idle).
 void viewer_pick_update(viewer *v);
+/// The same from a published state (free run): its view, def and the selected bird's neighbours.
+void viewer_pick_from(viewer *v, const mur_view *view, const mur_flock_def *def, const int32_t *nb, int32_t n);
 /// The markers of the selected bird, inside a HUD frame of width x height pixels.
 void viewer_pick_draw(const viewer *v, struct mur_hud *h, float scale, int width, int height);
 
@@ -279,7 +306,7 @@ void viewer_pick_draw(const viewer *v, struct mur_hud *h, float scale, int width
 /// T: off > the selected bird > a sample of birds > off.
 void viewer_trails_cycle(viewer *v);
 /// Add the drawn state's positions (worker idle).
-void viewer_trails_update(viewer *v);
+void viewer_trails_update(viewer *v, const mur_view *view);
 /// The trails as fading dots, inside a HUD frame of width x height pixels.
 void viewer_trails_draw(const viewer *v, struct mur_hud *h, float scale, int width, int height);
 

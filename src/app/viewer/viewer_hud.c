@@ -98,11 +98,13 @@ static float draw_status(const viewer *v, float x0, float y, float scale)
         uint64_t tick;
     } view = {v->nboids, v->npredators, v->predators_on, v->tick};
     const mur_stats *s = &v->stats;
-    char text[1024];
+    char text[1024], meshes[32] = "";
+    if (v->mesh_budget > 0) /* the frame budget made the farther birds points (viewer.c) */
+        snprintf(meshes, sizeof meshes, " (%d meshes)", (int)v->mesh_budget);
     int len = snprintf(text, sizeof text,
-                       "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  x%g%s%s\n"
+                       "%.0f fps  %.1f ms/frame  sim %.2f ms/tick  upload %.1f ms  draw %.1f ms%s  x%g%s%s\n"
                        "preset %s  boids %d  world %s  predators %d%s  tick %llu\n",
-                       v->fps, v->frame_ms, v->sim_ms, v->run.speed,
+                       v->fps, v->frame_ms, v->sim_ms, v->upload_ms, v->draw_ms, meshes, v->run.speed,
                        v->run.paused ? "  PAUSED" : "", v->rec.session ? "  REC" : "", v->cmds.preset, (int)view.boids,
                        def.world == MUR_WORLD_SCALE ? "scale" : "fixed", (int)view.predators,
                        view.predators_on ? "" : " (hidden)", (unsigned long long)view.tick);

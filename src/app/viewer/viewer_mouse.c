@@ -72,6 +72,16 @@ bool viewer_mouse_button(viewer *v, int button, bool down, int mods)
     return changed;
 }
 
+bool viewer_mouse_release_click(viewer *v, int button, int mods)
+{
+    bool click = button == GLFW_MOUSE_BUTTON_LEFT && v->mouse.left_down && !v->mouse.dragged
+                 && !(mods & GLFW_MOD_SHIFT);
+    if (button == GLFW_MOUSE_BUTTON_LEFT)
+        v->mouse.left_down = false;
+    v->mouse.right_down = false; /* as viewer_mouse_button: a left release ends a Shift-drag too */
+    return click;
+}
+
 void viewer_cursor(viewer *v, double x, double y)
 {
     double dx = x - v->mouse.x, dy = y - v->mouse.y;

@@ -61,28 +61,35 @@ bool viewer_pick(viewer *v, double win_x, double win_y)
 void viewer_pick_update(viewer *v)
 {
     mur_view view = mur_flock_view(v->flock);
-    if (v->sel.bird < 0 || v->sel.bird >= view.boids) {
+    mur_flock_def def = mur_flock_get_def(v->flock);
+    int32_t nb[VIEWER_SEL_MAX];
+    int32_t n = 0;
+    if (v->sel.bird >= 0 && v->sel.bird < view.boids)
+        n = mur_flock_neighbours(v->flock, v->sel.bird, nb, VIEWER_SEL_MAX);
+    viewer_pick_from(v, &view, &def, nb, n);
+}
+
+void viewer_pick_from(viewer *v, const mur_view *view, const mur_flock_def *def, const int32_t *nb, int32_t n)
+{
+    if (v->sel.bird < 0 || v->sel.bird >= view->boids) {
         v->sel.bird = -1;
         v->sel.count = 0;
         v->sel.shown = 0;
         return;
     }
-    mur_flock_def def = mur_flock_get_def(v->flock);
-    const float *p = view.pos + (size_t)v->sel.bird * 3, *u = view.vel + (size_t)v->sel.bird * 3;
+    const float *p = view->pos + (size_t)v->sel.bird * 3, *u = view->vel + (size_t)v->sel.bird * 3;
     memcpy(v->sel.pos, p, sizeof v->sel.pos);
     memcpy(v->sel.vel, u, sizeof v->sel.vel);
     v->sel.speed = sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     /* the neighbours its rules use: metric (all it sees within view_radius) or topological (the
      * topo_k nearest it sees), from the library, so the marks are what the rules read */
-    int32_t nb[VIEWER_SEL_MAX];
-    int32_t n = mur_flock_neighbours(v->flock, v->sel.bird, nb, VIEWER_SEL_MAX);
     v->sel.count = n > 0 ? n : 0;
     v->sel.shown = n < VIEWER_SEL_MAX ? v->sel.count : VIEWER_SEL_MAX;
     for (int k = 0; k < v->sel.shown; k++)
-        memcpy(v->sel.nb[k], view.pos + (size_t)nb[k] * 3, sizeof v->sel.nb[0]);
-    v->sel.topo = def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL;
-    v->sel.radius = def.view_radius;
-    v->sel.angle = def.view_angle;
+        memcpy(v->sel.nb[k], view->pos + (size_t)nb[k] * 3, sizeof v->sel.nb[0]);
+    v->sel.topo = def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL;
+    v->sel.radius = def->view_radius;
+    v->sel.angle = def->view_angle;
 }
 
 static void mark(mur_hud *h, float x, float y, float r, float t, const uint8_t c[4])

@@ -31,11 +31,11 @@ static int trail_birds(const viewer *v, int32_t boids, int32_t *idx)
     return n;
 }
 
-void viewer_trails_update(viewer *v)
+void viewer_trails_update(viewer *v, const mur_view *from)
 {
     if (v->trails.mode == 0)
         return;
-    mur_view view = mur_flock_view(v->flock);
+    const mur_view view = *from;
     int32_t idx[VIEWER_TRAIL_BIRDS];
     int n = trail_birds(v, view.boids, idx);
     if (n != v->trails.birds || view.tick == v->trails.tick) {
