@@ -114,18 +114,17 @@ static void geometry(mur_flock *f, const mur_step *s)
     for (;;) {
         r = (double)d->view_radius * CELL_SLACK / reach;
         if (s->cell_boids > 0.0f && f->n > 0) {
-            if (f->topo_spacing > 0.0f) {
-                /* topological search (topo.c): cells of the flock's measured spacing (the last pass's
-                 * typical distance to the k-th neighbour), so that a bird's block of 27 cells holds
-                 * tens of candidates however thin the flock is in its bounding box */
-                const double floor_r = fmax(fmax(ext[0], ext[1]), ext[2]) * 1e-3 + 1e-6;
-                r = fmin(fmax((double)f->topo_spacing * TOPO_CELL_SPACING, floor_r), r);
-            } else {
-                /* no pass yet: cells holding about cell_boids boids of the bounding box */
-                const double e = fmax(fmax(ext[0], ext[1]), ext[2]) * 1e-3 + 1e-6;
-                const double vol = fmax(ext[0], e) * fmax(ext[1], e) * fmax(ext[2], e);
-                r = fmin(cbrt(vol * s->cell_boids / f->n), r);
-            }
+            /* topological search (topo.c): cells holding about cell_boids boids of the (trimmed)
+             * bounding box, or smaller ones from the flock's measured spacing (the last pass's median
+             * distance to the k-th neighbour), so that a thin flock in a mostly empty box does not put
+             * hundreds of boids in a bird's block of 27 cells. A flock that fills its box keeps the
+             * box's cells (1.3 times the spacing holds about 4 boids a cell there, not 2) */
+            const double e = fmax(fmax(ext[0], ext[1]), ext[2]) * 1e-3 + 1e-6;
+            const double vol = fmax(ext[0], e) * fmax(ext[1], e) * fmax(ext[2], e);
+            double rt = cbrt(vol * s->cell_boids / f->n);
+            if (f->topo_spacing > 0.0f)
+                rt = fmin(fmax((double)f->topo_spacing * TOPO_CELL_SPACING, e), rt);
+            r = fmin(rt, r);
         }
         for (int a = 0; a < 3; a++) {
             double k = floor(ext[a] / r);
