@@ -10,7 +10,7 @@
 struct mur_step;
 
 /// Cells allocated per boid (the topological search's grid: grid.c geometry).
-#define MUR_TOPO_CELLS_PER_BOID 4
+#define MUR_TOPO_CELLS_PER_BOID 2
 
 /// The uniform grid over the sorted (cell-ordered) boids.
 typedef struct mur_grid {
