@@ -242,6 +242,50 @@ static void knn_vs_brute_coincident(void **st)
     mur_flock_destroy(f);
 }
 
+/* A thin dense sheet in a box stretched by stragglers (two boids far out at each end of each axis,
+ * beyond the outlier trim, each within view of the other across the boundary cells), a coincident cluster and some perching
+ * boids: the lists and contacts equal brute force whatever spacing sizes the cells (grid.c: none
+ * measured, cells down to the cell cap, about the spacing, past the view radius), and the grid spans
+ * less than the boids (the trim clamps the stragglers into the boundary cells). */
+static void knn_vs_brute_spacing(void **st)
+{
+    (void)st;
+    const int32_t n = 6000;
+    mur_flock_def d = topo_def(n, 10.0f);
+    d.hard_radius = 0.3f;
+    d.perch_neighbours = false;
+    mur_flock *f = make(&d);
+    for (int32_t i = 0; i < n; i++) {
+        const float vx = (float)(i * 37 % 101 - 50) / 17.0f, vy = (float)(i * 53 % 97 - 48) / 13.0f,
+                    vz = (float)(i * 29 % 89 - 44) / 11.0f;
+        const int64_t m = i;
+        if (i < 12) {
+            float p[3] = {0.0f, 0.0f, 0.0f};
+            p[i % 3] = (i / 3) % 2 ? 300.0f : -300.0f;
+            p[(i + 1) % 3] = 3.0f * (float)(i / 6); /* the pair: apart across the boundary layer */
+            put(f, i, p[0], p[1], p[2], vx, vy, vz);
+        } else if (i < 212) {
+            put(f, i, 2.0f, 0.1f, -3.0f, vx, vy, vz);
+        } else {
+            put(f, i, (float)(m * 7919 % 4000) / 100.0f - 20.0f, (float)(m * 104729 % 600) / 1000.0f - 0.3f,
+                (float)(m * 1299709 % 4000) / 100.0f - 20.0f, vx, vy, vz);
+        }
+    }
+    for (int32_t i = 0; i < n; i += 31)
+        f->perch[i] = 4;
+    const float spacing[] = {0.0f, 0.02f, 0.4f, 1.5f, 40.0f};
+    for (size_t q = 0; q < sizeof spacing / sizeof spacing[0]; q++) {
+        f->topo_spacing = spacing[q];
+        knn_check(f, true);
+        contacts_check(f);
+        for (int a = 0; a < 3; a++) {
+            assert_true(f->grid.origin[a] > -290.0f);
+            assert_true(f->grid.origin[a] + (float)f->grid.dims[a] * f->grid.cell[a] < 290.0f);
+        }
+    }
+    mur_flock_destroy(f);
+}
+
 /* mur_flock_neighbours (the public brute force the viewer's picking uses) lists, for a sample of
  * boids, exactly the grid search's topological neighbours, in the same order. */
 static void public_neighbours_equal_grid(void **st)
@@ -493,6 +537,29 @@ static void crowd_bit_identical(void **st)
     }
 }
 
+/* The cells follow the last pass's spacing (f->topo_spacing), which no result may depend on: a flock
+ * whose spacing is overwritten before every tick (cells of every size) stays bit-identical to one left
+ * alone, on 1 and 2 threads; the spacing measured is positive and finite. */
+static void spacing_free(void **st)
+{
+    (void)st;
+    mur_flock *a = starling(3000, 1), *b = starling(3000, 2), *c = starling(3000, 1);
+    const float forced[] = {0.01f, 0.3f, 5.0f, 0.0f, 30.0f};
+    for (int t = 0; t < 40; t++) {
+        mur_flock_steps(a, 1);
+        b->topo_spacing = forced[t % 5];
+        c->topo_spacing = forced[(t + 2) % 5];
+        mur_flock_steps(b, 1);
+        mur_flock_steps(c, 1);
+        assert_true(isfinite(a->topo_spacing) && a->topo_spacing > 0.0f);
+    }
+    assert_true(mur_flock_hash(a) == mur_flock_hash(b));
+    assert_true(mur_flock_hash(a) == mur_flock_hash(c));
+    mur_flock_destroy(a);
+    mur_flock_destroy(b);
+    mur_flock_destroy(c);
+}
+
 /* A follower twice as fast right behind a leader that cannot see it: the hard sphere keeps them
  * hard_radius apart; without it the follower overruns. */
 static double follower_gap(float hard)
@@ -624,9 +691,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(knn_vs_brute_dense), cmocka_unit_test(knn_vs_brute_sparse),
         cmocka_unit_test(knn_vs_brute_lattice), cmocka_unit_test(knn_vs_brute_coincident),
-        cmocka_unit_test(crowd_bit_identical),
-        cmocka_unit_test(bit_identical),      cmocka_unit_test(pinned_starling),
-        cmocka_unit_test(hard_sphere),
+        cmocka_unit_test(crowd_bit_identical), cmocka_unit_test(knn_vs_brute_spacing),
+        cmocka_unit_test(spacing_free),       cmocka_unit_test(pinned_starling),
+        cmocka_unit_test(bit_identical),      cmocka_unit_test(hard_sphere),
         cmocka_unit_test(banking),            cmocka_unit_test(cruise),
         cmocka_unit_test(presets),            cmocka_unit_test(centrality),
         cmocka_unit_test(public_neighbours_equal_grid), cmocka_unit_test(public_neighbours_by_hand),

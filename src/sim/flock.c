@@ -114,7 +114,10 @@ static void buf_put(mur_flock *f, const buffer *b, void *p)
 
 /* Cells of half the view radius hold about one boid each at the benchmark's density (~1.1 cells per
  * boid at 100k and 1M); sparser flocks get larger cells (grid.c). */
-static int64_t cells_for(int32_t n) { return (int64_t)n / 2 + 64; }
+static int64_t metric_cells_for(int32_t n) { return (int64_t)n / 2 + 64; }
+/* The topological search's cells are sized from the flock's spacing (grid.c): a thin flock in a
+ * mostly empty bounding box occupies few of them, so it may use more cells than boids. */
+static int64_t cells_for(int32_t n) { return (int64_t)n * MUR_TOPO_CELLS_PER_BOID + 64; }
 
 /* Units of kind k for cap boids, cells cells and pcap predators. */
 static size_t units(buf_per k, int32_t cap, int64_t cells, int32_t pcap)
@@ -177,6 +180,7 @@ static bool reserve_boids(mur_flock *f, int32_t cap)
         return false;
     f->cap = cap;
     f->grid.cap_cells = cc;
+    f->grid.cap_metric = metric_cells_for(cap);
     if (f->metrics_every && !ensure_metric_buffers(f)) {
         f->metrics_every = false; /* the flock stays usable; metrics switch off */
         return false;

@@ -59,6 +59,10 @@ struct mur_flock {
     /// pass clears them before its first use (its lean kernel weights the lanes past a run's end by 0,
     /// and 0 times NaN is NaN; rules.c).
     bool gather_dirty;
+    /// The last topological pass's typical distance to the k-th neighbour (a quantile over the boids
+    /// with a full list), wu; 0 before the first. Sizes the search's cells (grid.c): only the speed
+    /// depends on it, never a result.
+    float topo_spacing;
     bool metrics_every;
     bool group_shape;          ///< metrics also describe the biggest group (mur_flock_set_group_shape)
     mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)

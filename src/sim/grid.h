@@ -9,6 +9,9 @@
 
 struct mur_step;
 
+/// Cells allocated per boid (the topological search's grid: grid.c geometry).
+#define MUR_TOPO_CELLS_PER_BOID 2
+
 /// The uniform grid over the sorted (cell-ordered) boids.
 typedef struct mur_grid {
     int32_t dims[3];     ///< cells per axis
@@ -16,7 +19,8 @@ typedef struct mur_grid {
     float inv_cell[3];   ///< 1 / cell size per axis
     float cell[3];       ///< cell size per axis, wu
     int64_t ncells;      ///< dims product
-    int64_t cap_cells;   ///< allocated cells
+    int64_t cap_cells;   ///< allocated cells (the topological search's grid may use them all)
+    int64_t cap_metric;  ///< cells a metric grid may use (fewer: its results follow the cell order)
     int32_t want_reach;  ///< cells of view_radius / want_reach (mur_flock_set_cell_reach)
     int32_t reach;       ///< cells scanned on each side of a boid's cell (cell size >= view_radius / reach)
     int32_t *start;      ///< cap_cells + 1 prefix sums: cell c holds sorted [start[c], start[c+1])

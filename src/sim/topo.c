@@ -254,12 +254,14 @@ static inline float block_bound(const search *S, const block *B)
     return bound < B->rmin ? B->rmin : bound;
 }
 
-/* Distance from coordinate p to cells [i0, i1] on axis a, less the rounding margin (never negative). */
+/* Distance from coordinate p to cells [i0, i1] on axis a, less the rounding margin (never negative).
+ * The first and last cells of an axis reach out to infinity: the grid may span less than the flock
+ * (grid.c trims outliers into them). */
 static inline float cell_gap(const mur_grid *g, int a, int32_t i0, int32_t i1, float p)
 {
     const float m = 0.05f * g->cell[a];
-    const float lo = g->origin[a] + (float)i0 * g->cell[a] - m;
-    const float hi = g->origin[a] + (float)(i1 + 1) * g->cell[a] + m;
+    const float lo = i0 > 0 ? g->origin[a] + (float)i0 * g->cell[a] - m : -INFINITY;
+    const float hi = i1 + 1 < g->dims[a] ? g->origin[a] + (float)(i1 + 1) * g->cell[a] + m : INFINITY;
     return p < lo ? lo - p : (p > hi ? p - hi : 0.0f);
 }
 
@@ -581,8 +583,15 @@ static void contacts(const mur_flock *f, const mur_step *s, const search *S, int
 }
 #endif
 
+/* Histogram of the boids' distances to their k-th neighbour (squared), by the top bits of the float
+ * (exponent and 3 bits of mantissa: bins 9% apart in distance). Boids whose k nearest are all at their
+ * own point are left out: coincident boids say nothing of the spacing (zero_full bounds their
+ * search), and counted they made cells of no size. */
+#define SPACING_BINS 2048
+#define SPACING_SHIFT 20
+
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *gb, int32_t k0, int32_t k1,
-                     mur_item_sums *T)
+                     mur_item_sums *T, int32_t *hist)
 {
     mur_topo_nb hard[MAX_CONTACTS];
     search S;
@@ -617,6 +626,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
         if (!(k >= B.own_lo && k < B.own_hi))
             block_at(f, S.px, S.py, S.pz, &B);
         grow(f, &S, &B, &G);
+        if (S.n == S.cap && S.key[S.cap - 1] >> 32 != 0)
+            hist[(uint32_t)(S.key[S.cap - 1] >> (32 + SPACING_SHIFT))]++;
         if (s->metrics) {
             T->cnt += S.n;
             if (S.n > 0) {
@@ -655,6 +666,25 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
     T->cand += S.tested;
 }
 
+/* The median of the histogram (its bin's upper edge), or 0 when it is empty. */
+static float spacing_of(const int32_t *hist)
+{
+    int64_t total = 0;
+    for (int b = 0; b < SPACING_BINS; b++)
+        total += hist[b];
+    if (total == 0)
+        return 0.0f;
+    const int64_t want = total / 2;
+    int64_t run = 0;
+    int b = 0;
+    while (b < SPACING_BINS - 1 && run + hist[b] <= want)
+        run += hist[b++];
+    const uint32_t bits = (uint32_t)(b + 1) << SPACING_SHIFT;
+    float d2;
+    memcpy(&d2, &bits, sizeof d2);
+    return sqrtf(d2);
+}
+
 void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
 {
     const int64_t count = ((int64_t)f->n + ITEM_SLOTS - 1) / ITEM_SLOTS;
@@ -666,11 +696,15 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
      * as mur_rules_pass) */
     double own[MUR_MAX_THREADS];
     const double t0 = mur_own_start(own, nt);
+    int32_t hist_all[SPACING_BINS];
+    memset(hist_all, 0, sizeof hist_all);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
     {
         const int tid = mur_thread_id();
+        int32_t hist[SPACING_BINS];
+        memset(hist, 0, sizeof hist);
         const double c0 = nt > 1 ? mur_thread_cpu_ms() : 0.0;
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 4) reduction(+ : cand_total) nowait
@@ -679,13 +713,22 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
             mur_item_sums T = {0, 0, 0, 0.0};
             const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
             const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
-            run_item(f, s, grow, &f->gather[tid], k0, k1, &T);
+            run_item(f, s, grow, &f->gather[tid], k0, k1, &T, hist);
             cand_total += T.cand;
             if (s->metrics)
                 mur_item_keep(f, it, &T);
         }
         if (nt > 1)
             own[tid] = mur_own_share(t0, c0);
+        for (int b = 0; b < SPACING_BINS; b++) {
+            if (hist[b] == 0)
+                continue;
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+            hist_all[b] += hist[b];
+        }
     }
+    f->topo_spacing = spacing_of(hist_all);
     mur_pass_finish(f, count, s->metrics, cand_total, own, nt, out);
 }
