@@ -76,6 +76,7 @@ typedef struct opts {
     const char *cache; /* --cache: folder of the settled states (NULL: the user's cache folder) */
     int32_t settle_base; /* --settle-base: boids settled by simulation; larger states are copies */
     int settle_ticks;  /* --settle-ticks */
+    int32_t crowd_max; /* --crowd-max: the starling scenario's crowd rows up to this many boids */
 } opts;
 
 static double now_ms(void)
@@ -166,7 +167,7 @@ static void usage(FILE *fp)
           "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
           "                    [--bounds wrap|none] [--background-load N] [--fallback on|off]\n"
           "                    [--density D] [--topo-k K] [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
-          "                    [--json]\n"
+          "                    [--crowd-max N] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
           "  coincident: starling preset, every boid at one point (default 20k); crowded: starling preset\n"
@@ -180,8 +181,8 @@ static void usage(FILE *fp)
           "  --density D: D expected neighbours per boid in both scenarios (default 30, (0, 1000])\n"
           "  --topo-k K: topo_k of the topological rows (default 6.5, [1, 20])\n"
           "  starling: starling-forming (the starling preset's spawn, first 100 ticks), starling-settled (a\n"
-          "           settled flock, 2 warm-up + 20 timed ticks), coincident and crowded, at 20k, 100k, 1M\n"
-          "           (coincident at 20k, crowded at 100k unless --n is given) on 1 and 2 threads; each size\n"
+          "           settled flock, 2 warm-up + 20 timed ticks), coincident and crowded (up to --crowd-max\n"
+          "           boids, default 100k), at 20k, 100k, 1M on 1 and 2 threads; each size\n"
           "           and thread count also runs the uniform scenario before and after, and every row\n"
           "           gives its ratio to it (and the crowd rows to the settled row)\n"
           "  --cache DIR: where settled states are kept (default $XDG_CACHE_HOME/murmur-bench or\n"
@@ -459,6 +460,8 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
             ok = v[0] != '\0';
         } else if (!strcmp(a, "--settle-base")) {
             ok = parse_count(v, &o->settle_base);
+        } else if (!strcmp(a, "--crowd-max")) {
+            ok = parse_count(v, &o->crowd_max);
         } else if (!strcmp(a, "--settle-ticks")) {
             ok = (o->settle_ticks = parse_int(v, 0)) >= 0;
         } else if (!strcmp(a, "--n")) {
@@ -595,7 +598,7 @@ static void print_starling_row(const opts *o, int sc, int32_t n, const result *r
 
 /* The starling rows: for each size and thread count, the uniform metric step, the asked rows, the
  * uniform step again; each row against the mean of the two. */
-static int run_starling(const opts *o, bool default_n)
+static int run_starling(const opts *o)
 {
     const int rows[] = {SC_FORMING, SC_SETTLED, SC_COINCIDENT, SC_CROWDED};
     const int method = o->method[0];
@@ -620,9 +623,9 @@ static int run_starling(const opts *o, bool default_n)
                 return 1;
             for (int k = 0; k < 4; k++) {
                 const int sc = rows[k];
-                /* the crowd rows at their own sizes (20k coincident, 100k in the box) unless --n is given */
+                /* the crowd rows up to --crowd-max boids (default 100k) */
                 if (!o->run[sc] || (sc == SC_SETTLED && !have_state) ||
-                    (default_n && ((sc == SC_COINCIDENT && n != 20000) || (sc == SC_CROWDED && n != 100000))))
+                    ((sc == SC_COINCIDENT || sc == SC_CROWDED) && n > o->crowd_max))
                     continue;
                 got[k] = run_one(o, sc, n, method, MUR_NEIGHBOURS_TOPOLOGICAL, thr, sc == SC_SETTLED ? &st : NULL,
                                  &r[k]);
@@ -657,6 +660,7 @@ int main(int argc, char **argv)
     o.topo_k = 6.5;
     o.settle_base = 20000;
     o.settle_ticks = 2500;
+    o.crowd_max = 100000;
     const char *scenario = "all";
     mur_env_wait_policy(argv); /* OMP_WAIT_POLICY=PASSIVE unless set, as the murmur program (env.h) */
     int rc = parse_args(argc, argv, &o, &scenario);
@@ -697,7 +701,7 @@ int main(int argc, char **argv)
         mallopt(M_MMAP_THRESHOLD, 16 * 1024);
         mallopt(M_TRIM_THRESHOLD, 16 * 1024);
 #endif
-        return run_starling(&o, default_n);
+        return run_starling(&o);
     }
     if (!o.json)
         printf("%-8s %9s %-6s %-11s %3s %-4s %6s %11s %13s %10s %10s %9s %9s %10s %9s %5s %5s\n", "scenario", "n",

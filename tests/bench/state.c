@@ -137,9 +137,11 @@ static mur_flock *base_state(const char *dir, int32_t base, int ticks, int threa
     double t0 = now_s();
     mur_flock_steps(f, ticks);
     fprintf(stderr, "murmur-bench: settled in %.1f s\n", now_s() - t0);
-    if (s->path[0] && (!make_dirs(folder) || !mur_flock_save_csv(f, s->path, &err)))
-        fprintf(stderr, "murmur-bench: cannot cache the settled state in %s (%s); going on without\n", folder,
-                errno ? strerror(errno) : err.msg);
+    if (s->path[0] && !make_dirs(folder))
+        fprintf(stderr, "murmur-bench: cannot make the cache folder %s (%s); going on without\n", folder,
+                strerror(errno));
+    else if (s->path[0] && !mur_flock_save_csv(f, s->path, &err))
+        fprintf(stderr, "murmur-bench: cannot cache the settled state: %s; going on without\n", err.msg);
     return f;
 }
 
