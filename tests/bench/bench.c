@@ -1,9 +1,11 @@
 /* murmur-bench: scenario benchmark of the flock step (docs/performance.md).
  *
- *   murmur-bench [--scenario uniform|flock|all|coincident|crowded|crowd] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
+ *   murmur-bench [--scenario uniform|flock|all|coincident|crowded|crowd|starling|starling-forming|
+ *                           starling-settled] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
  *                [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]
  *                [--brute-max N] [--neighbours metric|topological|metric,topological] [--bounds wrap|none]
- *                [--background-load N] [--fallback on|off] [--density D] [--topo-k K] [--json]
+ *                [--background-load N] [--fallback on|off] [--density D] [--topo-k K]
+ *                [--cache DIR] [--settle-base N] [--settle-ticks T] [--crowd-max N] [--json]
  *
  * uniform: wrap world, view_radius 1, separation_radius 0.3, all-round view, speed 1, random start,
  *          30/(4/3 pi) boids per unit volume (cube side cbrt(N / 7.162)); 1 warm-up tick, 20 timed.
@@ -27,24 +29,26 @@
  * --density D: both scenarios at D expected neighbours per boid instead of 30 (the box grows or
  * shrinks); --topo-k K: the topological rows' topo_k (default 6.5). The program's cost model
  * (src/app/cli/cost.c) is fitted to rows of both.
+ * starling (issue 23; docs/performance.md "Starling rows"): for each size (default 20k, 100k, 1M) and
+ * thread count (default 1, 2) the uniform metric step, then starling-forming (the starling preset's
+ * spawn, the first 100 ticks), starling-settled (a settled flock, state.c: simulated once at
+ * --settle-base boids and cached, copies side by side above; 2 warm-up + 20 timed ticks), coincident
+ * and crowded (up to --crowd-max boids), then the uniform step again; every row gives its ratio to
+ * the mean of the two uniform measurements, and its resident memory per boid (VmRSS, VmHWM).
+ * starling-forming or starling-settled alone: that row with the uniform step around it.
  */
-#include <errno.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
+#ifdef __GLIBC__ /* defined by the headers above */
+#include <malloc.h>
+#endif
 
 #include "env.h"
 #include "murmur/murmur.h"
+#include "load.h"
 #include "state.h"
 
 #define MAX_LIST 32
@@ -84,78 +88,6 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-/* ---------------------------------------------------------------- background load */
-
-static pid_t load_pid[16];
-static volatile sig_atomic_t load_count;
-
-/* Stop every busy loop (async-signal-safe: kill and waitpid only). */
-static void load_stop(void)
-{
-    int n = load_count;
-    load_count = 0;
-    for (int k = 0; k < n; k++)
-        if (load_pid[k] > 0)
-            kill(load_pid[k], SIGKILL);
-    for (int k = 0; k < n; k++)
-        if (load_pid[k] > 0)
-            while (waitpid(load_pid[k], NULL, 0) < 0 && errno == EINTR) {
-            }
-}
-
-static void load_on_signal(int sig)
-{
-    load_stop();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Start n busy loops; false (all stopped again) when a fork fails. */
-static bool load_start(int n)
-{
-    const pid_t parent = getpid();
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
-        signal(sigs[k], load_on_signal);
-    atexit(load_stop);
-    for (int k = 0; k < n; k++) {
-        fflush(NULL);
-        pid_t p = fork();
-        if (p < 0) {
-            fprintf(stderr, "murmur-bench: cannot start background load: %s\n", strerror(errno));
-            load_stop();
-            return false;
-        }
-        if (p == 0) {
-            /* the child: die with the bench, spin until killed */
-            for (size_t q = 0; q < sizeof sigs / sizeof sigs[0]; q++)
-                signal(sigs[q], SIG_DFL);
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (getppid() != parent)
-                _exit(0);
-            volatile uint64_t x = 0;
-            for (;;)
-                x = x + 1;
-        }
-        load_pid[k] = p;
-        load_count = k + 1;
-    }
-    return true;
-}
-
-/* The 1-minute load average (NAN when /proc is missing). */
-static double loadavg(void)
-{
-    double v = NAN;
-    FILE *fp = fopen("/proc/loadavg", "r");
-    if (fp) {
-        if (fscanf(fp, "%lf", &v) != 1)
-            v = NAN;
-        fclose(fp);
-    }
-    return v;
 }
 
 static void usage(FILE *fp)
