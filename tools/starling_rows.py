@@ -5,8 +5,9 @@ the uniform metric step measured before and after it at the same size and thread
 ratios and memory, and a plot of the cost per boid-tick against the boid count.
 
 usage: tools/starling_rows.py BUILD_DIR [SIZES:THREADS ...] [--runs R] [--cache DIR] [--settle-base N]
-                              [--doc docs/performance.md] [--data docs/perf_data]
-SIZES:THREADS: one bench command per item, e.g. 20k,100k:1,2 (default: 20k,100k:1,2 1M:2; the crowd
+                              [--doc docs/performance.md] [--data docs/perf_data] [--from FILE]
+--from FILE: no runs, the table from stored rows (murmur-bench --scenario starling --json output,
+several runs concatenated). SIZES:THREADS: one bench command per item, e.g. 20k,100k:1,2 (default: 20k,100k:1,2 1M:2; the crowd
 rows run up to 100k boids). Runs each R times (default 1; each run measures its own uniform reference
 around every group),
 stores the JSON rows in DATA/starling.jsonl (one line per row, plus "run": k), prints the table (the
@@ -44,10 +45,11 @@ def fmt_range(vals, f="%.2f"):
 
 def table(rows, nruns):
     """Markdown table: one line per scenario, size and thread count."""
-    out = ["| row | boids | threads | us per boid-tick | ms per tick | uniform us per boid-tick (same run) | "
-           "ratio to uniform | mean-tick ratio | crowd / settled | library B/boid | resident B/boid (peak) | "
-           "load |",
-           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    out = ["| row | boids | threads | us per boid-tick | ms per tick | uniform us per boid-tick (same run: mean "
+           "(before, after)) | "
+           "ratio to uniform | mean-tick ratio | CPU-time ratio | crowd / settled | library B/boid | "
+           "resident B/boid (peak) | load |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     keys = []
     for r in rows:
         k = (r["n"], r["threads"], r["scenario"])
@@ -63,12 +65,17 @@ def table(rows, nruns):
             name += " (%d copies of %d)" % (settled, g[0]["settled_base"])
         vs = [r["ratio_to_settled"] for r in g if r.get("ratio_to_settled") is not None]
         peak = [r["rss_peak_bytes_per_boid"] for r in g if r.get("rss_peak_bytes_per_boid") is not None]
-        out.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |" % (
+        if len(g) == 1:  # one run: the mean of the two references, and each
+            uni = "%.3f (%.3f, %.3f)" % (g[0]["uniform_ns_per_boid_tick"] / 1e3, g[0]["uniform_ns_before"] / 1e3,
+                                         g[0]["uniform_ns_after"] / 1e3)
+        else:
+            uni = fmt_range([r["uniform_ns_per_boid_tick"] / 1e3 for r in g], "%.3f")
+        cpu = [r["cpu_ratio_to_uniform"] for r in g if r.get("cpu_ratio_to_uniform") is not None]
+        out.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |" % (
             name, n, thr, fmt_range([r["ns_per_boid_tick"] / 1e3 for r in g], "%.3f"),
-            fmt_range([r["ms_per_tick"] for r in g], "%.1f"),
-            fmt_range([r["uniform_ns_per_boid_tick"] / 1e3 for r in g], "%.3f"),
+            fmt_range([r["ms_per_tick"] for r in g], "%.1f"), uni,
             fmt_range([r["ratio_to_uniform"] for r in g]), fmt_range([r["mean_ratio_to_uniform"] for r in g]),
-            fmt_range(vs) if vs else "", g[0]["bytes_per_boid"], fmt_range(peak, "%.0f") if peak else "n/a",
+            fmt_range(cpu) if cpu else "", fmt_range(vs) if vs else "", g[0]["bytes_per_boid"], fmt_range(peak, "%.0f") if peak else "n/a",
             ", ".join("%.2f" % r["loadavg"] for r in g)))
     return "\n".join(out)
 
@@ -128,6 +135,7 @@ def main():
     ap.add_argument("--settle-base")
     ap.add_argument("--doc")
     ap.add_argument("--data", default="docs/perf_data")
+    ap.add_argument("--from", dest="source")
     a = ap.parse_args()
     bench = os.path.join(a.build, "tests", "bench", "murmur-bench")
     cmds = []
@@ -140,6 +148,10 @@ def main():
             cmd += ["--settle-base", a.settle_base]
         cmds.append(cmd)
     load0, t0, rows = loadavg(), time.time(), []
+    if a.source:
+        with open(a.source) as fp:
+            rows = [json.loads(line) for line in fp if line.startswith("{")]
+        a.runs = 0
     for k in range(a.runs):
         for cmd in cmds:
             out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
@@ -149,17 +161,27 @@ def main():
                     r["run"] = k
                     rows.append(r)
     os.makedirs(a.data, exist_ok=True)
-    with open(os.path.join(a.data, "starling.jsonl"), "w") as fp:
-        for r in rows:
-            fp.write(json.dumps(r) + "\n")
+    stored = os.path.join(a.data, "starling.jsonl")
+    if not a.source or os.path.abspath(a.source) != os.path.abspath(stored):
+        with open(stored, "w") as fp:
+            for r in rows:
+                fp.write(json.dumps(r) + "\n")
     plot(rows, os.path.join(os.path.dirname(os.path.abspath(a.data)), "perf_starling.png"))
+    loads = [r["loadavg"] for r in rows]
+    if a.source:
+        how = ("Rows read from %s (%d rows, load average %.2f-%.2f after the rows; formatted %s)."
+               % (a.source, len(rows), min(loads), max(loads), time.strftime("%Y-%m-%d %H:%M")))
+    else:
+        how = None
     text = "\n".join([
         table(rows, a.runs), "",
         memory_line(rows), "",
+    ] + ([how] if how else [
+
         "%s (%d run%s, %s; load average before: %s, after: %s; %.0f s; the load column gives each row's "
         "1-minute load average after it ran)." % (
             ", ".join("`%s`" % " ".join(["murmur-bench"] + c[1:]) for c in cmds), a.runs, "" if a.runs == 1 else "s",
-            time.strftime("%Y-%m-%d %H:%M"), load0, loadavg(), time.time() - t0)])
+            time.strftime("%Y-%m-%d %H:%M"), load0, loadavg(), time.time() - t0)]))
     print(text)
     if a.doc:
         with open(a.doc) as fp:

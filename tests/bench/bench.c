@@ -90,6 +90,14 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* CPU time of the process (every thread), ms. */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
 static void usage(FILE *fp)
 {
     fputs("usage: murmur-bench [--scenario uniform|flock|all|coincident|crowded|crowd|starling|starling-forming|\n"
@@ -273,6 +281,7 @@ typedef struct result {
     int ticks, threads;
     uint64_t hash;
     double mean_ms;       /* mean of the timed ticks */
+    double cpu_ms;        /* median CPU time of the process per tick (all threads) */
     double rss_peak, rss; /* resident memory per boid: peak growth over the row, growth at its end */
 } result;
 
@@ -296,10 +305,10 @@ static bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int th
     const bool peak_reset = bench_reset_peak();
     const double rss0 = bench_status_bytes("VmRSS");
     size_t nt = (size_t)ticks * (size_t)reps, k = 0;
-    double *t = malloc(3 * nt * sizeof *t);
+    double *t = malloc(4 * nt * sizeof *t);
     if (!t)
         return false;
-    double *tm = t + nt, *ts = t + 2 * nt; /* metrics part, the rest */
+    double *tm = t + nt, *ts = t + 2 * nt, *tc = t + 3 * nt; /* metrics part, the rest, CPU time */
     double gsum = 0.0, csum = 0.0, usum = 0.0;
     mur_flock *f = NULL;
     for (int rep = 0; rep < reps; rep++) {
@@ -330,9 +339,10 @@ static bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int th
                 mur_flock_set_boid(f, i, st->pos + 3 * (size_t)i, st->vel + 3 * (size_t)i, 0);
         mur_flock_steps(f, warm);
         for (int i = 0; i < ticks; i++, k++) {
-            double t0 = now_ms();
+            double t0 = now_ms(), c0 = cpu_ms();
             mur_flock_step(f);
             t[k] = now_ms() - t0;
+            tc[k] = cpu_ms() - c0;
             mur_stats s = mur_flock_stats(f);
             gsum += s.grid_ms;
             tm[k] = s.metrics_ms;
@@ -346,6 +356,7 @@ static bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int th
             r->rss = rss >= 0.0 && rss0 >= 0.0 ? (rss - rss0) / (double)n : NAN;
         }
     }
+    r->cpu_ms = median(tc, nt);
     r->mean_ms = 0.0;
     for (size_t q = 0; q < nt; q++)
         r->mean_ms += t[q] / (double)nt;
@@ -494,37 +505,40 @@ static const char *jnum(char *buf, size_t len, double x)
     return buf;
 }
 
-/* One row of a starling group: the core fields plus the reference (uniform before and after, ns per
- * boid-tick; NAN for the reference rows themselves), the settled row's ns (crowd rows; NAN when none)
- * and the resident memory; st for the settled row. */
-static void print_starling_row(const opts *o, int sc, int32_t n, const result *r, double u0, double u1,
+/* One row of a starling group: the core fields plus the reference (u: the uniform rows before and
+ * after; NULL for those rows themselves), the settled row's ns (crowd rows; NAN when none), the CPU
+ * time and the resident memory; st for the settled row. */
+static void print_starling_row(const opts *o, int sc, int32_t n, const result *r, const result *u,
                                double settled_ns, const bench_settled *st)
 {
-    const bool ref = sc == SC_UNIFORM;
+    const bool ref = u == NULL;
+    const double per = 1e6 / (double)n, cpu_ns = r->cpu_ms * per;
+    const double u0 = ref ? NAN : u[0].ms_per_tick * per, u1 = ref ? NAN : u[1].ms_per_tick * per;
+    const double ucpu = ref ? NAN : 0.5 * (u[0].cpu_ms + u[1].cpu_ms) * per;
     const char *bname = mur_neighbours_name(ref ? MUR_NEIGHBOURS_METRIC : MUR_NEIGHBOURS_TOPOLOGICAL);
     const double ns = r->ms_per_tick * 1e6 / (double)n, mean_ns = r->mean_ms * 1e6 / (double)n;
     const double uni = 0.5 * (u0 + u1), ratio = ns / uni, mean_ratio = mean_ns / uni, vs_settled = ns / settled_ns;
     char b[8][32];
     if (o->json) {
         print_json_core(o, SC_NAME[sc], n, mur_search_name((mur_search)o->method[0]), bname, r);
-        printf(",\"role\":\"%s\",\"mean_ms_per_tick\":%s,\"mean_ns_per_boid_tick\":%s,\"rss_bytes_per_boid\":%s,"
-               "\"rss_peak_bytes_per_boid\":%s",
-               ref ? "reference" : "row", jnum(b[0], 32, r->mean_ms), jnum(b[1], 32, mean_ns), jnum(b[2], 32, r->rss),
-               jnum(b[3], 32, r->rss_peak));
+        printf(",\"role\":\"%s\",\"mean_ms_per_tick\":%s,\"mean_ns_per_boid_tick\":%s,\"cpu_ns_per_boid_tick\":%s,"
+               "\"rss_bytes_per_boid\":%s,\"rss_peak_bytes_per_boid\":%s",
+               ref ? "reference" : "row", jnum(b[0], 32, r->mean_ms), jnum(b[1], 32, mean_ns), jnum(b[6], 32, cpu_ns),
+               jnum(b[2], 32, r->rss), jnum(b[3], 32, r->rss_peak));
         if (!ref)
             printf(",\"uniform_ns_per_boid_tick\":%s,\"uniform_ns_before\":%s,\"uniform_ns_after\":%s,"
-                   "\"ratio_to_uniform\":%s,\"mean_ratio_to_uniform\":%s,\"ratio_to_settled\":%s",
+                   "\"ratio_to_uniform\":%s,\"mean_ratio_to_uniform\":%s,\"cpu_ratio_to_uniform\":%s,"
+                   "\"ratio_to_settled\":%s",
                    jnum(b[0], 32, uni), jnum(b[1], 32, u0), jnum(b[2], 32, u1), jnum(b[3], 32, ratio),
-                   jnum(b[4], 32, mean_ratio), jnum(b[5], 32, vs_settled));
+                   jnum(b[4], 32, mean_ratio), jnum(b[6], 32, cpu_ns / ucpu), jnum(b[5], 32, vs_settled));
         if (st)
             printf(",\"settled_base\":%d,\"settled_copies\":%d,\"settle_ticks\":%d,\"settled_cached\":%s",
                    (int)st->base, (int)st->copies, st->settle_ticks, st->cached ? "true" : "false");
         printf("}\n");
     } else
-        printf("%-16s %8d %3d %5d %10.3f %9.1f %9.1f %9.1f %7.2f %7.2f %7.2f %8.1f %8.1f %8.1f %8.1f %5.2f\n",
-               SC_NAME[sc], (int)n, r->threads, r->ticks, r->ms_per_tick, ns, mean_ns, ref ? NAN : uni,
-               ref ? NAN : ratio, ref ? NAN : mean_ratio, vs_settled, r->bytes_per_boid, r->rss, r->rss_peak,
-               r->candidates, r->load);
+        printf("%-16s %8d %3d %5d %10.3f %9.1f %9.1f %9.1f %7.2f %7.2f %7.2f %7.2f %8.1f %8.1f %8.1f %8.1f %5.2f\n",
+               SC_NAME[sc], (int)n, r->threads, r->ticks, r->ms_per_tick, ns, mean_ns, uni, ratio, mean_ratio,
+               cpu_ns / ucpu, vs_settled, r->bytes_per_boid, r->rss, r->rss_peak, r->candidates, r->load);
     fflush(stdout);
 }
 
@@ -536,9 +550,9 @@ static int run_starling(const opts *o)
     const int method = o->method[0];
     int status = 0;
     if (!o->json)
-        printf("%-16s %8s %3s %5s %10s %9s %9s %9s %7s %7s %7s %8s %8s %8s %8s %5s\n", "scenario", "n", "thr",
-               "ticks", "ms/tick", "ns/b-t", "mean ns", "uni ns", "ratio", "mean r", "/settl", "lib B/b", "rss B/b",
-               "peak B/b", "cand/b", "load");
+        printf("%-16s %8s %3s %5s %10s %9s %9s %9s %7s %7s %7s %7s %8s %8s %8s %8s %5s\n", "scenario", "n", "thr",
+               "ticks", "ms/tick", "ns/b-t", "mean ns", "uni ns", "ratio", "mean r", "cpu r", "/settl", "lib B/b",
+               "rss B/b", "peak B/b", "cand/b", "load");
     for (int ni = 0; ni < o->nn; ni++) {
         const int32_t n = o->n[ni];
         bench_settled st;
@@ -565,14 +579,13 @@ static int run_starling(const opts *o)
             }
             if (!run_one(o, SC_UNIFORM, n, method, MUR_NEIGHBOURS_METRIC, thr, NULL, &u[1]))
                 return 1;
-            const double u0 = u[0].ms_per_tick * 1e6 / (double)n, u1 = u[1].ms_per_tick * 1e6 / (double)n;
             const double settled_ns = got[1] ? r[1].ms_per_tick * 1e6 / (double)n : NAN;
-            print_starling_row(o, SC_UNIFORM, n, &u[0], NAN, NAN, NAN, NULL);
+            print_starling_row(o, SC_UNIFORM, n, &u[0], NULL, NAN, NULL);
             for (int k = 0; k < 4; k++)
                 if (got[k])
-                    print_starling_row(o, rows[k], n, &r[k], u0, u1, k >= 2 ? settled_ns : NAN,
+                    print_starling_row(o, rows[k], n, &r[k], u, k >= 2 ? settled_ns : NAN,
                                        rows[k] == SC_SETTLED ? &st : NULL);
-            print_starling_row(o, SC_UNIFORM, n, &u[1], NAN, NAN, NAN, NULL);
+            print_starling_row(o, SC_UNIFORM, n, &u[1], NULL, NAN, NULL);
         }
         if (have_state) {
             free(st.pos);

@@ -109,9 +109,10 @@ if os.path.isdir('/proc/self'):
 # the uniform metric step measured before and after at the same size and threads
 import tempfile
 
-NEW = ['role', 'mean_ms_per_tick', 'mean_ns_per_boid_tick', 'rss_bytes_per_boid', 'rss_peak_bytes_per_boid']
+NEW = ['role', 'mean_ms_per_tick', 'mean_ns_per_boid_tick', 'cpu_ns_per_boid_tick', 'rss_bytes_per_boid',
+       'rss_peak_bytes_per_boid']
 RATIO = ['uniform_ns_per_boid_tick', 'uniform_ns_before', 'uniform_ns_after', 'ratio_to_uniform',
-         'mean_ratio_to_uniform', 'ratio_to_settled']
+         'mean_ratio_to_uniform', 'cpu_ratio_to_uniform', 'ratio_to_settled']
 ORDER = ['uniform', 'starling-forming', 'starling-settled', 'coincident', 'crowded', 'uniform']
 
 
@@ -140,7 +141,7 @@ with tempfile.TemporaryDirectory() as cache:
         settled = group[2]
         for r in group:
             assert r['n'] == n and r['threads'] == thr, r
-            for k in need + NEW + ['ms_per_tick']:
+            for k in need + NEW + ['ms_per_tick'] + (RATIO if r['scenario'] != 'uniform' else []):
                 assert k in r, (k, r)
             for k in NEW[1:]:
                 assert r[k] is None or (math.isfinite(r[k]) and r[k] >= 0), (k, r)
@@ -157,6 +158,8 @@ with tempfile.TemporaryDirectory() as cache:
             assert close(r['uniform_ns_per_boid_tick'], (u0 + u1) / 2), r
             assert close(r['ratio_to_uniform'], r['ns_per_boid_tick'] / r['uniform_ns_per_boid_tick']), r
             assert close(r['mean_ratio_to_uniform'], r['mean_ns_per_boid_tick'] / r['uniform_ns_per_boid_tick']), r
+            ucpu = (group[0]['cpu_ns_per_boid_tick'] + group[-1]['cpu_ns_per_boid_tick']) / 2
+            assert close(r['cpu_ratio_to_uniform'], r['cpu_ns_per_boid_tick'] / ucpu), (r, ucpu)
             if r['scenario'] in ('coincident', 'crowded'):
                 assert close(r['ratio_to_settled'], r['ns_per_boid_tick'] / settled['ns_per_boid_tick']), r
             else:
