@@ -352,7 +352,8 @@ static bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int th
         }
         if (rep == 0) {
             const double hwm = bench_status_bytes("VmHWM"), rss = bench_status_bytes("VmRSS");
-            r->rss_peak = peak_reset && hwm >= 0.0 && rss0 >= 0.0 ? (hwm - rss0) / (double)n : NAN;
+            /* the kernel updates VmHWM lazily: it can lag the current VmRSS by a few pages */
+            r->rss_peak = peak_reset && hwm >= 0.0 && rss0 >= 0.0 ? (fmax(hwm, rss) - rss0) / (double)n : NAN;
             r->rss = rss >= 0.0 && rss0 >= 0.0 ? (rss - rss0) / (double)n : NAN;
         }
     }
