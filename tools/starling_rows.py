@@ -48,8 +48,8 @@ def table(rows, nruns):
     out = ["| row | boids | threads | us per boid-tick | ms per tick | uniform us per boid-tick (same run: mean "
            "(before, after)) | "
            "ratio to uniform | mean-tick ratio | CPU-time ratio | crowd / settled | library B/boid | "
-           "resident B/boid (peak) | load |",
-           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+           "resident B/boid (peak) | threads used (row; references) | load |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
     keys = []
     for r in rows:
         k = (r["n"], r["threads"], r["scenario"])
@@ -71,11 +71,15 @@ def table(rows, nruns):
         else:
             uni = fmt_range([r["uniform_ns_per_boid_tick"] / 1e3 for r in g], "%.3f")
         cpu = [r["cpu_ratio_to_uniform"] for r in g if r.get("cpu_ratio_to_uniform") is not None]
-        out.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |" % (
+        refs = [u["threads_used"] for u in rows if u["role"] == "reference" and u["n"] == n
+                and u["threads"] == thr and u.get("run") in [r.get("run") for r in g]]
+        used = "%s; %s" % (", ".join("%.2f" % r["threads_used"] for r in g), ", ".join("%.2f" % x for x in refs))
+        out.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %s |" % (
             name, n, thr, fmt_range([r["ns_per_boid_tick"] / 1e3 for r in g], "%.3f"),
             fmt_range([r["ms_per_tick"] for r in g], "%.1f"), uni,
             fmt_range([r["ratio_to_uniform"] for r in g]), fmt_range([r["mean_ratio_to_uniform"] for r in g]),
-            fmt_range(cpu) if cpu else "", fmt_range(vs) if vs else "", g[0]["bytes_per_boid"], fmt_range(peak, "%.0f") if peak else "n/a",
+            fmt_range(cpu) if cpu else "", fmt_range(vs) if vs else "", g[0]["bytes_per_boid"],
+            fmt_range(peak, "%.0f") if peak else "n/a", used,
             ", ".join("%.2f" % r["loadavg"] for r in g)))
     return "\n".join(out)
 
