@@ -1,9 +1,11 @@
 /* murmur-bench: scenario benchmark of the flock step (docs/performance.md).
  *
- *   murmur-bench [--scenario uniform|flock|all|coincident|crowded|crowd] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
+ *   murmur-bench [--scenario uniform|flock|all|coincident|crowded|crowd|starling|starling-forming|
+ *                           starling-settled] [--n 1k,10k,100k,1M] [--method grid|brute|grid,brute]
  *                [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]
  *                [--brute-max N] [--neighbours metric|topological|metric,topological] [--bounds wrap|none]
- *                [--background-load N] [--fallback on|off] [--density D] [--topo-k K] [--json]
+ *                [--background-load N] [--fallback on|off] [--density D] [--topo-k K]
+ *                [--cache DIR] [--settle-base N] [--settle-ticks T] [--crowd-max N] [--json]
  *
  * uniform: wrap world, view_radius 1, separation_radius 0.3, all-round view, speed 1, random start,
  *          30/(4/3 pi) boids per unit volume (cube side cbrt(N / 7.162)); 1 warm-up tick, 20 timed.
@@ -27,27 +29,34 @@
  * --density D: both scenarios at D expected neighbours per boid instead of 30 (the box grows or
  * shrinks); --topo-k K: the topological rows' topo_k (default 6.5). The program's cost model
  * (src/app/cli/cost.c) is fitted to rows of both.
+ * starling (issue 23; docs/performance.md "Starling rows"): for each size (default 20k, 100k, 1M) and
+ * thread count (default 1, 2) the uniform metric step, then starling-forming (the starling preset's
+ * spawn, the first 100 ticks), starling-settled (a settled flock, state.c: simulated once at
+ * --settle-base boids and cached, copies side by side above; 2 warm-up + 20 timed ticks), coincident
+ * and crowded (up to --crowd-max boids), then the uniform step again; every row gives its ratio to
+ * the mean of the two uniform measurements, and its resident memory per boid (VmRSS, VmHWM).
+ * starling-forming or starling-settled alone: that row with the uniform step around it.
  */
-#include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
+#ifdef __GLIBC__ /* defined by the headers above */
+#include <malloc.h>
+#endif
 
 #include "env.h"
 #include "murmur/murmur.h"
+#include "load.h"
+#include "state.h"
 
 #define MAX_LIST 32
 #define PI 3.14159265358979323846
 
-enum { SC_UNIFORM, SC_FLOCK, SC_COINCIDENT, SC_CROWDED, SC_COUNT };
-static const char *const SC_NAME[SC_COUNT] = {"uniform", "flock", "coincident", "crowded"};
+enum { SC_UNIFORM, SC_FLOCK, SC_COINCIDENT, SC_CROWDED, SC_FORMING, SC_SETTLED, SC_COUNT };
+static const char *const SC_NAME[SC_COUNT] = {"uniform", "flock", "coincident", "crowded", "starling-forming",
+                                              "starling-settled"};
 
 typedef struct opts {
     bool run[SC_COUNT];
@@ -67,6 +76,11 @@ typedef struct opts {
     bool fixed;        /* --fallback off: always the threads asked for */
     double density;    /* --density: expected neighbours per boid of the uniform scenario */
     double topo_k;     /* --topo-k: topo_k of the topological rows */
+    bool starling;     /* starling rows (forming, settled) asked for: groups with a uniform reference */
+    const char *cache; /* --cache: folder of the settled states (NULL: the user's cache folder) */
+    int32_t settle_base; /* --settle-base: boids settled by simulation; larger states are copies */
+    int settle_ticks;  /* --settle-ticks */
+    int32_t crowd_max; /* --crowd-max: the starling scenario's crowd rows up to this many boids */
 } opts;
 
 static double now_ms(void)
@@ -76,86 +90,24 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* ---------------------------------------------------------------- background load */
-
-static pid_t load_pid[16];
-static volatile sig_atomic_t load_count;
-
-/* Stop every busy loop (async-signal-safe: kill and waitpid only). */
-static void load_stop(void)
+/* CPU time of the process (every thread), ms. */
+static double cpu_ms(void)
 {
-    int n = load_count;
-    load_count = 0;
-    for (int k = 0; k < n; k++)
-        if (load_pid[k] > 0)
-            kill(load_pid[k], SIGKILL);
-    for (int k = 0; k < n; k++)
-        if (load_pid[k] > 0)
-            while (waitpid(load_pid[k], NULL, 0) < 0 && errno == EINTR) {
-            }
-}
-
-static void load_on_signal(int sig)
-{
-    load_stop();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Start n busy loops; false (all stopped again) when a fork fails. */
-static bool load_start(int n)
-{
-    const pid_t parent = getpid();
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
-        signal(sigs[k], load_on_signal);
-    atexit(load_stop);
-    for (int k = 0; k < n; k++) {
-        fflush(NULL);
-        pid_t p = fork();
-        if (p < 0) {
-            fprintf(stderr, "murmur-bench: cannot start background load: %s\n", strerror(errno));
-            load_stop();
-            return false;
-        }
-        if (p == 0) {
-            /* the child: die with the bench, spin until killed */
-            for (size_t q = 0; q < sizeof sigs / sizeof sigs[0]; q++)
-                signal(sigs[q], SIG_DFL);
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (getppid() != parent)
-                _exit(0);
-            volatile uint64_t x = 0;
-            for (;;)
-                x = x + 1;
-        }
-        load_pid[k] = p;
-        load_count = k + 1;
-    }
-    return true;
-}
-
-/* The 1-minute load average (NAN when /proc is missing). */
-static double loadavg(void)
-{
-    double v = NAN;
-    FILE *fp = fopen("/proc/loadavg", "r");
-    if (fp) {
-        if (fscanf(fp, "%lf", &v) != 1)
-            v = NAN;
-        fclose(fp);
-    }
-    return v;
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 static void usage(FILE *fp)
 {
-    fputs("usage: murmur-bench [--scenario uniform|flock|all|coincident|crowded|crowd] [--n 1k,10k,100k,1M]\n"
+    fputs("usage: murmur-bench [--scenario uniform|flock|all|coincident|crowded|crowd|starling|starling-forming|\n"
+          "                               starling-settled] [--n 1k,10k,100k,1M]\n"
           "                    [--method grid|brute|grid,brute]\n"
           "                    [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]\n"
           "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
           "                    [--bounds wrap|none] [--background-load N] [--fallback on|off]\n"
-          "                    [--density D] [--topo-k K] [--json]\n"
+          "                    [--density D] [--topo-k K] [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
+          "                    [--crowd-max N] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
           "  coincident: starling preset, every boid at one point (default 20k); crowded: starling preset\n"
@@ -167,7 +119,16 @@ static void usage(FILE *fp)
           "  --background-load N: N busy loops (child processes) run beside the benchmark (0..16)\n"
           "  --fallback off: always the threads asked for (on, the default: one thread while that is faster)\n"
           "  --density D: D expected neighbours per boid in both scenarios (default 30, (0, 1000])\n"
-          "  --topo-k K: topo_k of the topological rows (default 6.5, [1, 20])\n",
+          "  --topo-k K: topo_k of the topological rows (default 6.5, [1, 20])\n"
+          "  starling: starling-forming (the starling preset's spawn, first 100 ticks), starling-settled (a\n"
+          "           settled flock, 2 warm-up + 20 timed ticks), coincident and crowded (up to --crowd-max\n"
+          "           boids, default 100k), at 20k, 100k, 1M on 1 and 2 threads; each size\n"
+          "           and thread count also runs the uniform scenario before and after, and every row\n"
+          "           gives its ratio to it (and the crowd rows to the settled row)\n"
+          "  --cache DIR: where settled states are kept (default $XDG_CACHE_HOME/murmur-bench or\n"
+          "           ~/.cache/murmur-bench); --settle-base N: states up to N boids are settled by\n"
+          "           simulation (default 20k), larger ones are copies of that side by side;\n"
+          "           --settle-ticks T: ticks of that simulation (default 2500)\n",
           fp);
 }
 
@@ -263,6 +224,11 @@ static mur_flock_def scenario_def(const opts *o, int sc, int32_t n, mur_search m
 {
     const bool uniform = sc == SC_UNIFORM;
     mur_flock_def d = mur_flock_default_def();
+    if (sc == SC_FORMING || sc == SC_SETTLED) { /* the preset as a user gets it (state.c) */
+        d = bench_starling_def(n);
+        d.neighbour_search = method;
+        return d;
+    }
     if (sc == SC_COINCIDENT || sc == SC_CROWDED) {
         if (nb == MUR_NEIGHBOURS_TOPOLOGICAL)
             mur_def_preset(&d, "starling", NULL);
@@ -314,6 +280,9 @@ typedef struct result {
     double load;          /* 1-minute load average after the measurement */
     int ticks, threads;
     uint64_t hash;
+    double mean_ms;       /* mean of the timed ticks */
+    double cpu_ms;        /* median CPU time of the process per tick (all threads) */
+    double rss_peak, rss; /* resident memory per boid: peak growth over the row, growth at its end */
 } result;
 
 static double median(double *v, size_t n)
@@ -322,19 +291,24 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* One measurement: `repeats` fresh flocks, each warmed up and then timed tick by tick. */
-static bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int threads, result *r)
+/* One measurement: `repeats` fresh flocks, each warmed up and then timed tick by tick. st: the
+ * settled state (SC_SETTLED), else NULL. The resident memory is read around the first repeat. */
+static bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int threads, const bench_settled *st,
+                    result *r)
 {
     const bool uniform = sc == SC_UNIFORM, crowd = sc == SC_COINCIDENT || sc == SC_CROWDED;
+    const bool forming = sc == SC_FORMING, settled = sc == SC_SETTLED;
     mur_flock_def d = scenario_def(o, sc, n, (mur_search)method, nb);
-    int warm = o->warmup >= 0 ? o->warmup : (uniform ? 1 : (crowd ? 0 : 500));
-    int ticks = o->ticks > 0 ? o->ticks : (uniform ? 20 : (crowd ? 3 : 500));
+    int warm = o->warmup >= 0 ? o->warmup : (uniform ? 1 : (crowd || forming ? 0 : (settled ? 2 : 500)));
+    int ticks = o->ticks > 0 ? o->ticks : (uniform ? 20 : (crowd ? 3 : (forming ? 100 : (settled ? 20 : 500))));
     int reps = o->repeats > 0 ? o->repeats : (uniform ? 3 : 1);
+    const bool peak_reset = bench_reset_peak();
+    const double rss0 = bench_status_bytes("VmRSS");
     size_t nt = (size_t)ticks * (size_t)reps, k = 0;
-    double *t = malloc(3 * nt * sizeof *t);
+    double *t = malloc(4 * nt * sizeof *t);
     if (!t)
         return false;
-    double *tm = t + nt, *ts = t + 2 * nt; /* metrics part, the rest */
+    double *tm = t + nt, *ts = t + 2 * nt, *tc = t + 3 * nt; /* metrics part, the rest, CPU time */
     double gsum = 0.0, csum = 0.0, usum = 0.0;
     mur_flock *f = NULL;
     for (int rep = 0; rep < reps; rep++) {
@@ -360,11 +334,15 @@ static bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int th
             for (int32_t i = 0; i < n; i++)
                 mur_flock_set_boid(f, i, p, v, 0);
         }
+        if (settled)
+            for (int32_t i = 0; i < n; i++)
+                mur_flock_set_boid(f, i, st->pos + 3 * (size_t)i, st->vel + 3 * (size_t)i, 0);
         mur_flock_steps(f, warm);
         for (int i = 0; i < ticks; i++, k++) {
-            double t0 = now_ms();
+            double t0 = now_ms(), c0 = cpu_ms();
             mur_flock_step(f);
             t[k] = now_ms() - t0;
+            tc[k] = cpu_ms() - c0;
             mur_stats s = mur_flock_stats(f);
             gsum += s.grid_ms;
             tm[k] = s.metrics_ms;
@@ -372,7 +350,17 @@ static bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int th
             csum += s.candidates_per_boid;
             usum += s.threads_used;
         }
+        if (rep == 0) {
+            const double hwm = bench_status_bytes("VmHWM"), rss = bench_status_bytes("VmRSS");
+            /* the kernel updates VmHWM lazily: it can lag the current VmRSS by a few pages */
+            r->rss_peak = peak_reset && hwm >= 0.0 && rss0 >= 0.0 ? (fmax(hwm, rss) - rss0) / (double)n : NAN;
+            r->rss = rss >= 0.0 && rss0 >= 0.0 ? (rss - rss0) / (double)n : NAN;
+        }
     }
+    r->cpu_ms = median(tc, nt);
+    r->mean_ms = 0.0;
+    for (size_t q = 0; q < nt; q++)
+        r->mean_ms += t[q] / (double)nt;
     r->ms_per_tick = median(t, nt);
     r->metrics_ms = median(tm, nt);
     r->step_ms = median(ts, nt);
@@ -409,7 +397,17 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
         } else if (!strcmp(a, "--scenario")) {
             *scenario = v;
             ok = !strcmp(v, "uniform") || !strcmp(v, "flock") || !strcmp(v, "all") || !strcmp(v, "coincident") ||
-                 !strcmp(v, "crowded") || !strcmp(v, "crowd");
+                 !strcmp(v, "crowded") || !strcmp(v, "crowd") || !strcmp(v, "starling") ||
+                 !strcmp(v, "starling-forming") || !strcmp(v, "starling-settled");
+        } else if (!strcmp(a, "--cache")) {
+            o->cache = v;
+            ok = v[0] != '\0';
+        } else if (!strcmp(a, "--settle-base")) {
+            ok = parse_count(v, &o->settle_base);
+        } else if (!strcmp(a, "--crowd-max")) {
+            ok = parse_count(v, &o->crowd_max);
+        } else if (!strcmp(a, "--settle-ticks")) {
+            ok = (o->settle_ticks = parse_int(v, 0)) >= 0;
         } else if (!strcmp(a, "--n")) {
             ok = each_item(v, add_n, o);
         } else if (!strcmp(a, "--method")) {
@@ -464,6 +462,21 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
     return -1;
 }
 
+/* The fields every JSON row has, without the closing brace. */
+static void print_json_core(const opts *o, const char *sname, int32_t n, const char *mname, const char *bname,
+                            const result *r)
+{
+    double ns = r->ms_per_tick * 1e6 / (double)n;
+    printf("{\"scenario\":\"%s\",\"n\":%d,\"method\":\"%s\",\"neighbours\":\"%s\",\"threads\":%d,\"metrics\":%s,"
+           "\"ticks\":%d,\"ms_per_tick\":%.6g,\"ns_per_boid_tick\":%.6g,\"mean_neighbours\":%.6g,"
+           "\"candidates_per_boid\":%.6g,\"bytes_per_boid\":%.6g,\"grid_ms\":%.6g,"
+           "\"metrics_ms\":%.6g,\"step_ms\":%.6g,\"threads_used\":%.4g,\"background_load\":%d,"
+           "\"loadavg\":%.3g,\"hash\":\"%016llx\"",
+           sname, (int)n, mname, bname, r->threads, o->metrics ? "true" : "false", r->ticks, r->ms_per_tick, ns,
+           r->mean_neighbours, r->candidates, r->bytes_per_boid, r->grid_ms, r->metrics_ms, r->step_ms,
+           r->threads_used, o->load, r->load, (unsigned long long)r->hash);
+}
+
 /* One result row, as JSON or as a table line. */
 static void print_row(const opts *o, int sc, int32_t n, int mi, int bi, const result *r)
 {
@@ -471,20 +484,116 @@ static void print_row(const opts *o, int sc, int32_t n, int mi, int bi, const re
     const char *mname = mur_search_name((mur_search)o->method[mi]);
     const char *bname = mur_neighbours_name((mur_neighbours)o->nb[bi]);
     double ns = r->ms_per_tick * 1e6 / (double)n;
-    if (o->json)
-        printf("{\"scenario\":\"%s\",\"n\":%d,\"method\":\"%s\",\"neighbours\":\"%s\",\"threads\":%d,\"metrics\":%s,"
-               "\"ticks\":%d,\"ms_per_tick\":%.6g,\"ns_per_boid_tick\":%.6g,\"mean_neighbours\":%.6g,"
-               "\"candidates_per_boid\":%.6g,\"bytes_per_boid\":%.6g,\"grid_ms\":%.6g,"
-               "\"metrics_ms\":%.6g,\"step_ms\":%.6g,\"threads_used\":%.4g,\"background_load\":%d,"
-               "\"loadavg\":%.3g,\"hash\":\"%016llx\"}\n",
-               sname, (int)n, mname, bname, r->threads, o->metrics ? "true" : "false", r->ticks, r->ms_per_tick, ns,
-               r->mean_neighbours, r->candidates, r->bytes_per_boid, r->grid_ms, r->metrics_ms, r->step_ms,
-               r->threads_used, o->load, r->load, (unsigned long long)r->hash);
-    else
+    if (o->json) {
+        print_json_core(o, sname, n, mname, bname, r);
+        printf("}\n");
+    } else
         printf("%-8s %9d %-6s %-11s %3d %-4s %6d %11.4f %13.2f %10.2f %10.1f %9.1f %9.3f %10.3f %9.3f %5.2f %5.2f\n",
                sname, (int)n, mname, bname, r->threads, o->metrics ? "on" : "off", r->ticks, r->ms_per_tick, ns,
                r->mean_neighbours, r->candidates, r->bytes_per_boid, r->grid_ms, r->metrics_ms, r->step_ms,
                r->threads_used, r->load);
+}
+
+/* ---------------------------------------------------------------- starling groups */
+
+/* A JSON number, null when not finite. */
+static const char *jnum(char *buf, size_t len, double x)
+{
+    if (isfinite(x))
+        snprintf(buf, len, "%.6g", x);
+    else
+        snprintf(buf, len, "null");
+    return buf;
+}
+
+/* One row of a starling group: the core fields plus the reference (u: the uniform rows before and
+ * after; NULL for those rows themselves), the settled row's ns (crowd rows; NAN when none), the CPU
+ * time and the resident memory; st for the settled row. */
+static void print_starling_row(const opts *o, int sc, int32_t n, const result *r, const result *u,
+                               double settled_ns, const bench_settled *st)
+{
+    const bool ref = u == NULL;
+    const double per = 1e6 / (double)n, cpu_ns = r->cpu_ms * per;
+    const double u0 = ref ? NAN : u[0].ms_per_tick * per, u1 = ref ? NAN : u[1].ms_per_tick * per;
+    const double ucpu = ref ? NAN : 0.5 * (u[0].cpu_ms + u[1].cpu_ms) * per;
+    const char *bname = mur_neighbours_name(ref ? MUR_NEIGHBOURS_METRIC : MUR_NEIGHBOURS_TOPOLOGICAL);
+    const double ns = r->ms_per_tick * 1e6 / (double)n, mean_ns = r->mean_ms * 1e6 / (double)n;
+    const double uni = 0.5 * (u0 + u1), ratio = ns / uni, mean_ratio = mean_ns / uni, vs_settled = ns / settled_ns;
+    char b[8][32];
+    if (o->json) {
+        print_json_core(o, SC_NAME[sc], n, mur_search_name((mur_search)o->method[0]), bname, r);
+        printf(",\"role\":\"%s\",\"mean_ms_per_tick\":%s,\"mean_ns_per_boid_tick\":%s,\"cpu_ns_per_boid_tick\":%s,"
+               "\"rss_bytes_per_boid\":%s,\"rss_peak_bytes_per_boid\":%s",
+               ref ? "reference" : "row", jnum(b[0], 32, r->mean_ms), jnum(b[1], 32, mean_ns), jnum(b[6], 32, cpu_ns),
+               jnum(b[2], 32, r->rss), jnum(b[3], 32, r->rss_peak));
+        if (!ref)
+            printf(",\"uniform_ns_per_boid_tick\":%s,\"uniform_ns_before\":%s,\"uniform_ns_after\":%s,"
+                   "\"ratio_to_uniform\":%s,\"mean_ratio_to_uniform\":%s,\"cpu_ratio_to_uniform\":%s,"
+                   "\"ratio_to_settled\":%s",
+                   jnum(b[0], 32, uni), jnum(b[1], 32, u0), jnum(b[2], 32, u1), jnum(b[3], 32, ratio),
+                   jnum(b[4], 32, mean_ratio), jnum(b[6], 32, cpu_ns / ucpu), jnum(b[5], 32, vs_settled));
+        if (st)
+            printf(",\"settled_base\":%d,\"settled_copies\":%d,\"settle_ticks\":%d,\"settled_cached\":%s",
+                   (int)st->base, (int)st->copies, st->settle_ticks, st->cached ? "true" : "false");
+        printf("}\n");
+    } else
+        printf("%-16s %8d %3d %5d %10.3f %9.1f %9.1f %9.1f %7.2f %7.2f %7.2f %7.2f %8.1f %8.1f %8.1f %8.1f %5.2f\n",
+               SC_NAME[sc], (int)n, r->threads, r->ticks, r->ms_per_tick, ns, mean_ns, uni, ratio, mean_ratio,
+               cpu_ns / ucpu, vs_settled, r->bytes_per_boid, r->rss, r->rss_peak, r->candidates, r->load);
+    fflush(stdout);
+}
+
+/* The starling rows: for each size and thread count, the uniform metric step, the asked rows, the
+ * uniform step again; each row against the mean of the two. */
+static int run_starling(const opts *o)
+{
+    const int rows[] = {SC_FORMING, SC_SETTLED, SC_COINCIDENT, SC_CROWDED};
+    const int method = o->method[0];
+    int status = 0;
+    if (!o->json)
+        printf("%-16s %8s %3s %5s %10s %9s %9s %9s %7s %7s %7s %7s %8s %8s %8s %8s %5s\n", "scenario", "n", "thr",
+               "ticks", "ms/tick", "ns/b-t", "mean ns", "uni ns", "ratio", "mean r", "cpu r", "/settl", "lib B/b",
+               "rss B/b", "peak B/b", "cand/b", "load");
+    for (int ni = 0; ni < o->nn; ni++) {
+        const int32_t n = o->n[ni];
+        bench_settled st;
+        bool have_state = false;
+        if (o->run[SC_SETTLED]) {
+            have_state = bench_settled_state(o->cache, n, o->settle_base, o->settle_ticks, 0, &st);
+            status |= !have_state;
+        }
+        for (int ti = 0; ti < o->nt; ti++) {
+            const int thr = o->threads[ti];
+            result u[2], r[4];
+            bool got[4] = {false, false, false, false};
+            if (!run_one(o, SC_UNIFORM, n, method, MUR_NEIGHBOURS_METRIC, thr, NULL, &u[0]))
+                return 1;
+            for (int k = 0; k < 4; k++) {
+                const int sc = rows[k];
+                /* the crowd rows up to --crowd-max boids (default 100k) */
+                if (!o->run[sc] || (sc == SC_SETTLED && !have_state) ||
+                    ((sc == SC_COINCIDENT || sc == SC_CROWDED) && n > o->crowd_max))
+                    continue;
+                got[k] = run_one(o, sc, n, method, MUR_NEIGHBOURS_TOPOLOGICAL, thr, sc == SC_SETTLED ? &st : NULL,
+                                 &r[k]);
+                status |= !got[k];
+            }
+            if (!run_one(o, SC_UNIFORM, n, method, MUR_NEIGHBOURS_METRIC, thr, NULL, &u[1]))
+                return 1;
+            const double settled_ns = got[1] ? r[1].ms_per_tick * 1e6 / (double)n : NAN;
+            print_starling_row(o, SC_UNIFORM, n, &u[0], NULL, NAN, NULL);
+            for (int k = 0; k < 4; k++)
+                if (got[k])
+                    print_starling_row(o, rows[k], n, &r[k], u, k >= 2 ? settled_ns : NAN,
+                                       rows[k] == SC_SETTLED ? &st : NULL);
+            print_starling_row(o, SC_UNIFORM, n, &u[1], NULL, NAN, NULL);
+        }
+        if (have_state) {
+            free(st.pos);
+            free(st.vel);
+        }
+    }
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -495,31 +604,51 @@ int main(int argc, char **argv)
     o.brute_max = 20000;
     o.density = 30.0;
     o.topo_k = 6.5;
+    o.settle_base = 20000;
+    o.settle_ticks = 2500;
+    o.crowd_max = 100000;
     const char *scenario = "all";
     mur_env_wait_policy(argv); /* OMP_WAIT_POLICY=PASSIVE unless set, as the murmur program (env.h) */
     int rc = parse_args(argc, argv, &o, &scenario);
     if (rc >= 0)
         return rc;
+    const bool starling = !strcmp(scenario, "starling");
     o.run[SC_UNIFORM] = !strcmp(scenario, "uniform") || !strcmp(scenario, "all");
     o.run[SC_FLOCK] = !strcmp(scenario, "flock") || !strcmp(scenario, "all");
-    o.run[SC_COINCIDENT] = !strcmp(scenario, "coincident") || !strcmp(scenario, "crowd");
-    o.run[SC_CROWDED] = !strcmp(scenario, "crowded") || !strcmp(scenario, "crowd");
+    o.run[SC_COINCIDENT] = !strcmp(scenario, "coincident") || !strcmp(scenario, "crowd") || starling;
+    o.run[SC_CROWDED] = !strcmp(scenario, "crowded") || !strcmp(scenario, "crowd") || starling;
+    o.run[SC_FORMING] = !strcmp(scenario, "starling-forming") || starling;
+    o.run[SC_SETTLED] = !strcmp(scenario, "starling-settled") || starling;
+    o.starling = o.run[SC_FORMING] || o.run[SC_SETTLED];
     const bool crowd_only = !o.run[SC_UNIFORM] && !o.run[SC_FLOCK];
     const bool default_n = o.nn == 0;
     if (default_n) {
-        const int32_t def_n[] = {1000, 10000, 100000, 1000000};
-        for (int k = 0; k < 4; k++)
-            o.n[o.nn++] = def_n[k];
+        const int32_t def_n[] = {1000, 10000, 100000, 1000000}, star_n[] = {20000, 100000, 1000000};
+        for (int k = 0; k < (o.starling ? 3 : 4); k++)
+            o.n[o.nn++] = o.starling ? star_n[k] : def_n[k];
     }
     if (o.nm == 0)
         o.method[o.nm++] = MUR_SEARCH_GRID;
     if (o.nnb == 0) /* the crowd scenarios: the starling preset's */
         o.nb[o.nnb++] = crowd_only ? MUR_NEIGHBOURS_TOPOLOGICAL : MUR_NEIGHBOURS_METRIC;
+    if (o.nt == 0 && o.starling) {
+        o.threads[o.nt++] = 1;
+        o.threads[o.nt++] = 2;
+    }
     if (o.nt == 0)
         o.threads[o.nt++] = 0; /* 0: MURMUR_THREADS, OMP_NUM_THREADS or all cores (env.c) */
 
     if (o.load > 0 && !load_start(o.load))
         return 1;
+    if (o.starling) {
+#ifdef __GLIBC__
+        /* every large block its own mapping, returned on free: a row's resident memory starts from what
+         * the rows before it left (glibc's adaptive threshold would keep freed flocks on the heap) */
+        mallopt(M_MMAP_THRESHOLD, 16 * 1024);
+        mallopt(M_TRIM_THRESHOLD, 16 * 1024);
+#endif
+        return run_starling(&o);
+    }
     if (!o.json)
         printf("%-8s %9s %-6s %-11s %3s %-4s %6s %11s %13s %10s %10s %9s %9s %10s %9s %5s %5s\n", "scenario", "n",
                "method", "neighbours", "thr", "met", "ticks", "ms/tick", "ns/boid-tick", "neighbours", "cand/boid",
@@ -540,7 +669,7 @@ int main(int argc, char **argv)
                         continue;
                     result r;
                     int thr = o.threads[ti];
-                    if (!run_one(&o, sc, n, o.method[mi], o.nb[bi], thr, &r)) {
+                    if (!run_one(&o, sc, n, o.method[mi], o.nb[bi], thr, NULL, &r)) {
                         status = 1;
                         continue;
                     }

@@ -103,3 +103,88 @@ if os.path.isdir('/proc/self'):
     time.sleep(0.2)
     assert not copies(cmd), f'busy loops left behind after SIGINT: {copies(cmd)}'
     print('background load ok')
+
+# starling rows (issue 23): the starling preset's spawn (forming) and a settled flock (made once by
+# simulation, cached, tiled above --settle-base), the crowd rows beside them, each with its ratio to
+# the uniform metric step measured before and after at the same size and threads
+import tempfile
+
+NEW = ['role', 'mean_ms_per_tick', 'mean_ns_per_boid_tick', 'cpu_ns_per_boid_tick', 'rss_bytes_per_boid',
+       'rss_peak_bytes_per_boid']
+RATIO = ['uniform_ns_per_boid_tick', 'uniform_ns_before', 'uniform_ns_after', 'ratio_to_uniform',
+         'mean_ratio_to_uniform', 'cpu_ratio_to_uniform', 'ratio_to_settled']
+ORDER = ['uniform', 'starling-forming', 'starling-settled', 'coincident', 'crowded', 'uniform']
+
+
+def close(a, b):
+    return abs(a - b) <= 2e-3 * max(abs(a), abs(b))
+
+
+def starling_rows(cache, n='400,900', threads='1,2'):
+    cmd = [bench, '--scenario', 'starling', '--n', n, '--threads', threads, '--ticks', '3', '--warmup', '1',
+           '--settle-ticks', '30', '--settle-base', '400', '--cache', cache, '--json']
+    p = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=100)
+    return [json.loads(line) for line in p.stdout.splitlines() if line.strip()], p.stderr
+
+
+with tempfile.TemporaryDirectory() as cache:
+    star, err = starling_rows(cache)
+    assert 'settling 400 starlings for 30 ticks' in err, err
+    assert [r['scenario'] for r in star] == ORDER * 4, [r['scenario'] for r in star]
+    files = os.listdir(cache)
+    assert len(files) == 1 and files[0].startswith('starling-settled-n400-t30-') and files[0].endswith('.csv'), files
+    for g in range(4):
+        group = star[6 * g:6 * g + 6]
+        n, thr = group[0]['n'], group[0]['threads']
+        assert (n, thr) == ((400, 900)[g // 2], (1, 2)[g % 2]), group[0]
+        u0, u1 = group[0]['ns_per_boid_tick'], group[-1]['ns_per_boid_tick']
+        settled = group[2]
+        for r in group:
+            assert r['n'] == n and r['threads'] == thr, r
+            for k in need + NEW + ['ms_per_tick'] + (RATIO if r['scenario'] != 'uniform' else []):
+                assert k in r, (k, r)
+            for k in NEW[1:]:
+                assert r[k] is None or (math.isfinite(r[k]) and r[k] >= 0), (k, r)
+            if r['rss_bytes_per_boid'] is not None and r['rss_peak_bytes_per_boid'] is not None:
+                assert r['rss_peak_bytes_per_boid'] >= r['rss_bytes_per_boid'], r
+            assert r['bytes_per_boid'] > 0 and r['ms_per_tick'] > 0, r
+            assert close(r['mean_ns_per_boid_tick'], r['mean_ms_per_tick'] * 1e6 / n), r
+            if r['scenario'] == 'uniform':
+                assert r['role'] == 'reference' and r['neighbours'] == 'metric' and 'ratio_to_uniform' not in r, r
+                continue
+            assert r['role'] == 'row' and r['neighbours'] == 'topological', r
+            assert r['ticks'] == 3 and 6 <= r['mean_neighbours'] <= 7.5, r
+            assert close(r['uniform_ns_before'], u0) and close(r['uniform_ns_after'], u1), (r, u0, u1)
+            assert close(r['uniform_ns_per_boid_tick'], (u0 + u1) / 2), r
+            assert close(r['ratio_to_uniform'], r['ns_per_boid_tick'] / r['uniform_ns_per_boid_tick']), r
+            assert close(r['mean_ratio_to_uniform'], r['mean_ns_per_boid_tick'] / r['uniform_ns_per_boid_tick']), r
+            ucpu = (group[0]['cpu_ns_per_boid_tick'] + group[-1]['cpu_ns_per_boid_tick']) / 2
+            assert close(r['cpu_ratio_to_uniform'], r['cpu_ns_per_boid_tick'] / ucpu), (r, ucpu)
+            if r['scenario'] in ('coincident', 'crowded'):
+                assert close(r['ratio_to_settled'], r['ns_per_boid_tick'] / settled['ns_per_boid_tick']), r
+            else:
+                assert r['ratio_to_settled'] is None, r
+        assert settled['settled_base'] == 400 and settled['settle_ticks'] == 30, settled
+        assert settled['settled_copies'] == (1 if n == 400 else 3), settled
+        assert settled['settled_cached'] == (n == 900), settled  # made for 400 (both threads), read back for 900
+    # 1 and 2 threads: the same states
+    for a, b in ((star[0:6], star[6:12]), (star[12:18], star[18:24])):
+        assert [r['hash'] for r in a] == [r['hash'] for r in b], (a, b)
+    # a second run reads the cache and gets the same states (the CSV keeps every float exactly)
+    again, err = starling_rows(cache, '900', '2')
+    assert 'settling' not in err, err
+    assert [r['hash'] for r in again] == [r['hash'] for r in star[18:24]], ([r['hash'] for r in again], star[18:24])
+    assert again[2]['settled_cached'] is True, again[2]
+    assert os.listdir(cache) == files, os.listdir(cache)
+    # the rows' own tick counts: forming the first 100 ticks, settled 2 warm-up + 20 timed
+    for sc, ticks in (('starling-forming', 100), ('starling-settled', 20)):
+        out = subprocess.run([bench, '--scenario', sc, '--n', '300', '--threads', '1', '--settle-ticks', '10',
+                              '--cache', cache, '--json'], check=True, capture_output=True, text=True,
+                             timeout=100).stdout
+        rows = [json.loads(line) for line in out.splitlines() if line.strip()]
+        assert [r['scenario'] for r in rows] == ['uniform', sc, 'uniform'], rows
+        assert rows[1]['ticks'] == ticks and rows[1]['ratio_to_uniform'] > 0, rows[1]
+    for bad in (['--settle-base', '0'], ['--settle-ticks', '-1'], ['--cache', '']):
+        p = subprocess.run([bench, '--scenario', 'starling', *bad], capture_output=True, text=True, timeout=30)
+        assert p.returncode == 2 and p.stderr.count('\n') == 1 and bad[0] in p.stderr, (bad, p.stderr)
+print(f'{len(star) + len(again)} starling rows ok')
