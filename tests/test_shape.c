@@ -179,12 +179,81 @@ static void groups(void **state)
     /* a chain 0-1-2 of links 0.9 and a pair 3-4 far away, one lone boid */
     const float p[18] = {0, 0, 0, 0.9f, 0, 0, 1.8f, 0, 0, 10, 0, 0, 10, 0.5f, 0, -20, 0, 0};
     int32_t l[6];
-    assert_int_equal(mur_shape_label_groups(p, 6, 1.0f, l), 3);
+    assert_int_equal(mur_label_groups(p, 6, 1.0f, l, NULL), 3);
     assert_true(l[0] == 0 && l[1] == 0 && l[2] == 0 && l[3] == 3 && l[4] == 3 && l[5] == 5);
     assert_int_equal(mur_shape_biggest_group(l, 6, mem), 3);
     float g[9];
     mur_shape_gather(p, mem, 3, g);
     assert_true(g[3] == 0.9f && g[6] == 1.8f);
+}
+
+/* Brute force over pairs (the distance test of the metrics, in float): the reference labels. */
+static int32_t brute_labels(const float *p, int32_t n, float link, int32_t *l)
+{
+    for (int32_t i = 0; i < n; i++)
+        l[i] = i;
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = i + 1; j < n; j++) {
+            const float dx = p[3 * j] - p[3 * i], dy = p[3 * j + 1] - p[3 * i + 1], dz = p[3 * j + 2] - p[3 * i + 2];
+            if (dx * dx + dy * dy + dz * dz < link * link) {
+                int32_t a = i, b = j;
+                while (l[a] != a)
+                    a = l[a];
+                while (l[b] != b)
+                    b = l[b];
+                if (a < b)
+                    l[b] = a;
+                else if (b < a)
+                    l[a] = b;
+            }
+        }
+    int32_t groups = 0;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t a = i;
+        while (l[a] != a)
+            a = l[a];
+        l[i] = a;
+        groups += a == i;
+    }
+    return groups;
+}
+
+/* mur_label_groups (the metrics' grid union-find) gives the brute-force labels: sparse and dense
+ * clouds, clusters with coincident points and far stragglers, several link distances; bad
+ * arguments are refused with a message. */
+static void groups_vs_brute(void **state)
+{
+    (void)state;
+    enum { N = 1500 };
+    static float p[3 * N];
+    static int32_t got[N], want[N];
+    uint64_t seed = 7;
+    for (int round = 0; round < 6; round++) {
+        const double box = round < 3 ? 40.0 : 8.0;
+        for (int32_t i = 0; i < N; i++) {
+            if (round % 3 == 2 && i % 5 == 0 && i > 0) { /* a coincident partner */
+                memcpy(p + 3 * i, p + 3 * (i - 1), 3 * sizeof(float));
+                continue;
+            }
+            for (int a = 0; a < 3; a++)
+                p[3 * i + a] = (float)(box * (urand(&seed) - 0.5) * (a == 1 ? 0.2 : 1.0));
+        }
+        p[0] = 5000.0f; /* a far straggler stretches the box */
+        const float links[3] = {0.5f, 1.5f, 4.0f};
+        for (int k = 0; k < 3; k++) {
+            const int32_t g = mur_label_groups(p, N, links[k], got, NULL);
+            assert_int_equal(g, brute_labels(p, N, links[k], want));
+            for (int32_t i = 0; i < N; i++)
+                assert_int_equal(got[i], want[i]);
+        }
+    }
+    mur_error err = {{0}};
+    assert_int_equal(mur_label_groups(p, N, 0.0f, got, &err), -1);
+    assert_non_null(strstr(err.msg, "link distance 0"));
+    p[7] = NAN;
+    assert_int_equal(mur_label_groups(p, N, 1.0f, got, &err), -1);
+    assert_non_null(strstr(err.msg, "point 2"));
+    assert_int_equal(mur_label_groups(p, 0, 1.0f, got, NULL), 0);
 }
 
 static void knn_close_pairs(void **state)
@@ -498,7 +567,7 @@ int main(void)
         cmocka_unit_test(extents_box),
         cmocka_unit_test(polarisation),
         cmocka_unit_test(speed_stats),
-        cmocka_unit_test(groups),
+        cmocka_unit_test(groups), cmocka_unit_test(groups_vs_brute),
         cmocka_unit_test(knn_close_pairs),
         cmocka_unit_test(gamma_isotropic),
         cmocka_unit_test(gamma_lattice),

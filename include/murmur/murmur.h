@@ -363,6 +363,14 @@ MUR_API bool mur_stats_write_header(FILE *fp);
 /// Write the row of s. False when a write fails.
 MUR_API bool mur_stats_write_row(FILE *fp, const mur_stats *s);
 
+/// Groups of a point cloud: the connected components of the graph that links points closer than
+/// link (wu). label[i] = the smallest index in point i's group. The same union-find over a uniform
+/// grid as the flock's `groups` metric (which is this with link = view_radius), so the metrics, the
+/// viewer's camera and the research tools (src/sim/shape.c) share one definition and one code.
+/// pos: n points (x, y, z), finite. Returns the number of groups, or -1 with err set (a bad argument
+/// or no memory).
+MUR_API int32_t mur_label_groups(const float *pos, int32_t n, float link, int32_t *label, mur_error *err);
+
 /// Stats of the last step (metrics if enabled or measured).
 MUR_API mur_stats mur_flock_stats(const mur_flock *f);
 /// Compute the metrics for the current state now and return them.

@@ -404,6 +404,49 @@ mur_stats mur_flock_measure(mur_flock *f)
 
 mur_stats mur_flock_stats(const mur_flock *f) { return f->stats; }
 
+int32_t mur_label_groups(const float *pos, int32_t n, float link, int32_t *label, mur_error *err)
+{
+    if (n < 0 || (n > 0 && (!pos || !label))) {
+        mur_set_error(err, "mur_label_groups: %d points (need 0 or more, with positions and labels)", (int)n);
+        return -1;
+    }
+    if (!(link > 0.0f) || !isfinite(link)) {
+        mur_set_error(err, "link distance %g is out of range: need a finite distance above 0", (double)link);
+        return -1;
+    }
+    for (int64_t i = 0; i < 3 * (int64_t)n; i++)
+        if (!isfinite(pos[i])) {
+            mur_set_error(err, "point %lld has a coordinate %g: need finite positions", (long long)(i / 3), (double)pos[i]);
+            return -1;
+        }
+    if (n == 0)
+        return 0;
+    /* a flock of the points at rest whose view radius is the link: its metric grid and groups */
+    mur_flock_def d = mur_flock_default_def();
+    d.boids = n;
+    d.predators = 0;
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    d.neighbour_search = MUR_SEARCH_GRID;
+    d.view_radius = link;
+    d.separation_radius = 0.0f;
+    d.bounds = MUR_BOUNDS_NONE;
+    mur_flock *f = mur_flock_create(&d, err);
+    if (!f)
+        return -1;
+    memcpy(f->pos, pos, sizeof(float) * 3 * (size_t)n);
+    int32_t groups = -1;
+    if (ensure_metric_buffers(f)) {
+        mur_step s;
+        step_init(&s, f, false, true);
+        mur_grid_build(f, &s);
+        groups = mur_metrics_label(f, &s, label);
+    }
+    if (groups < 0)
+        mur_set_error(err, "no memory for the groups of %d points", (int)n);
+    mur_flock_destroy(f);
+    return groups;
+}
+
 void mur_flock_set_metrics(mur_flock *f, bool every_tick)
 {
     f->metrics_every = every_tick && ensure_metric_buffers(f);

@@ -437,6 +437,26 @@ static void biggest_group(mur_flock *f, mur_stats *s)
     free(size);
 }
 
+int32_t mur_metrics_label(mur_flock *f, const mur_step *st, int32_t *label)
+{
+    const int32_t n = f->n;
+    int32_t *least = malloc(sizeof *least * (size_t)(n > 0 ? n : 1));
+    if (!least)
+        return -1;
+    const int32_t groups = count_groups(f, st);
+    int32_t *parent = f->cellof;
+    for (int32_t k = 0; k < n; k++)
+        least[k] = INT32_MAX;
+    for (int32_t k = 0; k < n; k++) {
+        const int32_t r = uf_find(parent, k), i = f->order[k];
+        least[r] = i < least[r] ? i : least[r];
+    }
+    for (int32_t k = 0; k < n; k++)
+        label[f->order[k]] = least[uf_find(parent, k)];
+    free(least);
+    return groups;
+}
+
 /* Position sums, unit velocity sums and counts of the boids of block b. */
 static block_sum sum_block(const mur_flock *f, int64_t b)
 {

@@ -16,5 +16,8 @@ typedef struct mur_metric_block {
 
 /// Centre, diameter, polarisation, perching and groups of the current state (grid already built).
 void mur_metrics_state(mur_flock *f, const struct mur_step *s, mur_stats *out);
+/// The groups of the grid just built (metric cells of view_radius): label[i] = the smallest boid
+/// index in boid i's group (room for f->n). Returns the number of groups, -1 without memory.
+int32_t mur_metrics_label(mur_flock *f, const struct mur_step *s, int32_t *label);
 
 #endif

@@ -14,42 +14,6 @@ static const double RAD2DEG = 360.0 / MUR_TWO_PI;
 
 /* ---- groups ---------------------------------------------------------------------------------- */
 
-static int32_t uf_find(int32_t *p, int32_t i)
-{
-    while (p[i] != i) {
-        p[i] = p[p[i]];
-        i = p[i];
-    }
-    return i;
-}
-
-int32_t mur_shape_label_groups(const float *pos, int32_t n, float link, int32_t *label)
-{
-    for (int32_t i = 0; i < n; i++)
-        label[i] = i;
-    const double r2 = (double)link * link;
-    for (int32_t i = 0; i < n; i++)
-        for (int32_t j = i + 1; j < n; j++) {
-            double dx = (double)pos[3 * j] - pos[3 * i], dy = (double)pos[3 * j + 1] - pos[3 * i + 1],
-                   dz = (double)pos[3 * j + 2] - pos[3 * i + 2];
-            if (dx * dx + dy * dy + dz * dz < r2) {
-                int32_t a = uf_find(label, i), b = uf_find(label, j);
-                if (a != b) { /* the smaller index is the root */
-                    if (a < b)
-                        label[b] = a;
-                    else
-                        label[a] = b;
-                }
-            }
-        }
-    int32_t groups = 0;
-    for (int32_t i = 0; i < n; i++) {
-        label[i] = uf_find(label, i);
-        groups += label[i] == i;
-    }
-    return groups;
-}
-
 static int cmp_i32(const void *a, const void *b)
 {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -553,7 +517,7 @@ int mur_shape_measure(const float *pos, const float *vel, int32_t n, const int32
         return -1;
     if (!label && opts->link > 0.0f) {
         lab = malloc((size_t)(n > 0 ? n : 1) * sizeof *lab);
-        if (!lab || mur_shape_label_groups(pos, n, opts->link, lab) < 0) {
+        if (!lab || mur_label_groups(pos, n, opts->link, lab, NULL) < 0) {
             free(lab);
             free(mem);
             return -1;

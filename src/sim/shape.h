@@ -5,7 +5,7 @@
  *
  * Definitions (docs/murmuration.md repeats them for users):
  *  - group: a set of boids given by a label per boid; the biggest group is the label with the most
- *    members (ties: the smallest label). mur_shape_label_groups makes labels as murmur's groups
+ *    members (ties: the smallest label). mur_label_groups (murmur.h) makes labels as murmur's groups
  *    metric does: connected components of "closer than link".
  *  - extents: eigen-decomposition of the position covariance C = mean (p - c)(p - c)^T, eigenvalues
  *    lambda_thin <= lambda_mid <= lambda_long. The extent along an axis is 2 * sqrt(3 * lambda): the
@@ -74,9 +74,6 @@ typedef struct mur_shape_row {
     "at_limit_frac,close_frac,gamma1,gamma2,gamma3,gamma4,gamma5,gamma6,gamma7,gamma8,gamma9,"    \
     "gamma10,border_ratio,corr_len,flock_size,group_size"
 
-/* Connected components of "closer than link" (brute force over pairs, union by smaller index): label[i]
- * = the smallest index in i's component. Returns the number of groups, -1 if out of memory. */
-int32_t mur_shape_label_groups(const float *pos, int32_t n, float link, int32_t *label);
 
 /* Indices (ascending) of the biggest group into members (room for n); returns its size. label NULL:
  * every boid. */

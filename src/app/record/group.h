@@ -11,10 +11,10 @@ typedef struct mur_group {
     int32_t boids;      ///< boids in the group (0: none found)
 } mur_group;
 
-/// The biggest group of v: boids are binned into cells of about twice def's view radius (with
-/// topological neighbours, whose view radius is only a search limit: 2.5 separation radii, the
-/// 10 wu of the starling analysis), at most 64 per axis across the boids' bounding box; occupied
-/// cells touching each other (26 neighbours) form a group. O(boids + cells).
+/// The biggest group of v (most boids; ties: the smallest label): the library's groups
+/// (mur_label_groups, the union-find of the `groups` metric) with boids linked closer than twice
+/// def's view radius (with topological neighbours, whose view radius is only a search limit: 2.5
+/// separation radii, the 10 wu of the starling analysis). O(boids).
 mur_group mur_biggest_group(const mur_view *v, const mur_flock_def *def);
 
 #endif

@@ -491,19 +491,10 @@ void mur_sim_give_back(mur_sim *s, bool changed)
 
 mur_view mur_sim_state_view(const mur_sim_state *st)
 {
-    mur_view v;
-    memset(&v, 0, sizeof v);
-    v.tick = st->tick;
-    v.boids = st->boids;
-    v.pos = st->pos;
-    v.vel = st->vel;
-    v.perch = st->perch;
-    v.roll = st->roll;
-    v.predators = st->predators;
-    v.predators_on = st->predators_on;
-    v.pred_pos = st->pred_pos;
-    v.pred_vel = st->pred_vel;
-    return v;
+    /* the fields not named (none today) are zero */
+    return (mur_view){.tick = st->tick, .boids = st->boids, .pos = st->pos, .vel = st->vel, .perch = st->perch,
+                      .roll = st->roll, .predators = st->predators, .predators_on = st->predators_on,
+                      .pred_pos = st->pred_pos, .pred_vel = st->pred_vel};
 }
 
 void mur_sim_stop(mur_sim *s)

@@ -302,21 +302,7 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
         (*next_key)++;
     }
     glfwPollEvents(); /* the callbacks above: keys, buttons, the cursor, the wheel */
-    bool changed = false;
-    const mur_panel_io *asked = viewer_panel_apply(v, &changed);
-    v->flock_dirty = v->flock_dirty || changed;
-    if (asked) {
-        /* the panel's requests that are the loop's or a command's to carry out */
-        if (asked->new_preset >= 0 && viewer_apply_preset(v, asked->new_preset))
-            v->flock_dirty = true;
-        if (asked->pause_changed)
-            viewer_run_set_paused(&v->run, asked->new_paused);
-        if (asked->step)
-            viewer_run_add_step(&v->run);
-        if (asked->speed_changed && asked->new_speed > 0.0)
-            viewer_run_set_speed(&v->run, asked->new_speed);
-    }
-    if (viewer_mouse_predator(v))
+    if (viewer_take_panel(v))
         v->flock_dirty = true;
     /* what the commands asked of the loop */
     const viewer_requests req = viewer_take_requests(v);

@@ -144,6 +144,26 @@ static void take_state(viewer *v, const mur_sim_state *st)
     viewer_trails_update(v, &view);
 }
 
+bool viewer_take_panel(viewer *v)
+{
+    bool changed = false;
+    const mur_panel_io *asked = viewer_panel_apply(v, &changed);
+    if (asked) {
+        /* the panel's requests that are the loop's or a command's to carry out */
+        if (asked->new_preset >= 0 && viewer_apply_preset(v, asked->new_preset))
+            changed = true;
+        if (asked->pause_changed)
+            viewer_run_set_paused(&v->run, asked->new_paused);
+        if (asked->step)
+            viewer_run_add_step(&v->run);
+        if (asked->speed_changed && asked->new_speed > 0.0)
+            viewer_run_set_speed(&v->run, asked->new_speed);
+    }
+    if (viewer_mouse_predator(v))
+        changed = true;
+    return changed;
+}
+
 /* A free run's inputs: the camera's at once; the keys, clicks, the panel and the cursor's predator
  * when the worker lends the flock (asked for without waiting: else the next frame asks again). */
 static void free_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *next_key, int64_t frame)
@@ -170,21 +190,7 @@ static void free_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *ne
     }
     v->asked = false;
     bool changed = apply_queued(v);
-    bool panel_changed = false;
-    const mur_panel_io *asked = viewer_panel_apply(v, &panel_changed);
-    changed = changed || panel_changed;
-    if (asked) {
-        if (asked->new_preset >= 0 && viewer_apply_preset(v, asked->new_preset))
-            changed = true;
-        if (asked->pause_changed)
-            viewer_run_set_paused(&v->run, asked->new_paused);
-        if (asked->step)
-            viewer_run_add_step(&v->run);
-        if (asked->speed_changed && asked->new_speed > 0.0)
-            viewer_run_set_speed(&v->run, asked->new_speed);
-    }
-    if (viewer_mouse_predator(v))
-        changed = true;
+    changed = viewer_take_panel(v) || changed;
     /* the HUD and the selection as the inputs left them, before the next published state */
     v->def = mur_flock_get_def(v->flock);
     mur_view view = mur_flock_view(v->flock);

@@ -17,6 +17,9 @@ void viewer_free_stop(viewer *v);
 void viewer_free_adapt_detail(viewer *v, double now);
 /// One frame's inputs and the newest published state uploaded; returns the upload's seconds.
 double viewer_free_frame(viewer *v, const mur_key_event *keys, int nkeys, int *next_key);
+/// The parameter panel's edits and requests (preset, pause, step, speed) and the cursor's predator,
+/// with the flock in hand; returns whether they changed it.
+bool viewer_take_panel(viewer *v);
 /// Queue a key or click until the worker lends the flock (the GLFW callbacks call it).
 void viewer_queue_input(viewer *v, int key, int mods, bool repeat, bool release, double x, double y);
 
