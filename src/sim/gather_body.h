@@ -72,25 +72,25 @@ static GATTR int32_t GATHER_COLUMN(const mur_flock *f, mur_gather *gb, const pie
                 const vgi keep = w > zero;
                 memcpy(&a, ax + j, sizeof a); a += sx;
                 a = (vg)(((vgi)a & keep) | (~keep & (vgi)far));
-                memcpy(d + off + j, &a, sizeof a);
-                memcpy(&a, ay + j, sizeof a); a += sy; memcpy(d + off + S + j, &a, sizeof a);
-                memcpy(&a, az + j, sizeof a); a += sz; memcpy(d + off + 2 * S + j, &a, sizeof a);
-                memcpy(d + off + 3 * S + j, avx + j, sizeof a);
-                memcpy(d + off + 4 * S + j, avy + j, sizeof a);
-                memcpy(d + off + 5 * S + j, avz + j, sizeof a);
+                memcpy(d + (off + j), &a, sizeof a);
+                memcpy(&a, ay + j, sizeof a); a += sy; memcpy(d + (off + j) + S, &a, sizeof a);
+                memcpy(&a, az + j, sizeof a); a += sz; memcpy(d + (off + j) + 2 * S, &a, sizeof a);
+                memcpy(d + (off + j) + 3 * S, avx + j, sizeof a);
+                memcpy(d + (off + j) + 4 * S, avy + j, sizeof a);
+                memcpy(d + (off + j) + 5 * S, avz + j, sizeof a);
             }
             o += hi - lo;
             continue;
         }
         for (int32_t j = lo; j < hi; j += GW) {
             vg a;
-            memcpy(&a, ax + j, sizeof a); a += sx; memcpy(d + off + j, &a, sizeof a);
-            memcpy(&a, ay + j, sizeof a); a += sy; memcpy(d + off + S + j, &a, sizeof a);
-            memcpy(&a, az + j, sizeof a); a += sz; memcpy(d + off + 2 * S + j, &a, sizeof a);
-            memcpy(d + off + 3 * S + j, avx + j, sizeof a);
-            memcpy(d + off + 4 * S + j, avy + j, sizeof a);
-            memcpy(d + off + 5 * S + j, avz + j, sizeof a);
-            memcpy(d + off + 6 * S + j, aw + j, sizeof a);
+            memcpy(&a, ax + j, sizeof a); a += sx; memcpy(d + (off + j), &a, sizeof a);
+            memcpy(&a, ay + j, sizeof a); a += sy; memcpy(d + (off + j) + S, &a, sizeof a);
+            memcpy(&a, az + j, sizeof a); a += sz; memcpy(d + (off + j) + 2 * S, &a, sizeof a);
+            memcpy(d + (off + j) + 3 * S, avx + j, sizeof a);
+            memcpy(d + (off + j) + 4 * S, avy + j, sizeof a);
+            memcpy(d + (off + j) + 5 * S, avz + j, sizeof a);
+            memcpy(d + (off + j) + 6 * S, aw + j, sizeof a);
         }
         o += hi - lo;
     }
