@@ -22,8 +22,12 @@ static GATTR int32_t GATHER_COLUMN(const mur_flock *f, mur_gather *gb, const pie
     const float *restrict ax = f->sx, *restrict ay = f->sy, *restrict az = f->sz;
     const float *restrict avx = f->svx, *restrict avy = f->svy, *restrict avz = f->svz;
     const float *restrict aw = f->sw;
-    float *restrict gx = gb->x, *restrict gy = gb->y, *restrict gz = gb->z;
-    float *restrict gvx = gb->vx, *restrict gvy = gb->vy, *restrict gvz = gb->vz, *restrict gw = gb->w;
+    const float *const src[7] = {ax, ay, az, avx, avy, avz, aw};
+    /* the buffer's 7 arrays are one allocation, MUR_GATHER_STRIDE floats apart (flock.c): one
+     * destination pointer per piece with constant offsets, so the copy of a small piece (a few boids
+     * at reach 2) does not first set up 14 pointers (gcc spilled them: most of the copy's
+     * instructions there) */
+    const ptrdiff_t S = MUR_GATHER_STRIDE;
     const vg zero = {0};
     const vg sx = zero + shx;
     const vg far = zero + MUR_FAR;
@@ -38,43 +42,55 @@ static GATTR int32_t GATHER_COLUMN(const mur_flock *f, mur_gather *gb, const pie
              * many streams (7 arrays x 3 z levels) for the hardware prefetchers */
             const int32_t nlo = start[pc[p].zoff + xoff + dy + pc[p].y0];
             const int32_t nhi = start[pc[p].zoff + xoff + dy + pc[p].y1 + 1];
-            for (int32_t q = nlo; q < nhi + 15; q += 16) {
-                __builtin_prefetch(ax + q);
-                __builtin_prefetch(ay + q);
-                __builtin_prefetch(az + q);
-                __builtin_prefetch(avx + q);
-                __builtin_prefetch(avy + q);
-                __builtin_prefetch(avz + q);
-                __builtin_prefetch(aw + q);
+            if (nhi - nlo <= 16) {
+                /* a small piece (reach 2: a few boids) spans at most 3 lines of each array: their
+                 * prefetches without the loop, whose 7 pointers gcc spilled and reloaded per piece */
+                for (int k = 0; k < 7; k++) {
+                    __builtin_prefetch(src[k] + nlo);
+                    __builtin_prefetch(src[k] + nlo + 16);
+                    __builtin_prefetch(src[k] + nhi + 15);
+                }
+            } else {
+                for (int32_t q = nlo; q < nhi + 15; q += 16) {
+                    __builtin_prefetch(ax + q);
+                    __builtin_prefetch(ay + q);
+                    __builtin_prefetch(az + q);
+                    __builtin_prefetch(avx + q);
+                    __builtin_prefetch(avy + q);
+                    __builtin_prefetch(avz + q);
+                    __builtin_prefetch(aw + q);
+                }
             }
         }
-        int32_t q = o;
+        /* slot j of the sorted arrays goes to slot j + off of each buffer array */
+        float *restrict d = gb->x;
+        const ptrdiff_t off = (ptrdiff_t)o - lo;
         if (lean) {
-            for (int32_t j = lo; j < hi; j += GW, q += GW) {
+            for (int32_t j = lo; j < hi; j += GW) {
                 vg a, w;
                 memcpy(&w, aw + j, sizeof w);
                 const vgi keep = w > zero;
                 memcpy(&a, ax + j, sizeof a); a += sx;
                 a = (vg)(((vgi)a & keep) | (~keep & (vgi)far));
-                memcpy(gx + q, &a, sizeof a);
-                memcpy(&a, ay + j, sizeof a); a += sy; memcpy(gy + q, &a, sizeof a);
-                memcpy(&a, az + j, sizeof a); a += sz; memcpy(gz + q, &a, sizeof a);
-                memcpy(gvx + q, avx + j, sizeof a);
-                memcpy(gvy + q, avy + j, sizeof a);
-                memcpy(gvz + q, avz + j, sizeof a);
+                memcpy(d + (off + j), &a, sizeof a);
+                memcpy(&a, ay + j, sizeof a); a += sy; memcpy(d + (off + j) + S, &a, sizeof a);
+                memcpy(&a, az + j, sizeof a); a += sz; memcpy(d + (off + j) + 2 * S, &a, sizeof a);
+                memcpy(d + (off + j) + 3 * S, avx + j, sizeof a);
+                memcpy(d + (off + j) + 4 * S, avy + j, sizeof a);
+                memcpy(d + (off + j) + 5 * S, avz + j, sizeof a);
             }
             o += hi - lo;
             continue;
         }
-        for (int32_t j = lo; j < hi; j += GW, q += GW) {
+        for (int32_t j = lo; j < hi; j += GW) {
             vg a;
-            memcpy(&a, ax + j, sizeof a); a += sx; memcpy(gx + q, &a, sizeof a);
-            memcpy(&a, ay + j, sizeof a); a += sy; memcpy(gy + q, &a, sizeof a);
-            memcpy(&a, az + j, sizeof a); a += sz; memcpy(gz + q, &a, sizeof a);
-            memcpy(gvx + q, avx + j, sizeof a);
-            memcpy(gvy + q, avy + j, sizeof a);
-            memcpy(gvz + q, avz + j, sizeof a);
-            memcpy(gw + q, aw + j, sizeof a);
+            memcpy(&a, ax + j, sizeof a); a += sx; memcpy(d + (off + j), &a, sizeof a);
+            memcpy(&a, ay + j, sizeof a); a += sy; memcpy(d + (off + j) + S, &a, sizeof a);
+            memcpy(&a, az + j, sizeof a); a += sz; memcpy(d + (off + j) + 2 * S, &a, sizeof a);
+            memcpy(d + (off + j) + 3 * S, avx + j, sizeof a);
+            memcpy(d + (off + j) + 4 * S, avy + j, sizeof a);
+            memcpy(d + (off + j) + 5 * S, avz + j, sizeof a);
+            memcpy(d + (off + j) + 6 * S, aw + j, sizeof a);
         }
         o += hi - lo;
     }

@@ -132,7 +132,8 @@ static void geometry(mur_flock *f, const mur_step *s)
         }
         /* too many cells for the buffers (a sparse flock or a tiny radius): make cells larger. A metric
          * grid keeps to fewer cells (its sums follow the cell order: the pinned results) */
-        const double cap = (double)(s->cell_boids > 0.0f ? g->cap_cells : g->cap_metric);
+        const double cap = (double)(s->cell_boids > 0.0f || (g->want_reach == 2 && !s->half_cells) ? g->cap_cells
+                                                                                              : g->cap_metric);
         while (dims[0] * dims[1] * dims[2] > cap) {
             double s = cbrt(dims[0] * dims[1] * dims[2] / cap) * 1.01;
             for (int a = 0; a < 3; a++)

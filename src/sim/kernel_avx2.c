@@ -8,6 +8,7 @@
 #define KW 8
 #define KATTR __attribute__((target("avx2,fma")))
 #define KMIN KMIN_AVX2
+#define KREDUCE8 1 /* kernel_body.h: the 8-lane reduction */
 #define KMASK KMASK_AND
 #define MADD MADD_AND
 #define MSUB MSUB_AND
