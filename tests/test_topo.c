@@ -560,31 +560,6 @@ static void spacing_free(void **st)
     mur_flock_destroy(c);
 }
 
-/* Each boid's first search radius comes from the last tick (f->topo_hint, the squared radius its
- * search needed), which no result may depend on either: flocks whose hints are overwritten before
- * every tick (none, far too small, a little too small or large, past the block, huge, per boid) stay
- * bit-identical to one left alone, on 1 and 2 threads. */
-static void hint_free(void **st)
-{
-    (void)st;
-    mur_flock *a = starling(3000, 1), *b = starling(3000, 2), *c = starling(3000, 1);
-    const float scale[] = {0.0f, 1e-6f, 0.5f, 0.97f, 1.03f, 4.0f, 1e30f, -1.0f};
-    for (int t = 0; t < 40; t++) {
-        mur_flock_steps(a, 1);
-        for (int32_t i = 0; i < b->n; i++) {
-            b->topo_hint[i] = a->topo_hint[i] * scale[(i + t) % 8];
-            c->topo_hint[i] = 2.0f * scale[(i * 7 + t) % 8];
-        }
-        mur_flock_steps(b, 1);
-        mur_flock_steps(c, 1);
-        assert_true(mur_flock_hash(a) == mur_flock_hash(b));
-        assert_true(mur_flock_hash(a) == mur_flock_hash(c));
-    }
-    mur_flock_destroy(a);
-    mur_flock_destroy(b);
-    mur_flock_destroy(c);
-}
-
 /* A follower twice as fast right behind a leader that cannot see it: the hard sphere keeps them
  * hard_radius apart; without it the follower overruns. */
 static double follower_gap(float hard)
@@ -717,8 +692,7 @@ int main(void)
         cmocka_unit_test(knn_vs_brute_dense), cmocka_unit_test(knn_vs_brute_sparse),
         cmocka_unit_test(knn_vs_brute_lattice), cmocka_unit_test(knn_vs_brute_coincident),
         cmocka_unit_test(crowd_bit_identical), cmocka_unit_test(knn_vs_brute_spacing),
-        cmocka_unit_test(spacing_free),       cmocka_unit_test(hint_free),
-        cmocka_unit_test(pinned_starling),
+        cmocka_unit_test(spacing_free),       cmocka_unit_test(pinned_starling),
         cmocka_unit_test(bit_identical),      cmocka_unit_test(hard_sphere),
         cmocka_unit_test(banking),            cmocka_unit_test(cruise),
         cmocka_unit_test(presets),            cmocka_unit_test(centrality),

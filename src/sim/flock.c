@@ -79,7 +79,6 @@ static const buffer BUFFERS[] = {
     BUF(vel, PER_BOID, 3 * sizeof(float)),
     BUF(perch, PER_BOID, sizeof(int32_t)),
     BUF(roll, PER_BOID, sizeof(float)),
-    BUF(topo_hint, PER_BOID, sizeof(float)),
     BUF(order, PER_BOID, sizeof(int32_t)),
     BUF(cellof, PER_BOID, sizeof(int32_t)),
     BUF(sx, PER_SORTED, sizeof(float)),
@@ -89,7 +88,6 @@ static const buffer BUFFERS[] = {
     BUF(svy, PER_SORTED, sizeof(float)),
     BUF(svz, PER_SORTED, sizeof(float)),
     BUF(sw, PER_SORTED, sizeof(float)),
-    BUF(cbox, PER_SORTED, 2 * sizeof(float)),
     BUF(grid.start, PER_CELL, sizeof(int32_t)),
     BUF(cwhole, PER_CELL, sizeof(uint8_t)),
     BUF(ppos, PER_PREDATOR, 3 * sizeof(float)),
@@ -148,9 +146,8 @@ static bool grow_rows(mur_flock *f, buf_per k0, buf_per k1, int32_t cap, int64_t
         void *q = realloc(buf_get(f, b), n ? n : 1);
         if (!q)
             return false;
-        if (b->per == PER_SORTED || b->off == offsetof(mur_flock, topo_hint)) {
-            /* (the search hints: 0, none yet) */
-            const size_t from = units(b->per, f->cap < cap ? f->cap : cap, 0, 0) - (b->per == PER_SORTED ? MUR_PAD : 0);
+        if (b->per == PER_SORTED) {
+            const size_t from = units(b->per, f->cap < cap ? f->cap : cap, 0, 0) - MUR_PAD;
             memset((char *)q + from * b->bytes, 0, n - from * b->bytes);
         }
         buf_put(f, b, q);

@@ -63,14 +63,6 @@ struct mur_flock {
     /// with a full list), wu; 0 before the first. Sizes the search's cells (grid.c): only the speed
     /// depends on it, never a result.
     float topo_spacing;
-    /// Per boid, the squared radius its last topological search needed (the k-th neighbour's distance,
-    /// and the contacts'), or 0: the next search's first radius (topo.c). A hint: only the speed
-    /// depends on it, never a result.
-    float *topo_hint;
-    /// Whether the last pass's hints mostly held (topo.c HINT_FAILS): only the speed depends on it.
-    bool topo_hint_on;
-    /// Bounding boxes of the topological pass's chunks of sorted slots (topo.c hint_stride).
-    float *cbox;
     bool metrics_every;
     bool group_shape;          ///< metrics also describe the biggest group (mur_flock_set_group_shape)
     mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)

@@ -79,9 +79,6 @@ typedef struct search {
     float hmin;         ///< smallest cell side
     float thr0;         ///< candidates farther than this (squared) are not looked at
     float thr;          ///< thr0, or the list's last distance once it is full
-    float rho;          ///< the first radius (from the last tick's search), or 0 (topo_body.h T(hinted))
-    const float *box;   ///< the chunks' boxes (f->cbox), or NULL
-    int32_t bstride;    ///< floats per box array
     int32_t self;       ///< own sorted slot
     uint64_t key[MUR_TOPO_MAX + 1]; ///< the list, ascending: d2's bits above the boid index (+1: a
     int32_t slot[MUR_TOPO_MAX + 1]; ///< slot written by ranks past the list)
@@ -92,7 +89,6 @@ typedef struct search {
     mur_topo_nb *hard;  ///< contacts (any direction) closer than the contact radius, or NULL
     int nh;
     int64_t tested;     ///< candidates tested
-    int64_t tries, fails; ///< searches from the first radius, and those that had to start over
 } search;
 
 /* The rings 0 and 1 around one cell: at most 9 columns of up to 3 cells, each one slice of the sorted
@@ -307,21 +303,6 @@ static inline int32_t own_chunk_end(int32_t j, int32_t lo, int32_t hi)
     return e < hi ? e : hi;
 }
 
-/* The first radius (topo_body.h T(hinted)): the radius the boid's last search needed times HINT_GROW
- * plus HINT_ADD wu. The sorted slots are cut into chunks of HINT_CHUNK (slots [8 m, 8 m + 8)), each
- * with the bounding box of its boids that can be neighbours (weight > 0), computed once per pass:
- * f->cbox holds 6 arrays (x, y, z low and high) of hint_stride(f) floats. */
-#define HINT_GROW 1.0f
-#define HINT_ADD 0.02f
-#define HINT_CHUNK 8
-/* The hints are used while fewer than 1 in HINT_FAILS of the last pass's tries started over. */
-#define HINT_FAILS 8
-
-static inline int32_t hint_stride(const mur_flock *f)
-{
-    return (f->cap + MUR_PAD) / HINT_CHUNK + 16;
-}
-
 static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 /* The search, once per vector width (topo_body.h): grow_base, gather_base, block_in_place_base,
@@ -495,7 +476,7 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 #define SPACING_SHIFT 20
 
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *gb, int32_t k0, int32_t k1,
-                     mur_item_sums *T, int32_t *hist, int64_t *tries)
+                     mur_item_sums *T, int32_t *hist)
 {
     mur_topo_nb hard[MAX_CONTACTS];
     search S;
@@ -506,8 +487,6 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
     /* the slots go into the float array vx as int32 (allocated memory: its type is that of the last
      * store) */
     gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
-    S.box = f->cbox;
-    S.bstride = hint_stride(f);
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
     TB.nb = 0;
@@ -519,9 +498,6 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
             continue;
         }
         search_boid(&S, f, s, k);
-        const float hint = f->topo_hint[i];
-        /* (while the hints fail, as when a flock forms, every 16th slot still tries them) */
-        S.rho = hint > 0.0f && (f->topo_hint_on || (k & 15) == 0) ? sqrtf(hint) * HINT_GROW + HINT_ADD : 0.0f;
         if (s->move) {
             /* the update reads and writes boid i's rows (random order): fetch their lines while the
              * search runs instead of stalling on them after it */
@@ -537,13 +513,6 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
         grow(f, &S, &B, &G);
         if (S.n == S.cap && S.key[S.cap - 1] >> 32 != 0)
             hist[(uint32_t)(S.key[S.cap - 1] >> (32 + SPACING_SHIFT))]++;
-        /* the radius this search needed: the next tick's first radius (0: none) */
-        float need = S.n == S.cap ? list_worst(&S) : 0.0f;
-        if (S.hard != NULL && need > 0.0f) {
-            const float h = S.nh == MAX_CONTACTS ? S.hard[MAX_CONTACTS - 1].d2 : S.h2;
-            need = h > need ? h : need;
-        }
-        f->topo_hint[i] = need;
         if (s->metrics) {
             T->cnt += S.n;
             if (S.n > 0) {
@@ -580,35 +549,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
     if (TB.nb > 0)
         mur_topo_batch_flush(f, s, &TB, TA);
     T->cand += S.tested;
-    tries[0] += S.tries;
-    tries[1] += S.fails;
 }
 
 /* The median of the histogram (its bin's upper edge), or 0 when it is empty. */
-/* The boxes of chunks [m0, m1) (see hint_stride): of the boids with weight > 0 (the others never
- * pass); (inf, -inf) when there are none. */
-static void chunk_boxes(mur_flock *f, int64_t m0, int64_t m1)
-{
-    const int32_t bs = hint_stride(f);
-    float *box = f->cbox;
-    for (int64_t m = m0; m < m1; m++) {
-        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        const int64_t j1 = (m + 1) * HINT_CHUNK < f->n ? (m + 1) * HINT_CHUNK : f->n;
-        for (int64_t j = m * HINT_CHUNK; j < j1; j++) {
-            const float p[3] = {f->sx[j], f->sy[j], f->sz[j]};
-            const bool in = f->sw[j] > 0.0f;
-            for (int a = 0; a < 3; a++) {
-                lo[a] = in && p[a] < lo[a] ? p[a] : lo[a];
-                hi[a] = in && p[a] > hi[a] ? p[a] : hi[a];
-            }
-        }
-        for (int a = 0; a < 3; a++) {
-            box[2 * a * bs + m] = lo[a];
-            box[(2 * a + 1) * bs + m] = hi[a];
-        }
-    }
-}
-
 static float spacing_of(const int32_t *hist)
 {
     int64_t total = 0;
@@ -631,7 +574,7 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
 {
     const int64_t count = ((int64_t)f->n + ITEM_SLOTS - 1) / ITEM_SLOTS;
     const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);
-    int64_t cand_total = 0, tries = 0, fails = 0;
+    int64_t cand_total = 0;
     const grow_fn grow = grow_for(s->simd);
     f->gather_dirty = true; /* the gather buffers hold NaNs and slot numbers (mur_rules_pass clears them) */
     /* each thread's CPU time against the pass's wall time: did every thread have its core? (cores.h;
@@ -648,28 +591,15 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
         int32_t hist[SPACING_BINS];
         memset(hist, 0, sizeof hist);
         const double c0 = nt > 1 ? mur_thread_cpu_ms() : 0.0;
-        if (f->cbox != NULL) {
-            /* the chunks' boxes (and an empty one after the last), before any search reads them */
-            const int64_t chunks = (int64_t)f->n / HINT_CHUNK + 1;
-            const int64_t per = (chunks + nt - 1) / nt;
-            const int64_t m0 = per * tid, m1 = m0 + per < chunks ? m0 + per : chunks;
-            chunk_boxes(f, m0 < chunks ? m0 : chunks, m1);
 #ifdef _OPENMP
-#pragma omp barrier
-#endif
-        }
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 4) reduction(+ : cand_total, tries, fails) nowait
+#pragma omp for schedule(dynamic, 4) reduction(+ : cand_total) nowait
 #endif
         for (int64_t it = 0; it < count; it++) {
             mur_item_sums T = {0, 0, 0, 0.0};
             const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
             const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
-            int64_t tf[2] = {0, 0};
-            run_item(f, s, grow, &f->gather[tid], k0, k1, &T, hist, tf);
+            run_item(f, s, grow, &f->gather[tid], k0, k1, &T, hist);
             cand_total += T.cand;
-            tries += tf[0];
-            fails += tf[1];
             if (s->metrics)
                 mur_item_keep(f, it, &T);
         }
@@ -685,7 +615,5 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
         }
     }
     f->topo_spacing = spacing_of(hist_all);
-    /* a start over costs about a search: the first radius pays while few fail */
-    f->topo_hint_on = fails * HINT_FAILS < tries;
     mur_pass_finish(f, count, s->metrics, cand_total, own, nt, out);
 }

@@ -498,127 +498,6 @@ static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, sear
     }
 }
 
-/* The search within the boid's first radius S->rho (less than the block's bound), in place: the
- * chunks of the block's columns (in slot order: a chunk two columns share is scanned once) whose box
- * is within the radius are scanned whole (their boids outside the block too: true distances all the
- * same). True when that made the list and the contacts certain: every boid not scanned is farther
- * than the radius, so a list full within it, and contacts within it or the contact radius, are
- * final. Else the list is partial and the caller starts over. */
-static inline __attribute__((always_inline)) TATTR bool T(hinted)(const mur_flock *f, search *S, const block *B,
-    int32_t R, const bool cone, const bool hard)
-{
-    typedef T(tvf) vf;
-    typedef T(tvi) vi;
-    const float r2 = S->rho * S->rho;
-    S->thr0 = S->thr = r2;
-    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz, *restrict W = f->sw;
-    const int32_t *restrict order = f->order;
-    const float *restrict box = S->box;
-    const int32_t bs = S->bstride;
-    vi iota;
-    memcpy(&iota, lane_iota, sizeof iota);
-    const vf zero = {0};
-    const float px = S->px, py = S->py, pz = S->pz, vx = S->vx, vy = S->vy, vz = S->vz;
-    const float k2s = S->k2s;
-    const int32_t self = S->self;
-    float hcut = hard ? contact_cut(S) : 0.0f;
-    float thr = r2;
-    int nb = 0;
-    int32_t next = 0; /* the first chunk not yet looked at */
-    const mur_grid *g = &f->grid;
-    const int32_t *D = g->dims, *c = B->c;
-    const int32_t ya = c[1] - R > 0 ? c[1] - R : 0, yb = c[1] + R < D[1] ? c[1] + R : D[1] - 1;
-    const int32_t xa = c[0] - R > 0 ? c[0] - R : 0, xb = c[0] + R < D[0] ? c[0] + R : D[0] - 1;
-    const int32_t za = c[2] - R > 0 ? c[2] - R : 0, zb = c[2] + R < D[2] ? c[2] + R : D[2] - 1;
-    /* the columns' squared gaps per axis (at most 5 cells each) */
-    float gxs[5], gzs[5];
-    for (int32_t u = xa; u <= xb; u++) {
-        const float e = cell_gap(g, 0, u, u, px);
-        gxs[u - xa] = e * e;
-    }
-    for (int32_t u = za; u <= zb; u++) {
-        const float e = cell_gap(g, 2, u, u, pz);
-        gzs[u - za] = e * e;
-    }
-    /* the columns in slot order (z, then x), each cells ya..yb, those farther than the radius
-     * skipped */
-    for (int32_t cz = za; cz <= zb; cz++) {
-        const float gz = gzs[cz - za];
-        if (gz > r2)
-            continue;
-        for (int32_t cx = xa; cx <= xb; cx++) {
-        if (gxs[cx - xa] + gz > r2)
-            continue;
-        const int32_t slo = g->start[mur_cell_id(g, cx, ya, cz)], shi = g->start[mur_cell_id(g, cx, yb, cz) + 1];
-        if (shi <= slo)
-            continue;
-        const int32_t m0 = slo / HINT_CHUNK > next ? slo / HINT_CHUNK : next;
-        const int32_t m1 = (shi - 1) / HINT_CHUNK;
-        next = m1 + 1;
-        for (int32_t c0 = m0; c0 <= m1; c0 += TW) {
-            vf lo, hi, d2 = zero, e;
-            memcpy(&lo, box + c0, sizeof lo);
-            memcpy(&hi, box + bs + c0, sizeof hi);
-            e = VSEL_F(lo > px, lo - px, VSEL_F(hi < px, px - hi, zero));
-            d2 += e * e;
-            memcpy(&lo, box + 2 * bs + c0, sizeof lo);
-            memcpy(&hi, box + 3 * bs + c0, sizeof hi);
-            e = VSEL_F(lo > py, lo - py, VSEL_F(hi < py, py - hi, zero));
-            d2 += e * e;
-            memcpy(&lo, box + 4 * bs + c0, sizeof lo);
-            memcpy(&hi, box + 5 * bs + c0, sizeof hi);
-            e = VSEL_F(lo > pz, lo - pz, VSEL_F(hi < pz, pz - hi, zero));
-            d2 += e * e;
-            /* an empty chunk's box is (inf, -inf): never within */
-            uint32_t cb = T(bits)((d2 <= r2) & (iota + c0 <= m1));
-            while (cb) {
-                const int32_t m = c0 + __builtin_ctz(cb);
-                cb &= cb - 1;
-                S->tested += HINT_CHUNK;
-                for (int32_t j0 = m * HINT_CHUNK; j0 < (m + 1) * HINT_CHUNK; j0 += TW) {
-                    vf x, y, z, w;
-                    memcpy(&x, X + j0, sizeof x);
-                    memcpy(&y, Y + j0, sizeof y);
-                    memcpy(&z, Z + j0, sizeof z);
-                    memcpy(&w, W + j0, sizeof w);
-                    const vf dx = x - px, dy = y - py, dz = z - pz;
-                    const vf dd = dx * dx + dy * dy + dz * dz;
-                    const vi j = iota + j0;
-                    const vi v = (j != self) & (w > zero) & (dd < S->r2);
-                    vi vis = v;
-                    if (cone)
-                        vis &= T(in_cone)(dx, dy, dz, dd, vx, vy, vz, k2s);
-                    const uint32_t b = T(bits)(vis & (dd <= thr));
-                    if (nb > BUF_SIZE - TW) {
-                        S->nb = nb;
-                        buffer_flush(S, order);
-                        nb = 0;
-                        thr = S->thr;
-                    }
-                    T(append)(S->bd2, S->bslot, &nb, dd, j, b);
-                    if (hard) {
-                        uint32_t h = T(bits)(v & (dd < hcut) & (dd <= r2));
-                        if (h) {
-                            do {
-                                const int l = __builtin_ctz(h);
-                                h &= h - 1;
-                                insert(S->hard, &S->nh, MAX_CONTACTS, dd[l], order[j0 + l], j0 + l);
-                            } while (h);
-                            hcut = contact_cut(S);
-                        }
-                    }
-                }
-            }
-        }
-        }
-    }
-    S->nb = nb;
-    T(finish)(S, order);
-    /* a box's d2 and its boids' may round differently (by an ulp): a margin */
-    const float sure = S->rho * 0.999f;
-    return list_certain(S, sure) && contacts_certain(S, sure);
-}
-
 /* The search of one boid (see the top of topo.c): the block of rings 0 and 1 with the threshold of
  * ring 1's bound, and only when that does not make the list certain, the rest of the block and the
  * rings beyond. */
@@ -626,31 +505,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
     gathered *G, const bool cone, const bool hard)
 {
     const float b1 = block_bound(S, B);
-    float dlo = -1.0f;
-    if (S->rho > 0.0f && S->box != NULL && B->total <= G->cap) {
-        /* the cells within R of the boid's hold every boid within the radius */
-        const int32_t R = S->rho < b1 ? 1 : (S->rho < ring_bound(f, S, B->c, 2) ? 2 : 0);
-        S->tries += R > 0;
-        if (R > 0 && T(hinted)(f, S, B, R, cone, hard))
-            return;
-        S->fails += R > 0;
-        S->nb = 0;
-        if (R == 1 && B->own_hi - B->own_lo <= S->cap) {
-            /* the list and the contacts hold every candidate within `sure` (all inside the block):
-             * keep those, and go on with the block's candidates beyond */
-            dlo = S->rho * 0.999f;
-            dlo *= dlo;
-            while (S->n > 0 && key_d2(S->key[S->n - 1]) > dlo)
-                S->n--;
-            while (S->nh > 0 && S->hard[S->nh - 1].d2 > dlo)
-                S->nh--;
-        } else {
-            S->n = S->nh = 0;
-        }
-    }
     S->thr0 = S->thr = b1 >= S->vr ? INFINITY : b1 * b1;
-    if (S->n == S->cap && list_worst(S) < S->thr)
-        S->thr = list_worst(S);
     if (B->total <= G->cap) {
         if (G->cell != B->cell)
             TOPO_GATHER(f, B, G, S->cap);
@@ -668,7 +523,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
             if (b0 > 0.0f && contacts_certain(S, b0) && list_certain(S, b0))
                 return;
         }
-        T(scan_gathered)(f, S, G, G->own_n, G->n, dlo, cone, hard, true);
+        T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true);
     } else {
         if (TOPO_BLOCK_IN_PLACE(f, S, B))
             return;
