@@ -175,42 +175,7 @@ static inline void buffer_flush(search *S, const int32_t *order)
 }
 
 #ifdef MUR_X86_PATHS
-/* Lanes of an 8-bit mask, packed 3 bits each (first set lane lowest), and their count in bits 24-31. */
-static const uint32_t compress8[256] = {
-0x00000000, 0x01000000, 0x01000001, 0x02000008, 0x01000002, 0x02000010, 0x02000011, 0x03000088,
-0x01000003, 0x02000018, 0x02000019, 0x030000c8, 0x0200001a, 0x030000d0, 0x030000d1, 0x04000688,
-0x01000004, 0x02000020, 0x02000021, 0x03000108, 0x02000022, 0x03000110, 0x03000111, 0x04000888,
-0x02000023, 0x03000118, 0x03000119, 0x040008c8, 0x0300011a, 0x040008d0, 0x040008d1, 0x05004688,
-0x01000005, 0x02000028, 0x02000029, 0x03000148, 0x0200002a, 0x03000150, 0x03000151, 0x04000a88,
-0x0200002b, 0x03000158, 0x03000159, 0x04000ac8, 0x0300015a, 0x04000ad0, 0x04000ad1, 0x05005688,
-0x0200002c, 0x03000160, 0x03000161, 0x04000b08, 0x03000162, 0x04000b10, 0x04000b11, 0x05005888,
-0x03000163, 0x04000b18, 0x04000b19, 0x050058c8, 0x04000b1a, 0x050058d0, 0x050058d1, 0x0602c688,
-0x01000006, 0x02000030, 0x02000031, 0x03000188, 0x02000032, 0x03000190, 0x03000191, 0x04000c88,
-0x02000033, 0x03000198, 0x03000199, 0x04000cc8, 0x0300019a, 0x04000cd0, 0x04000cd1, 0x05006688,
-0x02000034, 0x030001a0, 0x030001a1, 0x04000d08, 0x030001a2, 0x04000d10, 0x04000d11, 0x05006888,
-0x030001a3, 0x04000d18, 0x04000d19, 0x050068c8, 0x04000d1a, 0x050068d0, 0x050068d1, 0x06034688,
-0x02000035, 0x030001a8, 0x030001a9, 0x04000d48, 0x030001aa, 0x04000d50, 0x04000d51, 0x05006a88,
-0x030001ab, 0x04000d58, 0x04000d59, 0x05006ac8, 0x04000d5a, 0x05006ad0, 0x05006ad1, 0x06035688,
-0x030001ac, 0x04000d60, 0x04000d61, 0x05006b08, 0x04000d62, 0x05006b10, 0x05006b11, 0x06035888,
-0x04000d63, 0x05006b18, 0x05006b19, 0x060358c8, 0x05006b1a, 0x060358d0, 0x060358d1, 0x071ac688,
-0x01000007, 0x02000038, 0x02000039, 0x030001c8, 0x0200003a, 0x030001d0, 0x030001d1, 0x04000e88,
-0x0200003b, 0x030001d8, 0x030001d9, 0x04000ec8, 0x030001da, 0x04000ed0, 0x04000ed1, 0x05007688,
-0x0200003c, 0x030001e0, 0x030001e1, 0x04000f08, 0x030001e2, 0x04000f10, 0x04000f11, 0x05007888,
-0x030001e3, 0x04000f18, 0x04000f19, 0x050078c8, 0x04000f1a, 0x050078d0, 0x050078d1, 0x0603c688,
-0x0200003d, 0x030001e8, 0x030001e9, 0x04000f48, 0x030001ea, 0x04000f50, 0x04000f51, 0x05007a88,
-0x030001eb, 0x04000f58, 0x04000f59, 0x05007ac8, 0x04000f5a, 0x05007ad0, 0x05007ad1, 0x0603d688,
-0x030001ec, 0x04000f60, 0x04000f61, 0x05007b08, 0x04000f62, 0x05007b10, 0x05007b11, 0x0603d888,
-0x04000f63, 0x05007b18, 0x05007b19, 0x0603d8c8, 0x05007b1a, 0x0603d8d0, 0x0603d8d1, 0x071ec688,
-0x0200003e, 0x030001f0, 0x030001f1, 0x04000f88, 0x030001f2, 0x04000f90, 0x04000f91, 0x05007c88,
-0x030001f3, 0x04000f98, 0x04000f99, 0x05007cc8, 0x04000f9a, 0x05007cd0, 0x05007cd1, 0x0603e688,
-0x030001f4, 0x04000fa0, 0x04000fa1, 0x05007d08, 0x04000fa2, 0x05007d10, 0x05007d11, 0x0603e888,
-0x04000fa3, 0x05007d18, 0x05007d19, 0x0603e8c8, 0x05007d1a, 0x0603e8d0, 0x0603e8d1, 0x071f4688,
-0x030001f5, 0x04000fa8, 0x04000fa9, 0x05007d48, 0x04000faa, 0x05007d50, 0x05007d51, 0x0603ea88,
-0x04000fab, 0x05007d58, 0x05007d59, 0x0603eac8, 0x05007d5a, 0x0603ead0, 0x0603ead1, 0x071f5688,
-0x04000fac, 0x05007d60, 0x05007d61, 0x0603eb08, 0x05007d62, 0x0603eb10, 0x0603eb11, 0x071f5888,
-0x05007d63, 0x0603eb18, 0x0603eb19, 0x071f58c8, 0x0603eb1a, 0x071f58d0, 0x071f58d1, 0x08fac688
-
-};
+#include "topo_compress8.h"
 #endif
 
 /* After ring R around cell c every unvisited boid is at least this far: the nearest face of the
@@ -499,88 +464,8 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
     return nh;
 }
 
-/* The sums the rules read (kernel.h's acc), over the list in its order: weights 1, the last one
- * frac(topo_k) when the list holds floor(topo_k) + 1. Separation (docs/rules.md): the mean over the
- * neighbours closer than separation_radius of -unit(d) (1 - |d| / separation_radius). */
 #ifndef MUR_X86_PATHS
-static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
-{
-    const mur_flock_def *d = s->def;
-    const int kk = (int)floorf(d->topo_k);
-    const float frac = d->topo_k - (float)kk;
-    memset(a, 0, sizeof *a);
-    const float sr = d->separation_radius;
-    float sw = 0.0f;
-    for (int q = 0; q < S->n; q++) {
-        const int32_t j = S->slot[q];
-        const float w = q < kk ? 1.0f : frac;
-        const float dx = f->sx[j] - S->px, dy = f->sy[j] - S->py, dz = f->sz[j] - S->pz;
-        a->cnt += w;
-        a->cx += w * dx;
-        a->cy += w * dy;
-        a->cz += w * dz;
-        a->ax += w * f->svx[j];
-        a->ay += w * f->svy[j];
-        a->az += w * f->svz[j];
-        const float dist = sqrtf(key_d2(S->key[q]));
-        if (dist > 0.0f) {
-            const float u = w / dist;
-            a->ux += u * dx;
-            a->uy += u * dy;
-            a->uz += u * dz;
-        }
-        if (dist < sr && dist > 0.0f) {
-            const float m = w * (1.0f - dist / sr) / dist;
-            a->sx -= m * dx;
-            a->sy -= m * dy;
-            a->sz -= m * dz;
-        }
-        sw += w;
-    }
-    if (sw > 0.0f) {
-        a->sx /= sw;
-        a->sy /= sw;
-        a->sz /= sw;
-    }
-    a->nn = S->n > 0 ? key_d2(S->key[0]) : INFINITY;
-}
-#endif
-
-/* Hard sphere: a contact that would come closer than hard_radius within this tick (at the closing
- * speed of the start of the tick) loses half the closing speed, and one already closer moves half the
- * overlap away; the other boid does the mirror image (an inelastic contact), so a follower cannot
- * overrun a boid in front that does not see it. */
-#ifndef MUR_X86_PATHS
-static void contacts(const mur_flock *f, const mur_step *s, const search *S, int32_t i, mur_contact *c)
-{
-    const float hr = s->def->hard_radius;
-    memset(c, 0, sizeof *c);
-    for (int q = 0; q < S->nh; q++) {
-        const int32_t j = S->hard[q].slot;
-        float ux = f->sx[j] - S->px, uy = f->sy[j] - S->py, uz = f->sz[j] - S->pz;
-        const float dist = sqrtf(S->hard[q].d2);
-        if (dist > 0.0f) {
-            ux /= dist;
-            uy /= dist;
-            uz /= dist;
-        } else {
-            ux = S->hard[q].idx > i ? 1.0f : -1.0f; /* coincident: split along x by index */
-            uy = uz = 0.0f;
-        }
-        if (dist < hr) {
-            const float push = 0.5f * (hr - dist);
-            c->dp[0] -= push * ux;
-            c->dp[1] -= push * uy;
-            c->dp[2] -= push * uz;
-        }
-        const float close = (S->vx - f->svx[j]) * ux + (S->vy - f->svy[j]) * uy + (S->vz - f->svz[j]) * uz;
-        if (close > 0.0f && dist - close * s->def->dt < hr) {
-            c->dv[0] -= 0.5f * close * ux;
-            c->dv[1] -= 0.5f * close * uy;
-            c->dv[2] -= 0.5f * close * uz;
-        }
-    }
-}
+#include "topo_scalar.h"
 #endif
 
 /* Histogram of the boids' distances to their k-th neighbour (squared), by the top bits of the float

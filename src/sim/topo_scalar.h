@@ -1,0 +1,86 @@
+/* The non-x86 path's sums and hard-sphere contacts of one boid's search (topo.c includes it after
+ * its search state; x86 builds sum in the batch, topo_batch.c). Not a public header. */
+#ifndef MUR_SIM_TOPO_SCALAR_H
+#define MUR_SIM_TOPO_SCALAR_H
+
+/* The sums the rules read (kernel.h's acc), over the list in its order: weights 1, the last one
+ * frac(topo_k) when the list holds floor(topo_k) + 1. Separation (docs/rules.md): the mean over the
+ * neighbours closer than separation_radius of -unit(d) (1 - |d| / separation_radius). */
+static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
+{
+    const mur_flock_def *d = s->def;
+    const int kk = (int)floorf(d->topo_k);
+    const float frac = d->topo_k - (float)kk;
+    memset(a, 0, sizeof *a);
+    const float sr = d->separation_radius;
+    float sw = 0.0f;
+    for (int q = 0; q < S->n; q++) {
+        const int32_t j = S->slot[q];
+        const float w = q < kk ? 1.0f : frac;
+        const float dx = f->sx[j] - S->px, dy = f->sy[j] - S->py, dz = f->sz[j] - S->pz;
+        a->cnt += w;
+        a->cx += w * dx;
+        a->cy += w * dy;
+        a->cz += w * dz;
+        a->ax += w * f->svx[j];
+        a->ay += w * f->svy[j];
+        a->az += w * f->svz[j];
+        const float dist = sqrtf(key_d2(S->key[q]));
+        if (dist > 0.0f) {
+            const float u = w / dist;
+            a->ux += u * dx;
+            a->uy += u * dy;
+            a->uz += u * dz;
+        }
+        if (dist < sr && dist > 0.0f) {
+            const float m = w * (1.0f - dist / sr) / dist;
+            a->sx -= m * dx;
+            a->sy -= m * dy;
+            a->sz -= m * dz;
+        }
+        sw += w;
+    }
+    if (sw > 0.0f) {
+        a->sx /= sw;
+        a->sy /= sw;
+        a->sz /= sw;
+    }
+    a->nn = S->n > 0 ? key_d2(S->key[0]) : INFINITY;
+}
+
+/* Hard sphere: a contact that would come closer than hard_radius within this tick (at the closing
+ * speed of the start of the tick) loses half the closing speed, and one already closer moves half the
+ * overlap away; the other boid does the mirror image (an inelastic contact), so a follower cannot
+ * overrun a boid in front that does not see it. */
+static void contacts(const mur_flock *f, const mur_step *s, const search *S, int32_t i, mur_contact *c)
+{
+    const float hr = s->def->hard_radius;
+    memset(c, 0, sizeof *c);
+    for (int q = 0; q < S->nh; q++) {
+        const int32_t j = S->hard[q].slot;
+        float ux = f->sx[j] - S->px, uy = f->sy[j] - S->py, uz = f->sz[j] - S->pz;
+        const float dist = sqrtf(S->hard[q].d2);
+        if (dist > 0.0f) {
+            ux /= dist;
+            uy /= dist;
+            uz /= dist;
+        } else {
+            ux = S->hard[q].idx > i ? 1.0f : -1.0f; /* coincident: split along x by index */
+            uy = uz = 0.0f;
+        }
+        if (dist < hr) {
+            const float push = 0.5f * (hr - dist);
+            c->dp[0] -= push * ux;
+            c->dp[1] -= push * uy;
+            c->dp[2] -= push * uz;
+        }
+        const float close = (S->vx - f->svx[j]) * ux + (S->vy - f->svy[j]) * uy + (S->vz - f->svz[j]) * uz;
+        if (close > 0.0f && dist - close * s->def->dt < hr) {
+            c->dv[0] -= 0.5f * close * ux;
+            c->dv[1] -= 0.5f * close * uy;
+            c->dv[2] -= 0.5f * close * uz;
+        }
+    }
+}
+
+#endif
