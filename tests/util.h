@@ -36,6 +36,22 @@ static inline mur_flock_def neutral_def(int32_t boids)
     return d;
 }
 
+/* neutral_def with topological neighbours (topo_k 6.5, view radius 6, a 270 degree cone) in a box of
+ * half-side box. */
+static inline mur_flock_def topo_def(int32_t n, float box)
+{
+    mur_flock_def d = neutral_def(n);
+    d.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL;
+    d.topo_k = 6.5f;
+    d.view_radius = 6.0f;
+    d.view_angle = 270.0f;
+    for (int a = 0; a < 3; a++) {
+        d.world_min[a] = -box;
+        d.world_max[a] = box;
+    }
+    return d;
+}
+
 static inline mur_flock *make(const mur_flock_def *d)
 {
     mur_error err = {{0}};

@@ -1,0 +1,139 @@
+/* The starling rules (src/sim/starling.c, the hard sphere of topo.c): the hard sphere keeps a
+ * follower from overrunning, banking rolls into a turn within max_turn, the speed relaxes to
+ * cruise_speed, centrality scales cohesion, and the presets set what they name. */
+#include "util.h"
+
+/* A follower twice as fast right behind a leader that cannot see it: the hard sphere keeps them
+ * hard_radius apart; without it the follower overruns. */
+static double follower_gap(float hard)
+{
+    mur_flock_def d = topo_def(2, 10.0f);
+    d.dt = 0.01f;
+    d.hard_radius = hard;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 10, 0, 0);
+    put(f, 1, -0.5f, 0, 0, 20, 0, 0);
+    double least = 1e9;
+    for (int t = 0; t < 20; t++) {
+        mur_flock_step(f);
+        mur_view v = mur_flock_view(f);
+        double dx = v.pos[0] - v.pos[3];
+        least = fabs(dx) < least ? fabs(dx) : least;
+    }
+    mur_flock_destroy(f);
+    return least;
+}
+
+static void hard_sphere(void **st)
+{
+    (void)st;
+    assert_true(follower_gap(0.2f) >= 0.2 * 0.9);
+    assert_true(follower_gap(0.0f) < 0.05);
+}
+
+/* A boid steered sideways rolls into the turn (right turn: positive roll) and turns at most max_turn. */
+static void banking(void **st)
+{
+    (void)st;
+    mur_flock_def d = topo_def(1, 10.0f);
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    d.dt = 0.01f;
+    d.bank = true;
+    d.max_turn = 90.0f;
+    d.wind = true;
+    d.wind_vel[0] = 0.0f; d.wind_vel[1] = 0.0f; d.wind_vel[2] = 50.0f; /* a push to the right of +x */
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 10, 0, 0);
+    mur_flock_steps(f, 30);
+    mur_view v = mur_flock_view(f);
+    assert_true(v.roll[0] > 0.3f);
+    const double heading = atan2((double)v.vel[2], (double)v.vel[0]) * 180.0 / 3.14159265358979;
+    assert_true(heading > 0.0 && heading <= 90.0 * 0.3 + 1e-3);
+    mur_flock_destroy(f);
+    d.bank = false;
+    f = make(&d);
+    put(f, 0, 0, 0, 0, 10, 0, 0);
+    mur_flock_steps(f, 30);
+    assert_true(mur_flock_view(f).roll[0] == 0.0f);
+    mur_flock_destroy(f);
+}
+
+/* Speed relaxes to cruise_speed with time constant speed_tau. */
+static void cruise(void **st)
+{
+    (void)st;
+    mur_flock_def d = topo_def(1, 10.0f);
+    d.dt = 0.001f;
+    d.speed_tau = 1.0f;
+    d.cruise_speed = 10.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 20);
+    mur_flock_steps(f, 1000);
+    mur_view v = mur_flock_view(f);
+    assert_near(v.vel[2], 10.0 + 10.0 * exp(-1.0), 0.02);
+    mur_flock_destroy(f);
+}
+
+/* Centrality (StarDisplay's circularity): cohesion times C^centrality, C = |mean unit direction to the
+ * neighbours|. At an edge (both neighbours on one side: C = sqrt(1/2)) the pull is halved for
+ * centrality 2; between its neighbours (C = 0) a boid feels no cohesion at all. */
+static void centrality_case(const float nb[2][3], const double want[3])
+{
+    mur_flock_def d = topo_def(3, 10.0f);
+    d.topo_k = 2.0f;
+    d.view_angle = 360.0f;
+    d.cohesion = 1.0f;
+    d.centrality = 2.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 1);
+    for (int j = 0; j < 2; j++)
+        put(f, j + 1, nb[j][0], nb[j][1], nb[j][2], 0, 0, 1);
+    mur_flock_steps(f, 1);
+    assert_vec(mur_flock_view(f).vel, want[0], want[1], want[2], 1e-5);
+    mur_flock_destroy(f);
+}
+
+static void centrality(void **st)
+{
+    (void)st;
+    /* edge: centre offset (1, 1, 0), C^2 = 1/2 */
+    centrality_case((const float[2][3]){{2, 0, 0}, {0, 2, 0}}, (const double[3]){0.5, 0.5, 1.0});
+    /* between: centre offset (0.5, 0, 0) but C = 0 (classic cohesion would add 0.5 to vx) */
+    centrality_case((const float[2][3]){{2, 0, 0}, {-1, 0, 0}}, (const double[3]){0.0, 0.0, 1.0});
+    /* metric neighbours have no unit-direction sums: the def is refused */
+    mur_flock_def d = topo_def(3, 10.0f);
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    d.centrality = 2.0f;
+    mur_error err = {{0}};
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "centrality"));
+}
+
+static void presets(void **st)
+{
+    (void)st;
+    mur_flock_def d, c = mur_flock_default_def();
+    assert_true(mur_def_preset(&d, "classic", NULL));
+    assert_memory_equal(&d, &c, sizeof d);
+    for (int i = 0; i < mur_preset_count(); i++) {
+        mur_error e;
+        assert_true(mur_def_preset(&d, mur_preset_name(i), &e));
+        assert_true(mur_def_check(&d, &e));
+    }
+    mur_error e;
+    d = c;
+    assert_false(mur_def_preset(&d, "stirling", &e));
+    assert_non_null(strstr(e.msg, "classic|starling|vision-report"));
+    assert_memory_equal(&d, &c, sizeof d);
+    assert_true(mur_def_preset(&d, "starling", NULL));
+    assert_int_equal(d.neighbours, MUR_NEIGHBOURS_TOPOLOGICAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hard_sphere), cmocka_unit_test(banking), cmocka_unit_test(cruise),
+        cmocka_unit_test(centrality),  cmocka_unit_test(presets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
