@@ -45,16 +45,30 @@ struct mur_sim {
  * (the centre of mass is empty air when the flock splits); else the metrics' centre when this job
  * measured them (free: the metrics of a step describe the state it started from, one tick
  * earlier, and older ones may predate a setter). */
+static bool group_centre(const mur_sim *s, const mur_view *v, double centre[3], double *radius)
+{
+    mur_flock_def def = mur_flock_get_def(s->flock);
+    mur_group g = mur_biggest_group(v, &def);
+    if (g.boids <= 0)
+        return false;
+    memcpy(centre, g.centre, sizeof g.centre);
+    *radius = g.radius;
+    return true;
+}
+
+void mur_sim_stats_timings(mur_stats *kept, const mur_stats *now)
+{
+    kept->tick = now->tick;
+    kept->step_ms = now->step_ms;
+    kept->grid_ms = now->grid_ms;
+    kept->candidates_per_boid = now->candidates_per_boid;
+}
+
 static void flock_centre(const mur_sim *s, const mur_sim_job *job, mur_sim_result *r, const mur_view *v)
 {
     if (job->centre) {
-        mur_flock_def def = mur_flock_get_def(s->flock);
-        mur_group g = mur_biggest_group(v, &def);
-        if (g.boids > 0) {
-            memcpy(r->centre, g.centre, sizeof r->centre);
-            r->radius = g.radius;
+        if (group_centre(s, v, r->centre, &r->radius))
             r->has_centre = true;
-        }
         return;
     }
     if (job->measure && r->stats.metrics_valid && r->stats.tick == v->tick) {
@@ -196,23 +210,15 @@ static void after_tick(mur_sim *s, free_run *fr, double *next_measure, double *n
     } else {
         /* the last metrics stay; only the tick and timings are new */
         st = mur_flock_stats(s->flock);
-        fr->stats.tick = st.tick;
-        fr->stats.step_ms = st.step_ms;
-        fr->stats.grid_ms = st.grid_ms;
-        fr->stats.candidates_per_boid = st.candidates_per_boid;
+        mur_sim_stats_timings(&fr->stats, &st);
         if (!fr->stats.metrics_valid)
             fr->stats = st;
     }
     if (fr->ctl.centre && mur_clock_s() >= *next_centre) {
         double t0 = mur_clock_s();
         mur_view v = mur_flock_view(s->flock);
-        mur_flock_def def = mur_flock_get_def(s->flock);
-        mur_group g = mur_biggest_group(&v, &def);
-        if (g.boids > 0) {
-            memcpy(fr->centre, g.centre, sizeof fr->centre);
-            fr->radius = g.radius;
+        if (group_centre(s, &v, fr->centre, &fr->radius))
             fr->has_centre = true;
-        }
         double t1 = mur_clock_s();
         *next_centre = t1 + fmax(0.1, 10.0 * (t1 - t0));
     } else if (!fr->ctl.centre && measured && st.metrics_valid) {

@@ -127,6 +127,9 @@ bool mur_sim_borrow_wait(mur_sim *s);
 void mur_sim_give_back(mur_sim *s, bool changed);
 /// Give a view of a published state (the library's view shape, for uploads and trails).
 mur_view mur_sim_state_view(const mur_sim_state *st);
+/// Keep the metrics of *kept and take the tick and the step's timings (step, grid, candidates) of
+/// *now: for a tick whose metrics were not measured.
+void mur_sim_stats_timings(mur_stats *kept, const mur_stats *now);
 
 /// Wait for any job, stop the worker, free s. NULL is a no-op.
 void mur_sim_stop(mur_sim *s);

@@ -248,12 +248,8 @@ static double sync_worker(viewer *v, float dt)
         v->stats = res.stats;
         if (!res.stats.metrics_valid) {
             /* keep the last measured metrics; only the timings are new */
-            mur_stats t = res.stats;
             v->stats = keep;
-            v->stats.tick = t.tick;
-            v->stats.step_ms = t.step_ms;
-            v->stats.grid_ms = t.grid_ms;
-            v->stats.candidates_per_boid = t.candidates_per_boid;
+            mur_sim_stats_timings(&v->stats, &res.stats);
         }
         double ms = res.step_s * 1000.0 / res.ticks_done;
         v->sim_ms = v->sim_ms > 0.0 ? 0.9 * v->sim_ms + 0.1 * ms : ms;

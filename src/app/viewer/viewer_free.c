@@ -133,10 +133,7 @@ static void take_state(viewer *v, const mur_sim_state *st)
         viewer_plots_add(&v->plots, v->sim_time, &st->stats);
     } else {
         /* keep the last measured metrics; only the timings are new */
-        v->stats.tick = st->stats.tick;
-        v->stats.step_ms = st->stats.step_ms;
-        v->stats.grid_ms = st->stats.grid_ms;
-        v->stats.candidates_per_boid = st->stats.candidates_per_boid;
+        mur_sim_stats_timings(&v->stats, &st->stats);
     }
     mur_view view = mur_sim_state_view(st);
     if (v->sel.bird >= 0 && (st->sel_bird == v->sel.bird || v->sel.bird >= st->boids))
