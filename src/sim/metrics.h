@@ -23,7 +23,7 @@ int32_t mur_metrics_label(mur_flock *f, const struct mur_step *s, int32_t *label
 
 /* Metrics over time (metrics_track.c, docs/rules.md). */
 #define MUR_TRACK_K 7              ///< neighbours compared by the turnover
-#define MUR_TRACK_SAMPLES 1024     ///< boids sampled for the turnover (every stride-th boid)
+#define MUR_TRACK_SAMPLES 256      ///< boids sampled for the turnover (every stride-th boid)
 #define MUR_TRACK_SECONDS 10.0     ///< turnover window, s
 #define MUR_TRACK_TURN_DEG 30.0    ///< a heading change: the mean heading turned this far
 #define MUR_SPEED_LIMIT_TOL 0.001  ///< at a speed limit: within this fraction of min or max speed

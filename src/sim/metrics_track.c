@@ -1,7 +1,7 @@
 /* Metrics that need the past (docs/rules.md, "Metrics over time"): neighbour turnover, heading changes,
  * splits and merges. The state they keep lives in one block (mur_track), allocated at the first
- * measure and bounded: the 7 nearest neighbours of at most MUR_TRACK_SAMPLES sampled boids, one byte
- * per boid for its sub-flock, a small overlap table. Nothing is allocated or computed while metrics
+ * measure and bounded: the 7 nearest neighbours of at most MUR_TRACK_SAMPLES sampled boids, five bytes
+ * per boid for the sub-flocks (an id, a scratch count), a small overlap table. Nothing is allocated or computed while metrics
  * are off. Everything runs in a fixed order on one thread, so it is the same for any thread count. */
 #include <math.h>
 #include <stdlib.h>
@@ -182,17 +182,21 @@ static void splits_merges(struct mur_track *t, const mur_flock *f, int32_t (*fin
 {
     const int32_t n = f->n, m = mur_track_subflock_min(n);
     memset(t->size, 0, sizeof(int32_t) * (size_t)n);
-    for (int32_t k = 0; k < n; k++)
-        t->size[find(parent, k)]++;
+    /* point every slot straight at its root (the same sets; a root is its set's smallest slot, so
+     * each find here meets an already pointed slot at once) */
+    for (int32_t k = 0; k < n; k++) {
+        parent[k] = find(parent, k);
+        t->size[parent[k]]++;
+    }
     int32_t subs = 0;
     for (int32_t k = 0; k < n; k++) /* roots in slot order get the ids */
-        t->size[k] = find(parent, k) == k && t->size[k] >= m && subs < MAXSUB ? subs++ : (int32_t)NONE8;
+        t->size[k] = parent[k] == k && t->size[k] >= m && subs < MAXSUB ? subs++ : (int32_t)NONE8;
     if (t->has_sub)
         for (int32_t a = 0; a < t->prev_subs; a++)
             memset(t->overlap[a], 0, sizeof(int32_t) * (size_t)subs);
     for (int32_t k = 0; k < n; k++) {
         const int32_t i = f->order[k];
-        const uint8_t cur = (uint8_t)t->size[find(parent, k)];
+        const uint8_t cur = (uint8_t)t->size[parent[k]];
         if (t->has_sub && cur != NONE8 && t->sub[i] != NONE8)
             t->overlap[t->sub[i]][cur]++;
         t->sub[i] = cur;
