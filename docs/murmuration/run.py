@@ -10,6 +10,9 @@ chaining murmur's batch mode (`--steps T --export S.csv`, then `--init S.csv --s
 the chain restarts the roll angles at 0, a small perturbation). Each snapshot's biggest group is
 measured by build/tests/shape_tool (src/sim/shape.c) or the pure-Python reference shape_ref.py
 (--engine python); columns: shape_ref.COLUMNS. --rows FILE reads rows written earlier instead.
+Issue 24's metrics over time (thin-axis tilt, neighbour turnover, heading changes, splits and merges
+a minute, share at a speed limit) need one continuous run, not the snapshot chain: tracked_metrics()
+below gets them from `murmur --metrics` at the same ticks (docs/rules.md, "Metrics over time").
 Standard library only; plots need gnuplot.
 """
 import argparse
