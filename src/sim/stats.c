@@ -26,6 +26,7 @@ static const column COLUMNS[] = {
     COL("nn_distance", COL_F64, nn_distance),
     COL("perching", COL_I32, perching),
     COL("groups", COL_I32, groups),
+    COL("time_s", COL_F64, time_s),
 };
 #define NCOLUMNS ((int)(sizeof COLUMNS / sizeof COLUMNS[0]))
 
