@@ -10,6 +10,7 @@
 #include "outputs.h"
 #include "provenance.h"
 #include "signals.h"
+#include "sweep.h"
 #ifdef MUR_HAVE_GFX
 #include "headless.h"
 #include "viewer_main.h"
@@ -104,6 +105,8 @@ int main(int argc, char **argv)
      * every mode (signals.h) */
     mur_signals_install();
     mur_prov_set_command(argc, argv); /* for the '#' lines of every CSV the run writes */
+    if (argc > 1 && !strcmp(argv[1], "sweep"))
+        return mur_sweep_main(argc - 1, argv + 1);
     mur_cli cli;
     if (!mur_cli_parse(&cli, argc, argv))
         return mur_signals_stop() ? 128 + mur_signals_stop() : MUR_EXIT_USAGE;
