@@ -5,12 +5,14 @@ their single-core times / 2. Also compares the two ways to use the cores: indepe
 
 usage: tools/sweep_bench.py [MURMUR] [--boids N] [--ticks T] [--rounds R]
 
-Each round measures, in this order, with the load average beside each:
+Each round measures (the order rotates from round to round), with the load average beside each:
   single  every run alone on one thread (murmur sweep SPEC --index I, one after the other): the sum
   par     murmur sweep SPEC --jobs 2 (threads = 1 per run)
   thr     murmur sweep SPEC2 --jobs 1 (threads = 2 per run)
-and prints par / (single / 2) (the target: <= 1.2) and thr / par. Rounds alternate the order of par
-and thr. Standard library only; scratch files in a temporary folder.
+and prints par / (single / 2) (the target: <= 1.2) and thr / par per round, then of the medians and
+of the minima over the rounds (on a busy machine the minimum is the least disturbed figure). CPU
+seconds (user + system of the murmur processes) show whether a way does more work or only waits.
+Standard library only; scratch files in a temporary folder.
 """
 import argparse
 import os
@@ -70,7 +72,7 @@ def main():
         rows = []
         for rnd in range(a.rounds):
             res = {}
-            order = ("single", "par", "thr") if rnd % 2 == 0 else ("single", "thr", "par")
+            order = (("single", "par", "thr"), ("thr", "single", "par"), ("par", "thr", "single"))[rnd % 3]
             for what in order:
                 for d in ("one.csv.parts", "two.csv.parts"):
                     shutil.rmtree(os.path.join(tmp, d), ignore_errors=True)
@@ -87,11 +89,10 @@ def main():
             rows.append(res)
             print("round %d: par / (single / 2) = %.2f (target <= 1.2); thr / par = %.2f"
                   % (rnd, res["par"] / (res["single"] / 2), res["thr"] / res["par"]))
-        par = sum(r["par"] for r in rows) / len(rows)
-        single = sum(r["single"] for r in rows) / len(rows)
-        thr = sum(r["thr"] for r in rows) / len(rows)
-        print("mean: single sum %.2f s, par %.2f s, thr %.2f s; par / (single / 2) = %.2f; thr / par = %.2f"
-              % (single, par, thr, par / (single / 2), thr / par))
+        for name, pick in (("median", lambda xs: sorted(xs)[len(xs) // 2]), ("min", min)):
+            single, par, thr = (pick([r[w] for r in rows]) for w in ("single", "par", "thr"))
+            print("%s of %d rounds: single sum %.2f s, par %.2f s, thr %.2f s; par / (single / 2) = %.2f; "
+                  "thr / par = %.2f" % (name, len(rows), single, par, thr, par / (single / 2), thr / par))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -611,9 +611,11 @@ static const char *const TEXT_HEAD =
     "  murmur [options]                      open the viewer (needs a display)\n"
     "  murmur --steps N [options]            batch: run N ticks, no window\n"
     "  murmur --record PATH --frames N ...   record a video or PNG frames\n"
-    "  murmur --headless --record PATH --frames N ...   the same without a display (EGL)";
+    "  murmur --headless --record PATH --frames N ...   the same without a display (EGL)\n"
+    "  murmur sweep SPEC [--jobs J] [--index I]   a parameter sweep (docs/sweeps.md)";
 #else
-    "  murmur --steps N [options]            batch: run N ticks (this build has no viewer)";
+    "  murmur --steps N [options]            batch: run N ticks (this build has no viewer)\n"
+    "  murmur sweep SPEC [--jobs J] [--index I]   a parameter sweep (docs/sweeps.md)";
 #endif
 static const char *const TEXT_TAIL =
     "\n[batch], [viewer, headless], [viewer]: the modes a flag works in (batch: --steps N; headless:\n"
@@ -631,7 +633,10 @@ static const char *const MARKDOWN_HEAD =
     "flag works (batch: `--steps N`; headless: `--headless`; viewer: a window, recording or not); a flag\n"
     "given in another mode is refused, and so is a flag given twice, except `--set` and `--at`. Bad input exits with\n"
     "status 2 and one line naming the problem. Parameters are listed in [parameters.md](parameters.md),\n"
-    "the viewer's keys in [controls.md](controls.md), recording in [recording.md](recording.md).";
+    "the viewer's keys in [controls.md](controls.md), recording in [recording.md](recording.md),\n"
+    "parameter sweeps (`murmur sweep SPEC`) in [sweeps.md](sweeps.md). Every CSV murmur writes opens with\n"
+    "`#` lines that say how it was made (version, revision, preset, seed, boids, the parameters that\n"
+    "differ from the preset, the command line, the tick length; a state also its tick and time).";
 
 static const char *const MARKDOWN_TAIL =
     "\n## Inputs\n"

@@ -333,6 +333,10 @@ static int run_all(const mur_sweep_spec *s, int jobs, int threads, bool quiet)
                         done_w += weight(s, which[j]);
                     } else if (rc < 128 && !status) {
                         status = rc; /* the run printed why */
+                    } else if (!mur_signals_stop() && !status) {
+                        fprintf(stderr, "murmur: sweep run %lld died (exit status %d); its part was not written\n",
+                                (long long)which[j], rc);
+                        status = MUR_EXIT_USAGE;
                     }
                 }
         } else {
