@@ -549,6 +549,43 @@ static void world_scale(void **s)
     mur_flock_destroy(f);
 }
 
+/* A saved starling state (banked turns: the roll column) loaded and given its clock back continues as
+ * the flock that was never saved, to the bit; the clock is the tick and the sum of every tick's dt. */
+static void outputs_state_resume(void **s)
+{
+    (void)s;
+    mur_flock_def d = mur_flock_default_def();
+    assert_true(mur_def_preset(&d, "starling", NULL));
+    d.boids = 400;
+    mur_flock *f = make(&d);
+    mur_flock_steps(f, 60);
+    mur_view v = mur_flock_view(f);
+    assert_true(v.time_s == 60.0 * (double)d.dt || fabs(v.time_s - 60.0 * (double)d.dt) < 1e-9);
+    char path[] = "/tmp/murmur_resume_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    mur_error err;
+    assert_true(mur_flock_save_csv(f, path, &err));
+    mur_flock *g = mur_flock_load_csv(&d, path, &err);
+    assert_non_null(g);
+    assert_memory_equal(mur_flock_view(g).roll, v.roll, sizeof(float) * (size_t)v.boids);
+    assert_int_equal(mur_flock_view(g).tick, 0);
+    assert_false(mur_flock_set_clock(g, 60, NAN, &err));
+    assert_non_null(strstr(err.msg, "time"));
+    assert_false(mur_flock_set_clock(g, 60, -1.0, &err));
+    assert_true(mur_flock_set_clock(g, v.tick, v.time_s, &err));
+    assert_int_equal(mur_flock_hash(g), mur_flock_hash(f));
+    mur_flock_steps(f, 40);
+    mur_flock_steps(g, 40);
+    assert_int_equal(mur_flock_hash(g), mur_flock_hash(f));
+    assert_true(mur_flock_view(g).time_s == mur_flock_view(f).time_s);
+    assert_true(mur_flock_measure(g).time_s == mur_flock_view(f).time_s);
+    unlink(path);
+    mur_flock_destroy(f);
+    mur_flock_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -559,6 +596,7 @@ int main(void)
         cmocka_unit_test(parameter_table),  cmocka_unit_test(memory_per_boid),
         cmocka_unit_test(predator_turn_rate), cmocka_unit_test(stats_columns),
         cmocka_unit_test(memory_before_create), cmocka_unit_test(world_scale),
+        cmocka_unit_test(outputs_state_resume),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
