@@ -151,6 +151,17 @@ class Sweep(TempCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("12 of 12 runs have no finished part", r.stderr)
 
+    def test_sweep_vector_values(self):
+        # vector values are separated by ';' and written as one quoted CSV field
+        d = self.spec("preset = classic\nset wind = on\nvary wind_vel = 1,0,0; 2,0.5,0\nticks = 4\nboids = 30\n"
+                      "metrics = groups\n")
+        r = sweep("study.ini", "--quiet", cwd=d)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [l for l in read(os.path.join(d, "study.csv")).splitlines() if not l.startswith("#")]
+        self.assertEqual(rows[0], "run,wind_vel,boids,seed,tick,time_s,groups")
+        self.assertTrue(rows[1].startswith('0,"1,0,0",30,'), rows[1])
+        self.assertTrue(rows[-1].startswith('1,"2,0.5,0",30,'), rows[-1])
+
     def test_sweep_bad_specs(self):
         cases = [
             ("vary separation = 0.01, -1\n", "study.ini:11: vary separation: bad value '-1'"),

@@ -106,8 +106,11 @@ static int run_one(const mur_sweep_spec *s, int64_t i, int threads)
     }
     fprintf(a->fp, "%s\n", key);
     int w = snprintf(prefix, sizeof prefix, "%lld", (long long)i);
-    for (int k = 0; k < s->nvary && w > 0 && (size_t)w < sizeof prefix; k++)
-        w += snprintf(prefix + w, sizeof prefix - (size_t)w, ",%s", s->vary[k].values[idx[k]]);
+    for (int k = 0; k < s->nvary && w > 0 && (size_t)w < sizeof prefix; k++) {
+        const char *v = s->vary[k].values[idx[k]];
+        const char *q = strchr(v, ',') ? "\"" : ""; /* a vector is one quoted CSV field */
+        w += snprintf(prefix + w, sizeof prefix - (size_t)w, ",%s%s%s", q, v, q);
+    }
     if (w > 0 && (size_t)w < sizeof prefix)
         snprintf(prefix + w, sizeof prefix - (size_t)w, ",%d,%llu", (int)boids, (unsigned long long)seed);
     const int tcol = time_column();

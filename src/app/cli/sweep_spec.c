@@ -216,7 +216,7 @@ static bool spec_line(mur_sweep_spec *s, int line, char *key, char *val, bool *h
         s->nvary++; /* owned by the spec from here (freed with it) */
         for (int k = 0; k < v->count; k++) {
             if (!mur_def_set(&d, name, v->values[k], &err))
-                return bad(s, line, "vary %s: bad value '%s': %s", name, v->values[k], err.msg);
+                return bad(s, line, "vary %s: %s", name, err.msg); /* err names the value and the range */
             mur_def_get(&d, name, v->values[k], 64); /* the text the table shows: as the parameter reads back */
         }
         return true;
