@@ -31,9 +31,14 @@ def run(*args, env=None, timeout=120, preset="classic"):
     return subprocess.run([*VALGRIND, MURMUR, *first, *args], capture_output=True, text=True, timeout=timeout, env=e)
 
 
-def read_csv(path):
+def body(path):
+    """A CSV murmur wrote without its '#' lines (how it was made: version, parameters, command line)."""
     with open(path) as fp:
-        lines = fp.read().splitlines()
+        return "".join(l for l in fp.readlines() if not l.startswith("#"))
+
+
+def read_csv(path):
+    lines = body(path).splitlines()
     return lines[0], [l.split(",") for l in lines[1:]]
 
 
@@ -66,20 +71,23 @@ class Batch(TempCase):
         r = run("--steps", "50", "--boids", "300", "--export", self.p("e.csv"), "--metrics", self.p("m.csv"))
         self.assertEqual(r.returncode, 0, r.stderr)
         head, rows = read_csv(self.p("m.csv"))
-        # the first ten columns keep their names and order; issue 24's columns follow
+        # the first ten columns keep their names and order; time_s (issue 27) and issue 24's columns follow
         self.assertEqual(head, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,"
-                               "nn_distance,perching,groups,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,"
-                               "splits,merges,heading_changes_per_min,splits_per_min,merges_per_min")
+                               "nn_distance,perching,groups,time_s,thin_tilt,neighbour_turnover,at_speed_limit,"
+                               "heading_changes,splits,merges,heading_changes_per_min,splits_per_min,merges_per_min")
         self.assertEqual([int(r[0]) for r in rows], list(range(51)))
+        with open(self.p("m.csv")) as fp:
+            dt = float(re.search(r"(?m)^# dt_s: (\S+)$", fp.read()).group(1))
         for row in rows:
-            self.assertEqual(len(row), 19)
+            self.assertEqual(len(row), 20)
+            self.assertAlmostEqual(float(row[10]), int(row[0]) * dt, places=5)
             self.assertTrue(0.0 <= float(row[5]) <= 1.0)
             self.assertGreaterEqual(int(row[9]), 1)
-            self.assertTrue(0.0 <= float(row[10]) <= 90.0)
-            self.assertEqual(float(row[11]), -1.0)  # 50 ticks: the 10 s window has not passed
-            self.assertTrue(0.0 <= float(row[12]) <= 1.0)
+            self.assertTrue(0.0 <= float(row[11]) <= 90.0)
+            self.assertEqual(float(row[12]), -1.0)  # 50 ticks: the 10 s window has not passed
+            self.assertTrue(0.0 <= float(row[13]) <= 1.0)
         head, rows = read_csv(self.p("e.csv"))
-        self.assertEqual(head, "kind,x,y,z,vx,vy,vz,perch")
+        self.assertEqual(head, "kind,x,y,z,vx,vy,vz,perch,roll")
         self.assertEqual(len(rows), 300)
         self.assertTrue(all(r[0] == "boid" for r in rows))
         self.assertEqual(sorted(os.listdir(self.dir)), ["e.csv", "m.csv"])
@@ -89,8 +97,7 @@ class Batch(TempCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         r = run("--init", self.p("a.csv"), "--steps", "0", "--export", self.p("b.csv"))
         self.assertEqual(r.returncode, 0, r.stderr)
-        with open(self.p("a.csv")) as a, open(self.p("b.csv")) as b:
-            self.assertEqual(a.read(), b.read())
+        self.assertEqual(body(self.p("a.csv")), body(self.p("b.csv")))
         _, rows = read_csv(self.p("b.csv"))
         self.assertEqual(sum(1 for r in rows if r[0] == "predator"), 2)
 
@@ -111,13 +118,11 @@ class Batch(TempCase):
             r = run("--steps", "60", "--boids", "1500", "--seed", "9", "--set", "perch=on", "--set", "predators=2",
                     "--export", path, env={"MURMUR_THREADS": threads})
             self.assertEqual(r.returncode, 0, r.stderr)
-            with open(path) as fp:
-                outs.append(fp.read())
+            outs.append(body(path))
         self.assertTrue(all(o == outs[0] for o in outs))
         r = run("--steps", "60", "--boids", "1500", "--seed", "10", "--set", "perch=on", "--set", "predators=2",
                 "--export", self.p("other.csv"))
-        with open(self.p("other.csv")) as fp:
-            self.assertNotEqual(fp.read(), outs[0])
+        self.assertNotEqual(body(self.p("other.csv")), outs[0])
 
     def test_scheduled_changes(self):
         r = run("--steps", "20", "--boids", "300", "--at", "10:boids=50", "--at", "5:perch=on",
@@ -127,6 +132,50 @@ class Batch(TempCase):
         # the metrics rows see the flock shrink at tick 10
         _, rows = read_csv(self.p("m.csv"))
         self.assertEqual(len(rows), 21)
+
+    def test_outputs_resume_is_bit_identical(self):
+        # 200 ticks at once, or 100, --resume, 100 more: the same state hash, for the classic and the
+        # starling preset, with a change before the stop (in the state's parameters) and one after it
+        def hash_of(r):
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return re.search(r"state hash ([0-9a-f]+)", r.stderr).group(1)
+        for preset in ("classic", "starling"):
+            with self.subTest(preset=preset):
+                common = ["--preset", preset, "--boids", "400", "--seed", "5", "--set", "view_angle=270"]
+                full = hash_of(run(*common, "--steps", "200", "--at", "60:scatter=on", "--at", "150:scatter=off",
+                                   "--set", "perch=on"))
+                half = self.p(preset + "-half.csv")
+                hash_of(run(*common, "--steps", "100", "--at", "60:scatter=on", "--at", "150:scatter=off",
+                            "--set", "perch=on", "--export", half, "--save-params", self.p(preset + ".params")))
+                with open(half) as fp:
+                    text = fp.read()
+                for line in ("# preset: " + preset, "# seed: 5", "# boids: 400", "# set: view_angle = 270",
+                             "# set: scatter = on", "# tick: 100", "# time_s: "):
+                    self.assertIn("\n" + line, text)
+                self.assertRegex(text, r"# command: murmur --preset %s --boids 400 .*--export " % preset)
+                m = self.p(preset + "-rest-m.csv")
+                rest = run("--resume", half, "--steps", "100", "--at", "150:scatter=off", "--metrics", m, preset=None)
+                self.assertEqual(hash_of(rest), full)
+                # the metrics go on from the saved tick and time
+                _, rows = read_csv(m)
+                self.assertEqual([int(r[0]) for r in rows], list(range(100, 201)))
+                self.assertLess(abs(float(rows[0][-1]) - float(re.search(r"# time_s: (\S+)", text).group(1))), 1e-6)
+                # --init takes the same file as a state at tick 0 (a new run): another hash
+                self.assertNotEqual(hash_of(run("--init", half, "--steps", "100", preset=None)), full)
+                # the parameter file repeats the run from its start
+                again = run("--params", self.p(preset + ".params"), "--steps", "200", "--at", "60:scatter=on",
+                            "--at", "150:scatter=off", preset=None)
+                self.assertEqual(hash_of(again), full)
+        # what --resume refuses: a file without the lines, flags it replaces, a change before its tick
+        with open(self.p("plain.csv"), "w") as fp:
+            fp.write("kind,x,y,z,vx,vy,vz,perch\nboid,1,2,3,0,0,1,0\n")
+        for args, needle in ((["--resume", self.p("plain.csv")], "no '# preset:', '# tick:'"),
+                             (["--resume", half, "--preset", "classic"], "excludes --init, --preset"),
+                             (["--resume", half, "--at", "50:scatter=off"], "is before tick 100")):
+            r = run(*args, "--steps", "1", preset=None)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(needle, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
 
     def test_signal_writes_outputs(self):
         # SIGINT, SIGTERM, SIGHUP: the run stops after the tick in progress and writes its outputs as

@@ -30,6 +30,11 @@ QUICK = os.environ.get("MURMUR_TEST_QUICK", "") not in ("", "0")
 HEADER = b"kind,x,y,z,vx,vy,vz,perch\n"
 
 
+def rows_of(data):
+    """The lines of a CSV murmur wrote, without its '#' lines (how it was made)."""
+    return [l for l in data.splitlines() if not l.startswith(b"#")]
+
+
 def boid_lines(n, seed=1):
     """n complete CSV lines with varied numbers (and some perching boids)."""
     out = []
@@ -100,7 +105,7 @@ class Fault(TempCase):
         t.join(30)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(self.p("out.csv"), "rb") as fp:
-            rows = fp.read().splitlines()[1:]
+            rows = rows_of(fp.read())[1:]
         self.assertEqual(len(rows), 120)
         # the state is the one that was fed: same numbers (the file has 6 decimals, %.9g reads back)
         first_in = body.splitlines()[0].split(b",")
@@ -115,7 +120,7 @@ class Fault(TempCase):
         t.join(30)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(self.p("out.csv"), "rb") as fp:
-            self.assertEqual(len(fp.read().splitlines()), 121)
+            self.assertEqual(len(rows_of(fp.read())), 121)
 
     def test_fifo_cut_mid_line(self):
         # a writer that dies in the middle of a line: the last line reads as a number ("0,0,0,1" of
@@ -175,7 +180,7 @@ class Fault(TempCase):
             if proc.returncode == 0:
                 # read it all before the cut: a whole, consistent state
                 with open(out, "rb") as fp:
-                    self.assertEqual(len(fp.read().splitlines()), n + 1)
+                    self.assertEqual(len(rows_of(fp.read())), n + 1)
                 os.unlink(out)
                 outcomes.append("whole")
             else:
@@ -293,7 +298,7 @@ class Fault(TempCase):
         t.join(30)
         self.assert_fails(r, "/dev/full")
         self.assertTrue(os.path.exists(fifo) and stat.S_ISFIFO(os.stat(fifo).st_mode), "the FIFO was removed")
-        self.assertEqual(len(got[0].splitlines()), 12)
+        self.assertEqual(len(rows_of(got[0])), 12)
 
     def test_export_to_fifo(self):
         # a FIFO export is written once, whole (no probe that opens and closes it first)
@@ -312,7 +317,7 @@ class Fault(TempCase):
         r = self.run_murmur(["--steps", "3", "--boids", "200", "--export", fifo])
         self.assertEqual(r.returncode, 0, r.stderr)
         t.join(2)
-        self.assertEqual(len(got[0].splitlines()), 201, "the reader did not get the whole state first")
+        self.assertEqual(len(rows_of(got[0])), 201, "the reader did not get the whole state first")
         # unblock the second open if it is still waiting
         if t.is_alive():
             fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
@@ -345,9 +350,9 @@ class Fault(TempCase):
         self.assertEqual(proc.returncode, 143, err)
         self.assertIn(b"stopped by SIGTERM", err)
         with open(exp, "rb") as fp:
-            self.assertEqual(len(fp.read().splitlines()), 2001)
+            self.assertEqual(len(rows_of(fp.read())), 2001)
         with open(met, "rb") as fp:
-            self.assertTrue(fp.read().startswith(b"tick,"))
+            self.assertTrue(rows_of(fp.read())[0].startswith(b"tick,"))
         self.assert_no_temp_files()
         # a second signal stops at once: nothing written, the older files untouched, no temp files
         for path in (exp, met):

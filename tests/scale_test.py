@@ -157,7 +157,8 @@ class WorldScale(Temp):
         r = run("--steps", "0", "--boids", "16000", "--set", "world=scale", "--export", e)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(e) as fp:
-            xs = [float(l.split(",")[1]) for l in fp.read().splitlines()[1:]]
+            rows = [l for l in fp.read().splitlines() if not l.startswith("#")][1:]  # past '#' lines and header
+            xs = [float(l.split(",")[1]) for l in rows]
         # the default box is x in [-60, 60]; at 8x the count it is twice as wide
         self.assertGreater(max(xs), 110.0)
         self.assertLess(min(xs), -110.0)

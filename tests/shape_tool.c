@@ -21,7 +21,11 @@ int main(int argc, char **argv)
     char line[512];
     int32_t n = 0, cap = 1024;
     float *pos = malloc((size_t)cap * 3 * sizeof *pos), *vel = malloc((size_t)cap * 3 * sizeof *vel);
-    if (!fgets(line, sizeof line, f) || strncmp(line, "kind,", 5) != 0) {
+    /* past the '#' lines that say how the state was made */
+    int got = 0;
+    while ((got = fgets(line, sizeof line, f) != NULL) && line[0] == '#')
+        ;
+    if (!got || strncmp(line, "kind,", 5) != 0) {
         fprintf(stderr, "shape_tool: %s: no header\n", argv[1]);
         return 2;
     }

@@ -153,10 +153,11 @@ static void predator_turn_rate(void **s)
 static void stats_columns(void **s)
 {
     (void)s;
-    /* the first ten columns keep their names and order; issue 24's columns are appended */
+    /* the first ten columns keep their names and order; time_s (issue 27) and issue 24's columns are appended */
     const char *want = "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,perching,groups,"
-                       "thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,splits,merges,"
-                       "heading_changes_per_min,splits_per_min,merges_per_min\n";
+                       "time_s,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,splits,merges,"
+                       "heading_changes_per_min,splits_per_min,merges_per_min
+";
     char got[1024] = "";
     for (int i = 0; i < mur_stats_column_count(); i++) {
         strcat(got, mur_stats_column_name(i));
@@ -177,6 +178,7 @@ static void stats_columns(void **s)
     st.nn_distance = 0.1;
     st.perching = 7;
     st.groups = -1;
+    st.time_s = 12.25;
     st.thin_tilt = 45.5;
     st.neighbour_turnover = -1.0;
     st.at_speed_limit = 0.25;
@@ -201,10 +203,12 @@ static void stats_columns(void **s)
     text[n] = 0;
     fclose(fp);
     assert_string_equal(text, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,"
-                              "perching,groups,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,splits,"
-                              "merges,heading_changes_per_min,splits_per_min,merges_per_min\n"
+                              "perching,groups,time_s,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,"
+                              "splits,merges,heading_changes_per_min,splits_per_min,merges_per_min
+"
                               "18446744073709551615,0.333333333,-2.5,1e-20,123456789,0.999999999,"
-                              "30,0.1,7,-1,45.5,-1,0.25,9007199254740993,2,3,1.5,0.5,0.75\n");
+                              "30,0.1,7,-1,12.25,45.5,-1,0.25,9007199254740993,2,3,1.5,0.5,0.75
+");
 }
 
 static double centre_distance(mur_flock *f, const float *g)
@@ -562,6 +566,43 @@ static void world_scale(void **s)
     mur_flock_destroy(f);
 }
 
+/* A saved starling state (banked turns: the roll column) loaded and given its clock back continues as
+ * the flock that was never saved, to the bit; the clock is the tick and the sum of every tick's dt. */
+static void outputs_state_resume(void **s)
+{
+    (void)s;
+    mur_flock_def d = mur_flock_default_def();
+    assert_true(mur_def_preset(&d, "starling", NULL));
+    d.boids = 400;
+    mur_flock *f = make(&d);
+    mur_flock_steps(f, 60);
+    mur_view v = mur_flock_view(f);
+    assert_true(v.time_s == 60.0 * (double)d.dt || fabs(v.time_s - 60.0 * (double)d.dt) < 1e-9);
+    char path[] = "/tmp/murmur_resume_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    mur_error err;
+    assert_true(mur_flock_save_csv(f, path, &err));
+    mur_flock *g = mur_flock_load_csv(&d, path, &err);
+    assert_non_null(g);
+    assert_memory_equal(mur_flock_view(g).roll, v.roll, sizeof(float) * (size_t)v.boids);
+    assert_int_equal(mur_flock_view(g).tick, 0);
+    assert_false(mur_flock_set_clock(g, 60, NAN, &err));
+    assert_non_null(strstr(err.msg, "time"));
+    assert_false(mur_flock_set_clock(g, 60, -1.0, &err));
+    assert_true(mur_flock_set_clock(g, v.tick, v.time_s, &err));
+    assert_int_equal(mur_flock_hash(g), mur_flock_hash(f));
+    mur_flock_steps(f, 40);
+    mur_flock_steps(g, 40);
+    assert_int_equal(mur_flock_hash(g), mur_flock_hash(f));
+    assert_true(mur_flock_view(g).time_s == mur_flock_view(f).time_s);
+    assert_true(mur_flock_measure(g).time_s == mur_flock_view(f).time_s);
+    unlink(path);
+    mur_flock_destroy(f);
+    mur_flock_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -572,6 +613,7 @@ int main(void)
         cmocka_unit_test(parameter_table),  cmocka_unit_test(memory_per_boid),
         cmocka_unit_test(predator_turn_rate), cmocka_unit_test(stats_columns),
         cmocka_unit_test(memory_before_create), cmocka_unit_test(world_scale),
+        cmocka_unit_test(outputs_state_resume),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -144,7 +144,9 @@ def data_lines(blob):
 
 def parse_state(blob, n=None, kind_counts=None):
     lines = data_lines(blob)
-    if not lines or lines[0] != HEADER.decode().strip():
+    # columns may be added at the end (RULES.md): roll, the bank angle, since issue 27
+    head = HEADER.decode().strip()
+    if not lines or not (lines[0] == head or lines[0].startswith(head + ",")):
         return "state header missing: %r" % (lines[:1],)
     rows = lines[1:]
     for i, r in enumerate(rows):

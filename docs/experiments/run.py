@@ -58,7 +58,7 @@ class Runner:
 
 def read_metrics(path):
     with open(path) as fp:
-        rows = list(csv.DictReader(fp))
+        rows = list(csv.DictReader(l for l in fp if not l.startswith("#")))
     return [{k: float(v) for k, v in r.items()} for r in rows]
 
 
@@ -152,7 +152,7 @@ def predator_pressure(path):
     """(mean distance from a predator to its nearest boid, boids within predator_radius of a predator)"""
     boids, preds = [], []
     with open(path) as fp:
-        for row in csv.DictReader(fp):
+        for row in csv.DictReader(l for l in fp if not l.startswith("#")):
             p = (float(row["x"]), float(row["y"]), float(row["z"]))
             (preds if row["kind"] == "predator" else boids).append(p)
     if not preds:

@@ -74,7 +74,7 @@ def write_state(path, st):
 def read_state(path):
     pts = []
     with open(path) as fp:
-        for row in csv.DictReader(fp):
+        for row in csv.DictReader(l for l in fp if not l.startswith("#")):
             if row["kind"] == "boid":
                 pts.append((float(row["x"]), float(row["z"]), float(row["vx"]), float(row["vz"])))
     return pts

@@ -16,6 +16,8 @@ def read_state(path):
     pos, vel = [], []
     with open(path) as f:
         head = f.readline()
+        while head.startswith("#"):  # how the state was made (version, parameters, command line)
+            head = f.readline()
         if not head.startswith("kind,"):
             raise ValueError("%s: no header" % path)
         for line in f:

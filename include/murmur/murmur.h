@@ -239,11 +239,16 @@ typedef struct mur_view {
     const float *pred_pos;  ///< predators*3 floats
     const float *pred_vel;  ///< predators*3 floats
     const float *roll;      ///< boids floats: bank (roll) angle in radians, + = right wing down; 0 without bank
+    double time_s;          ///< simulated seconds since creation: the sum of every tick's dt
 } mur_view;
 
 MUR_API mur_view mur_flock_view(const mur_flock *f);
 /// The def currently in force (after setters).
 MUR_API mur_flock_def mur_flock_get_def(const mur_flock *f);
+/// Set the flock's clock (tick and simulated time), as when a saved state is resumed: the counter-based
+/// random numbers (perch timers) and mur_flock_hash follow the tick. False + err when time_s is not
+/// finite or outside [0, 1e15]; the flock is then unchanged.
+MUR_API bool mur_flock_set_clock(mur_flock *f, uint64_t tick, double time_s, mur_error *err);
 
 /* Setters: each takes effect on the next tick. */
 /// Set any live parameter by name from text (same syntax as --set). False + err on bad input.
@@ -347,7 +352,8 @@ typedef struct mur_stats {
     double group_extent[3];     ///< its extents along them, 2 sqrt(3 lambda), wu: thin <= mid <= long
     double group_thin_angle;    ///< angle of its thin axis to vertical, degrees (0..90)
     double group_polarisation;  ///< |mean unit velocity| of its boids, 0..1
-    /* flock metrics over time (docs/rules.md, "Metrics over time"); CSV columns after `groups` */
+    double time_s;              ///< simulated seconds at `tick` (the sum of every tick's dt)
+    /* flock metrics over time (docs/rules.md, "Metrics over time"); CSV columns after `time_s` */
     double thin_tilt;           ///< angle of the whole flock's thin principal axis to vertical, degrees (0..90)
     double neighbour_turnover;  ///< mean share of 7 nearest neighbours still among them 10 s later (0..1; -1 before the first 10 s)
     double at_speed_limit;      ///< share of flying boids within 0.1% of min_speed or max_speed, 0..1
@@ -399,7 +405,7 @@ MUR_API size_t mur_flock_memory(const mur_flock *f);
 
 /* ---------------------------------------------------------------- CSV state */
 
-/// Write the state as CSV (kind,x,y,z,vx,vy,vz,perch) through a temp file + rename.
+/// Write the state as CSV (kind,x,y,z,vx,vy,vz,perch,roll) through a temp file + rename.
 MUR_API bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err);
 /// Write the same CSV to an open stream (an mur_afile's fp, to commit with other outputs). False when
 /// a write failed.

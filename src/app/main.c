@@ -8,7 +8,9 @@
 #include "cost.h"
 #include "env.h"
 #include "outputs.h"
+#include "provenance.h"
 #include "signals.h"
+#include "sweep.h"
 #ifdef MUR_HAVE_GFX
 #include "headless.h"
 #include "viewer_main.h"
@@ -59,11 +61,16 @@ static int run_mode(mur_cli *cli)
     if (!mur_outputs_distinct(cli) || (batch && !mur_batch_outputs_ok(cli)) || !mur_cost_memory_ok(cli))
         return MUR_EXIT_USAGE;
     /* a batch run says what it will cost before the flock is made (50M boids take a while to place) */
-    if (batch && !cli->init_path)
+    if (batch && !cli->init_path && !cli->resume_path)
         mur_cost_announce(cli, &cli->def, mur_env_threads(cli->threads));
     mur_error err;
-    mur_flock *f = cli->init_path ? mur_flock_load_csv(&cli->def, cli->init_path, &err)
-                                  : mur_flock_create(&cli->def, &err);
+    const char *state = cli->init_path ? cli->init_path : cli->resume_path;
+    mur_flock *f = state ? mur_flock_load_csv(&cli->def, state, &err) : mur_flock_create(&cli->def, &err);
+    /* --resume: the saved tick and time too (the random numbers of perch timers follow the tick) */
+    if (f && cli->resume_path && !mur_flock_set_clock(f, cli->resume_tick, cli->resume_time, &err)) {
+        mur_flock_destroy(f);
+        f = NULL;
+    }
     if (!f) {
         fprintf(stderr, "murmur: %s\n", err.msg);
         return mur_signals_stop() ? 128 + mur_signals_stop() : MUR_EXIT_USAGE; /* a stop while a pipe was read */
@@ -97,6 +104,9 @@ int main(int argc, char **argv)
     /* a stop request is honoured from here on: while a pipe is read, while the flock is made, in
      * every mode (signals.h) */
     mur_signals_install();
+    mur_prov_set_command(argc, argv); /* for the '#' lines of every CSV the run writes */
+    if (argc > 1 && !strcmp(argv[1], "sweep"))
+        return mur_sweep_main(argc - 1, argv + 1);
     mur_cli cli;
     if (!mur_cli_parse(&cli, argc, argv))
         return mur_signals_stop() ? 128 + mur_signals_stop() : MUR_EXIT_USAGE;

@@ -1,4 +1,5 @@
-/* CSV state files: kind,x,y,z,vx,vy,vz,perch (docs/rules.md). */
+/* CSV state files: kind,x,y,z,vx,vy,vz,perch,roll (docs/rules.md; roll, the bank angle, was added at the
+ * end: files without it load with roll 0). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,10 @@
 #include "text_in.h"
 
 #define HEADER "kind,x,y,z,vx,vy,vz,perch"
+/// The column written after HEADER (and read when a file has it there).
+#define ROLL_COLUMN "roll"
+/// Largest bank angle a state file may give, radians.
+#define MAX_ROLL 6.3
 #define MAX_LINE 1024
 /* Largest magnitude of a position or velocity component. Finite floats near FLT_MAX overflow in the
  * first tick (squared distances and speeds); 1e9 wu is a thousand times the largest world box. */
@@ -26,15 +31,15 @@ bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err)
 
 bool mur_flock_write_csv(const mur_flock *f, FILE *fp)
 {
-    fputs(HEADER "\n", fp);
+    fputs(HEADER "," ROLL_COLUMN "\n", fp);
     for (int32_t i = 0; i < f->n; i++) {
         const float *p = f->pos + 3 * (size_t)i, *v = f->vel + 3 * (size_t)i;
-        fprintf(fp, "boid,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", (double)p[0], (double)p[1], (double)p[2],
-                (double)v[0], (double)v[1], (double)v[2], (int)f->perch[i]);
+        fprintf(fp, "boid,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%.9g\n", (double)p[0], (double)p[1], (double)p[2],
+                (double)v[0], (double)v[1], (double)v[2], (int)f->perch[i], (double)f->roll[i]);
     }
     for (int32_t k = 0; k < f->np; k++) {
         const float *p = f->ppos + 3 * (size_t)k, *v = f->pvel + 3 * (size_t)k;
-        fprintf(fp, "predator,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,0\n", (double)p[0], (double)p[1], (double)p[2],
+        fprintf(fp, "predator,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,0,0\n", (double)p[0], (double)p[1], (double)p[2],
                 (double)v[0], (double)v[1], (double)v[2]);
     }
     return !ferror(fp);
@@ -43,6 +48,7 @@ bool mur_flock_write_csv(const mur_flock *f, FILE *fp)
 typedef struct agent {
     float v[6];
     int32_t perch;
+    float roll;
 } agent;
 
 typedef struct list {
@@ -78,17 +84,17 @@ static bool parse_float_field(const char *s, float *out)
 }
 
 /* One row of ncols fields (the header's: 8, or more when columns were added at the end, which are
- * read past). */
-static bool parse_line(char *line, int ncols, agent *a, bool *is_pred, const char **why)
+ * read past but for roll, the 9th when the header names it). */
+static bool parse_line(char *line, int ncols, bool has_roll, agent *a, bool *is_pred, const char **why)
 {
-    char *fields[8];
+    char *fields[9];
     int nf = 0;
     char *s = line;
     fields[nf++] = s;
     for (; *s; s++) {
         if (*s == ',') {
             *s = 0;
-            if (nf < 8)
+            if (nf < 9)
                 fields[nf] = s + 1;
             nf++;
         }
@@ -129,6 +135,11 @@ static bool parse_line(char *line, int ncols, agent *a, bool *is_pred, const cha
         return false;
     }
     a->perch = (int32_t)p;
+    a->roll = 0.0f;
+    if (has_roll && (!parse_float_field(fields[8], &a->roll) || !(fabsf(a->roll) <= MAX_ROLL))) {
+        *why = "roll is not a finite angle in [-6.3, 6.3] (radians)";
+        return false;
+    }
     return true;
 }
 
@@ -158,6 +169,7 @@ static bool check_line(char *line, size_t l, const char *path, long lineno, mur_
 /* Read every agent of an open state file into boids and preds. */
 static bool read_agents(mur_text *t, list *boids, list *preds, mur_error *err)
 {
+    bool has_roll = false;
     const char *path = t->name;
     char *line = NULL;
     size_t got = 0;
@@ -181,6 +193,9 @@ static bool read_agents(mur_text *t, list *boids, list *preds, mur_error *err)
             }
             for (const char *c = line + hl; *c; c++)
                 ncols += *c == ',';
+            const size_t rl = strlen(ROLL_COLUMN);
+            has_roll = line[hl] == ',' && strncmp(line + hl + 1, ROLL_COLUMN, rl) == 0 &&
+                       (line[hl + 1 + rl] == ',' || !line[hl + 1 + rl]);
             header = true;
             continue;
         }
@@ -189,7 +204,7 @@ static bool read_agents(mur_text *t, list *boids, list *preds, mur_error *err)
         agent a;
         bool pred;
         const char *why = "";
-        if (!parse_line(line, ncols, &a, &pred, &why)) {
+        if (!parse_line(line, ncols, has_roll, &a, &pred, &why)) {
             mur_set_error(err, "%s:%ld: %s", path, lineno, why);
             ok = false;
         } else if ((pred ? preds->n >= MUR_MAX_PREDATORS : boids->n >= MUR_MAX_BOIDS)) {
@@ -229,6 +244,7 @@ mur_flock *mur_flock_load_csv(const mur_flock_def *def, const char *path, mur_er
                 memcpy(f->pos + 3 * (size_t)i, boids.a[i].v, 3 * sizeof(float));
                 memcpy(f->vel + 3 * (size_t)i, boids.a[i].v + 3, 3 * sizeof(float));
                 f->perch[i] = boids.a[i].perch;
+                f->roll[i] = boids.a[i].roll;
             }
             for (int32_t k = 0; k < f->np; k++) {
                 memcpy(f->ppos + 3 * (size_t)k, preds.a[k].v, 3 * sizeof(float));

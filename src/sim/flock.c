@@ -332,6 +332,7 @@ static void tick(mur_flock *f, bool move, bool metrics)
     mur_stats st;
     memset(&st, 0, sizeof st);
     st.tick = f->tick;
+    st.time_s = f->time;
     st.boids = f->n;
     st.predators = s.np;
     mur_pass_sums ps;
@@ -362,8 +363,10 @@ static void tick(mur_flock *f, bool move, bool metrics)
         mur_rules_pass(f, &s, &ps);
     if (move && s.np > 0)
         mur_predators_commit(f);
-    if (move)
+    if (move) {
         f->tick++;
+        f->time += (double)f->def.dt;
+    }
     double t3 = mur_now_ms();
     int32_t flying = f->n - st.perching;
     if (metrics) {
@@ -471,10 +474,24 @@ mur_view mur_flock_view(const mur_flock *f)
     v.pred_pos = f->ppos;
     v.pred_vel = f->pvel;
     v.roll = f->roll;
+    v.time_s = f->time;
     return v;
 }
 
 mur_flock_def mur_flock_get_def(const mur_flock *f) { return f->def; }
+
+bool mur_flock_set_clock(mur_flock *f, uint64_t tick, double time_s, mur_error *err)
+{
+    if (!isfinite(time_s) || time_s < 0.0 || time_s > 1e15) {
+        mur_set_error(err, "time %g s is not a finite number in [0, 1e15]", time_s);
+        return false;
+    }
+    f->tick = tick;
+    f->time = time_s;
+    f->stats.tick = tick;
+    f->stats.time_s = time_s;
+    return true;
+}
 
 static bool finite3(const float *v)
 {

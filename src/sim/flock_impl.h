@@ -35,6 +35,7 @@ typedef struct mur_gather {
 struct mur_flock {
     mur_flock_def def;
     uint64_t tick;
+    double time;               ///< simulated seconds: the sum of each tick's dt (mur_view.time_s)
     int32_t n, cap;            ///< boids, allocated boids
     float *pos, *vel;          ///< public state, 3 floats per boid
     int32_t *perch;            ///< remaining perch ticks

@@ -26,6 +26,8 @@ static const column COLUMNS[] = {
     COL("nn_distance", COL_F64, nn_distance),
     COL("perching", COL_I32, perching),
     COL("groups", COL_I32, groups),
+    /* appended (issue 27): simulated time */
+    COL("time_s", COL_F64, time_s),
     /* appended (issue 24): metrics over time */
     COL("thin_tilt", COL_F64, thin_tilt),
     COL("neighbour_turnover", COL_F64, neighbour_turnover),

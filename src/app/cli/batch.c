@@ -9,6 +9,7 @@
 #include "cost.h"
 #include "progress.h"
 #include "outputs.h"
+#include "provenance.h"
 #include "signals.h"
 
 /* tick i/N, boid-ticks per second, ETA, the last step's time */
@@ -42,7 +43,7 @@ static bool probe(const char *path)
 
 bool mur_batch_outputs_ok(const mur_cli *cli)
 {
-    return probe(cli->export_path) && probe(cli->metrics_path);
+    return probe(cli->export_path) && probe(cli->metrics_path) && probe(cli->save_params);
 }
 
 /* The --at changes due at the flock's current tick; false (with the message printed) when one is
@@ -70,7 +71,7 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     /* with --init the count is the file's: what the run will cost is known only now (else main.c
      * said it before creating the flock) */
     const mur_flock_def def = mur_flock_get_def(f);
-    if (cli->init_path)
+    if (cli->init_path || cli->resume_path)
         mur_cost_announce(cli, &def, mur_flock_threads(f));
     mur_progress prog;
     mur_progress_init(&prog, !cli->quiet);
@@ -242,6 +243,8 @@ bool mur_outputs_open(const mur_cli *cli, mur_flock *f, mur_afile **metrics)
             fprintf(stderr, "murmur: %s\n", me.msg);
             return false;
         }
+        const mur_flock_def def = mur_flock_get_def(f);
+        mur_prov_write((*metrics)->fp, cli->preset, &def, f, false);
         mur_stats_write_header((*metrics)->fp);
     }
     mur_flock_set_metrics(f, cli->metrics_path != NULL);
@@ -264,7 +267,18 @@ int mur_outputs_close(const mur_cli *cli, mur_flock *f, mur_afile **metrics, int
         mur_afile *a = mur_out_open(cli->export_path, &e);
         ok = a != NULL;
         if (a) {
+            /* the parameters in force at the end (after --at changes): what --resume restores */
+            const mur_flock_def def = mur_flock_get_def(f);
+            mur_prov_write(a->fp, cli->preset, &def, f, true);
             mur_flock_write_csv(f, a->fp); /* a failed write shows in mur_out_done's check */
+            ok = mur_out_done(a, true, &e);
+        }
+    }
+    if (ok && cli->save_params) {
+        mur_afile *a = mur_out_open(cli->save_params, &e);
+        ok = a != NULL;
+        if (a) {
+            mur_prov_write_params(a->fp, cli);
             ok = mur_out_done(a, true, &e);
         }
     }

@@ -3,6 +3,7 @@
 
 #include "cli_values.h"
 #include "env.h"
+#include "provenance.h"
 
 #include <errno.h>
 #include <math.h>
@@ -275,6 +276,11 @@ static const flag_spec FLAGS[] = {
     {"--params", NULL, ARG_VALUE, "FILE", SEC_SIM, "read 'name = value' lines ('#' comments)", set_params_file, 0, M_ALL, false},
     {"--init", NULL, ARG_VALUE, "FILE.csv", SEC_SIM, "start from a CSV state (kind,x,y,z,vx,vy,vz,perch)",
      set_string, FIELD(init_path), M_ALL, false},
+    {"--resume", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH,
+     "continue a run from its --export: the state, its tick and time, preset and parameters\n(bit-identical to a run never stopped; --set and --at change it further)",
+     set_string, FIELD(resume_path), M_BATCH, false},
+    {"--save-params", NULL, ARG_VALUE, "FILE", SEC_SIM,
+     "write a parameter file that repeats the run (murmur --params FILE)", set_string, FIELD(save_params), M_ALL, false},
     {"--threads", NULL, ARG_VALUE, "T", SEC_SIM,
      "worker threads (default: MURMUR_THREADS, OMP_NUM_THREADS or all cores; docs/environment.md lists every variable)", set_whole, FIELD(threads), M_ALL, false},
     {"--steps", NULL, ARG_VALUE, "N", SEC_BATCH, "run N ticks without a window", set_whole, FIELD(steps), M_BATCH, false},
@@ -398,8 +404,26 @@ static bool parse_flag(mur_cli *cli, parse_state *st, int argc, char **argv, int
 static bool apply_parameters(mur_cli *cli, const parse_state *st)
 {
     mur_error err;
-    if (!mur_def_preset(&cli->def, cli->preset, &err))
+    if (cli->resume_path) {
+        if (cli->init_path || st->params_file || st->count[find_flag("--preset") - FLAGS])
+            return mur_cli_fail("--resume restores the state, preset and parameters of its file: it excludes --init, "
+                                "--preset and --params (change parameters with --set)");
+        mur_resume r;
+        if (!mur_resume_read(cli->resume_path, &r))
+            return false;
+        bool ok = mur_def_preset(&cli->def, r.preset, &err);
+        snprintf(cli->preset_buf, sizeof cli->preset_buf, "%s", r.preset);
+        cli->preset = cli->preset_buf;
+        for (int k = 0; ok && k < r.nsets; k++)
+            ok = mur_def_set_pair(&cli->def, r.sets[k], &err);
+        cli->resume_tick = r.tick;
+        cli->resume_time = r.time_s;
+        mur_resume_free(&r);
+        if (!ok)
+            return mur_cli_fail("--resume %s: %s", cli->resume_path, err.msg);
+    } else if (!mur_def_preset(&cli->def, cli->preset, &err)) {
         return mur_cli_fail("--preset: %s", err.msg);
+    }
     /* the file is read once (it may be a pipe); its last preset line names the preset for the HUD */
     char file_preset[sizeof cli->preset_buf];
     if (st->params_file && !mur_def_read_file(&cli->def, st->params_file, file_preset, sizeof file_preset, &err))
@@ -434,6 +458,11 @@ static bool check_schedule(mur_cli *cli)
     mur_flock_def sched = cli->def;
     mur_error err;
     for (int k = 0; k < cli->nat; k++) {
+        if (cli->resume_path && (uint64_t)cli->at[k].tick < cli->resume_tick)
+            return mur_cli_fail("--at %lld:%s=%s is before tick %llu, where --resume starts: the state's parameters "
+                                "hold the changes made before it",
+                                (long long)cli->at[k].tick, cli->at[k].name, cli->at[k].value,
+                                (unsigned long long)cli->resume_tick);
         mur_def_set(&sched, cli->at[k].name, cli->at[k].value, NULL);
         bool last_of_tick = k + 1 == cli->nat || cli->at[k + 1].tick != cli->at[k].tick;
         if (last_of_tick && !mur_def_check(&sched, &err)) {
@@ -582,9 +611,11 @@ static const char *const TEXT_HEAD =
     "  murmur [options]                      open the viewer (needs a display)\n"
     "  murmur --steps N [options]            batch: run N ticks, no window\n"
     "  murmur --record PATH --frames N ...   record a video or PNG frames\n"
-    "  murmur --headless --record PATH --frames N ...   the same without a display (EGL)";
+    "  murmur --headless --record PATH --frames N ...   the same without a display (EGL)\n"
+    "  murmur sweep SPEC [--jobs J] [--index I]   a parameter sweep (docs/sweeps.md)";
 #else
-    "  murmur --steps N [options]            batch: run N ticks (this build has no viewer)";
+    "  murmur --steps N [options]            batch: run N ticks (this build has no viewer)\n"
+    "  murmur sweep SPEC [--jobs J] [--index I]   a parameter sweep (docs/sweeps.md)";
 #endif
 static const char *const TEXT_TAIL =
     "\n[batch], [viewer, headless], [viewer]: the modes a flag works in (batch: --steps N; headless:\n"
@@ -602,7 +633,10 @@ static const char *const MARKDOWN_HEAD =
     "flag works (batch: `--steps N`; headless: `--headless`; viewer: a window, recording or not); a flag\n"
     "given in another mode is refused, and so is a flag given twice, except `--set` and `--at`. Bad input exits with\n"
     "status 2 and one line naming the problem. Parameters are listed in [parameters.md](parameters.md),\n"
-    "the viewer's keys in [controls.md](controls.md), recording in [recording.md](recording.md).";
+    "the viewer's keys in [controls.md](controls.md), recording in [recording.md](recording.md),\n"
+    "parameter sweeps (`murmur sweep SPEC`) in [sweeps.md](sweeps.md). Every CSV murmur writes opens with\n"
+    "`#` lines that say how it was made (version, revision, preset, seed, boids, the parameters that\n"
+    "differ from the preset, the command line, the tick length; a state also its tick and time).";
 
 static const char *const MARKDOWN_TAIL =
     "\n## Inputs\n"

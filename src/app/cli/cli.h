@@ -28,6 +28,10 @@ typedef struct mur_cli {
     bool boids_given;           ///< --boids or --set boids= was given
     int64_t steps;              ///< --steps N: batch mode when >= 0 (-1 = not given)
     const char *init_path;      ///< --init FILE.csv
+    const char *resume_path;    ///< --resume FILE.csv: the state, its tick, time, preset and parameters
+    uint64_t resume_tick;       ///< the tick and time --resume read
+    double resume_time;
+    const char *save_params;    ///< --save-params FILE: a parameter file that repeats the run
     const char *export_path;    ///< --export FILE.csv
     const char *metrics_path;   ///< --metrics FILE.csv (batch and viewer)
     bool list_params;           ///< --list-params

@@ -120,7 +120,8 @@ bool mur_outputs_distinct(const mur_cli *cli)
     } out[] = {{"--export", cli->export_path},
                {"--metrics", cli->metrics_path},
                {"--record", cli->record},
-               {"--screenshot", cli->screenshot}};
+               {"--screenshot", cli->screenshot},
+               {"--save-params", cli->save_params}};
     const int n = (int)(sizeof out / sizeof out[0]);
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
