@@ -133,7 +133,7 @@ def tracked_metrics(murmur, n, seed, extra, settle, every, snaps, threads=1):
         run([murmur, "--boids", str(n), "--seed", str(seed), "--steps", str(steps), "--metrics", path,
              "--threads", str(threads)] + list(extra))
         with open(path) as fp:
-            table = {int(r["tick"]): r for r in csv.DictReader(fp)}
+            table = {int(r["tick"]): r for r in csv.DictReader(line for line in fp if not line.startswith("#"))}
         dt = tick_length(murmur, extra)
         ticks = [settle + k * every for k in range(snaps)]
         rows = [{k: float(table[t][k]) for k in table[t]} for t in ticks]
