@@ -268,7 +268,7 @@ void viewer_draw_hud(const viewer *v, int width, int height, viewer_hud_mode mod
     /* in the window the help is drawn after the panel (viewer_draw_help), over it */
     const bool show_help = d->show_help && video;
     bool marker = v->rec.session && !video;
-    bool hint = mode == VIEWER_HUD_WINDOW && !v->rec.session && v->time < 8.0;
+    bool hint = mode == VIEWER_HUD_WINDOW && d->show_hud && !v->rec.session && v->time < 8.0;
     if (!show_hud && !show_help && !marker && !hint && v->sel.bird < 0 && v->trails.mode == 0)
         return;
     mur_hud *h = v->hud;
