@@ -53,7 +53,7 @@ void mur_camera_init(mur_camera *c, const float lo[3], const float hi[3], float 
     c->zoom_step = 0.88f;
     c->follow_zoom = 1.0f;
     c->fit = 1.0f;
-    c->fit_area = 0.6f;
+    c->fit_area = 0.5f;
     c->free_x0 = -1.0f;
     c->free_x1 = 1.0f;
     glm_vec3_copy(centre, c->scene_centre);
@@ -218,7 +218,8 @@ float mur_camera_fit(mur_camera *c, const float box[4][3], float dt)
     float share = bw * bh / (rw * 2.0f);
     /* the linear scale that gives the wanted share, no wider or taller than 90% of the free part */
     float s = sqrtf(c->fit_area / share);
-    s = fminf(s, fminf(0.9f * rw / bw, 1.8f / bh));
+    s = fminf(s, fminf(1.0f * rw / bw, 2.0f / bh));
+    s = clampf(s, 0.5f, 2.0f); /* a step at a time: the perspective of a deep box is not linear */
     c->fit = clampf(c->fit * powf(1.0f / s, k), 0.05f, 20.0f);
     c->aim[0] = clampf(c->aim[0] + k * (0.5f * (x0 + x1) - rc), -0.6f, 0.6f);
     c->aim[1] = clampf(c->aim[1] + k * 0.5f * (y0 + y1), -0.6f, 0.6f);

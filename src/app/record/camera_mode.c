@@ -46,7 +46,9 @@ bool mur_cam_setup(mur_camera *cam, mur_cam_mode *mode, const mur_cli *cli, cons
         /* a murmuration is watched from the ground: an observer below the flock and at a distance,
          * looking up at it against the sky (the framing keeps the eye above the ground) */
         mur_camera_set_observer(cam, true, def->ground);
-        cam->home.pitch = -0.4f;
+        cam->home.pitch = -0.55f;
+        if (!(cli->fov > 0.0))
+            mur_camera_set_fov(cam, glm_rad(55.0f)); /* a little wider: closer, so more from below */
         mur_camera_reset(cam);
     }
     if (cli->fov > 0.0)

@@ -37,10 +37,44 @@ static void eigenvectors(double a[3][3], double e[3][3])
             }
 }
 
-/* The group's extent along its principal axes: min and max of the members' offsets on each. */
-static void group_box(const mur_view *v, const int32_t *label, int32_t best, mur_group *g)
+/* The k-th smallest of x[0..n) (quickselect; reorders x). */
+static double kth(double *x, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = x[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < pivot)
+                i++;
+            while (x[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = x[i];
+                x[i] = x[j];
+                x[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return x[k];
+}
+
+/* The group's extent along its principal axes: from the 2nd to the 98th percentile of the members'
+ * offsets on each (a few stragglers do not make the box; min and max when memory is short). */
+static void group_box(const mur_view *v, const int32_t *label, int32_t best, int32_t members, mur_group *g)
 {
     double cov[3][3] = {{0}}, e[3][3], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    double *t = malloc(sizeof *t * (size_t)members * 3);
     for (int32_t i = 0; i < v->boids; i++)
         if (label[i] == best) {
             double d[3];
@@ -51,15 +85,27 @@ static void group_box(const mur_view *v, const int32_t *label, int32_t best, mur
                     cov[a][b] += d[a] * d[b];
         }
     eigenvectors(cov, e);
+    size_t m = 0;
     for (int32_t i = 0; i < v->boids; i++)
-        if (label[i] == best)
+        if (label[i] == best) {
             for (int a = 0; a < 3; a++) {
-                double t = 0.0;
+                double d = 0.0;
                 for (int k = 0; k < 3; k++)
-                    t += ((double)v->pos[(size_t)i * 3 + k] - g->centre[k]) * e[k][a];
-                lo[a] = fmin(lo[a], t);
-                hi[a] = fmax(hi[a], t);
+                    d += ((double)v->pos[(size_t)i * 3 + k] - g->centre[k]) * e[k][a];
+                lo[a] = fmin(lo[a], d);
+                hi[a] = fmax(hi[a], d);
+                if (t)
+                    t[(size_t)a * (size_t)members + m] = d;
             }
+            m++;
+        }
+    if (t && m == (size_t)members && m >= 50)
+        for (int a = 0; a < 3; a++) {
+            double *ta = t + (size_t)a * m;
+            lo[a] = kth(ta, m, m / 50);
+            hi[a] = kth(ta, m, m - 1 - m / 50);
+        }
+    free(t);
     for (int k = 0; k < 3; k++) {
         double c = g->centre[k];
         for (int a = 0; a < 3; a++)
@@ -109,7 +155,7 @@ mur_group mur_biggest_group(const mur_view *v, const mur_flock_def *def)
             }
     out.radius = sqrt(s2 / (double)m);
     out.boids = m;
-    group_box(v, label, best, &out);
+    group_box(v, label, best, m, &out);
     free(label);
     free(count);
     return out;

@@ -158,7 +158,7 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
             hl->cam.follow = true;
             float c[3] = {(float)centre[0], (float)centre[1], (float)centre[2]};
             /* the first frame framed at once: a few whole corrections of the box's fit */
-            for (int k = 0; k < 4; k++) {
+            for (int k = 0; k < 12; k++) {
                 mur_camera_frame(&hl->cam, c, (float)radius);
                 mur_camera_snap(&hl->cam);
                 if (has_box)
