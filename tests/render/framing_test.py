@@ -46,9 +46,11 @@ def measure(img, step=2, rows=None, cols=None):
             'box': (bx0, by0, bx1, by1), 'centre': ((bx0 + bx1) / 2 / w, (by0 + by1) / 2 / h), 'n': n}
 
 
-def default_run(c, name, keys=None, frames=60, extra=()):
+def default_run(c, name, keys=None, frames=60, extra=(), warmup=1500, boids=None):
     shot = c.path(name + '.png')
-    args = ['--screenshot', shot, '--seed', '7', '--warmup', '1500'] + list(extra)
+    args = ['--screenshot', shot, '--seed', '7', '--warmup', str(warmup)] + list(extra)
+    if boids:
+        args += ['--set', 'boids=%d' % boids]
     if keys:
         args += ['--keys', keys]
     r = c.run(args, frames=frames, size=SIZE, preset=None, env=NO_SHADOWS)
@@ -71,7 +73,7 @@ def case_framing(c):
 
 def case_panel_free(c):
     """With the parameter panel (E) at the right, the flock is framed in the part left of it."""
-    _, img = default_run(c, 'panel', keys='1:E')
+    _, img = default_run(c, 'panel', keys='1:E', boids=1000, warmup=1000)
     # the panel: 42% of 640 px at most, 10 px from the right edge; its left edge
     left = 640 - 10 - int(0.42 * 640)
     m = measure(img, rows=(40, 480), cols=(0, left - 4))  # below the HUD's line, left of the panel
@@ -90,9 +92,9 @@ def title_blue(img, w, h):
 def case_panel_hidden_help_over(c):
     """The panel starts hidden (interactive runs too: this scripted run shows what a user sees);
     H draws the help over the panel, and the whole help fits a 640x480 window."""
-    _, plain = default_run(c, 'plain', frames=4)
-    _, panel = default_run(c, 'panel', keys='1:E', frames=4)
-    _, helped = default_run(c, 'help', keys='1:E,1:H', frames=4)
+    _, plain = default_run(c, 'plain', frames=4, warmup=0, boids=300)
+    _, panel = default_run(c, 'panel', keys='1:E', frames=4, warmup=0, boids=300)
+    _, helped = default_run(c, 'help', keys='1:E,1:H', frames=4, warmup=0, boids=300)
     check(title_blue(plain, *SIZE) == 0, 'the panel shows without E')
     check(title_blue(panel, *SIZE) > 300, 'E should show the panel: %d title pixels' % title_blue(panel, *SIZE))
     # over the panel: the help's grey text shows where the panel is (x from 62% to 95%)
@@ -114,7 +116,7 @@ def case_panel_hidden_help_over(c):
 
 def case_follow_message(c):
     """Leaving follow mode (Home) says so and names F; F follows again."""
-    r, _ = default_run(c, 'home', keys='5:Home,8:F', frames=10)
+    r, _ = default_run(c, 'home', keys='5:Home,8:F', frames=10, warmup=0, boids=300)
     check('camera free' in r.stdout and '(F follows it again)' in r.stdout,
           'leaving follow mode should say so and name F:\n' + r.stdout)
     check(c.state(r.stdout)['follow'] == 'on', 'F should follow again')
