@@ -52,6 +52,10 @@ void mur_camera_init(mur_camera *c, const float lo[3], const float hi[3], float 
     c->damping = 14.0f;
     c->zoom_step = 0.88f;
     c->follow_zoom = 1.0f;
+    c->fit = 1.0f;
+    c->fit_area = 0.5f;
+    c->free_x0 = -1.0f;
+    c->free_x1 = 1.0f;
     glm_vec3_copy(centre, c->scene_centre);
     /* the ground plane reaches out to about twice the box, so count it in */
     c->scene_radius = radius * 3.0f;
@@ -74,6 +78,7 @@ void mur_camera_reset(mur_camera *c)
     c->goal = c->home;
     clamp_pose(c, &c->goal);
     c->follow = false;
+    c->aim[0] = c->aim[1] = 0.0f;
 }
 
 void mur_camera_snap(mur_camera *c)
@@ -146,6 +151,17 @@ void mur_camera_follow(mur_camera *c, const float p[3])
     glm_vec3_copy((float *)p, c->goal.target);
 }
 
+/* The observer's eye stays above the ground: the lowest latitude at this distance from the target. */
+static void keep_above_ground(const mur_camera *c, mur_camera_pose *p)
+{
+    if (!c->observer || !(p->distance > 0.0f))
+        return;
+    float s = (c->ground_y + 1.7f - p->target[1]) / p->distance;
+    float lo = asinf(clampf(s, -1.0f, 1.0f));
+    if (p->pitch < lo)
+        p->pitch = fminf(lo, c->max_pitch);
+}
+
 void mur_camera_frame(mur_camera *c, const float p[3], float radius)
 {
     if (!c->follow)
@@ -155,8 +171,76 @@ void mur_camera_frame(mur_camera *c, const float p[3], float radius)
         return;
     float fov_x = 2.0f * atanf(tanf(0.5f * c->fov_y) * c->aspect);
     float fov = fminf(c->fov_y, fov_x);
-    c->goal.distance = c->follow_zoom * 2.5f * radius / sinf(0.5f * fov);
+    c->goal.distance = c->follow_zoom * c->fit * 2.5f * radius / sinf(0.5f * fov);
     clamp_pose(c, &c->goal);
+    /* the box's centre, measured by mur_camera_fit, to the centre of the free part */
+    vec3 fwd, right, up;
+    basis(&c->goal, fwd, right, up);
+    float hh = c->goal.distance * tanf(0.5f * c->fov_y), hw = hh * c->aspect;
+    glm_vec3_muladds(right, c->aim[0] * hw, c->goal.target);
+    glm_vec3_muladds(up, c->aim[1] * hh, c->goal.target);
+    keep_above_ground(c, &c->goal);
+}
+
+float mur_camera_fit(mur_camera *c, const float box[4][3], float dt)
+{
+    if (!c->follow)
+        return -1.0f;
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 3; k++)
+            if (!isfinite(box[i][k]))
+                return -1.0f;
+    float k = dt > 0.0f ? 1.0f - expf(-1.5f * dt) : 1.0f;
+    mat4 vp;
+    mur_camera_view_proj(c, vp);
+    float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+    for (int corner = 0; corner < 8; corner++) {
+        vec4 q = {box[0][0], box[0][1], box[0][2], 1.0f}, clip;
+        for (int a = 0; a < 3; a++) {
+            float sgn = (corner >> a) & 1 ? 1.0f : -1.0f;
+            for (int i = 0; i < 3; i++)
+                q[i] += sgn * box[a + 1][i];
+        }
+        glm_mat4_mulv(vp, q, clip);
+        if (!(clip[3] > 1e-6f)) {
+            /* the eye is inside the box or behind it: step back */
+            c->fit = clampf(c->fit * powf(1.5f, k), 0.05f, 20.0f);
+            return -1.0f;
+        }
+        float x = clip[0] / clip[3], y = clip[1] / clip[3];
+        x0 = fminf(x0, x);
+        x1 = fmaxf(x1, x);
+        y0 = fminf(y0, y);
+        y1 = fmaxf(y1, y);
+    }
+    float rw = c->free_x1 - c->free_x0, rc = 0.5f * (c->free_x0 + c->free_x1);
+    float bw = fmaxf(x1 - x0, 1e-4f), bh = fmaxf(y1 - y0, 1e-4f);
+    float share = bw * bh / (rw * 2.0f);
+    /* the linear scale that gives the wanted share, no wider or taller than 90% of the free part */
+    float s = sqrtf(c->fit_area / share);
+    s = fminf(s, fminf(1.0f * rw / bw, 2.0f / bh));
+    s = clampf(s, 0.5f, 2.0f); /* a step at a time: the perspective of a deep box is not linear */
+    c->fit = clampf(c->fit * powf(1.0f / s, k), 0.05f, 20.0f);
+    c->aim[0] = clampf(c->aim[0] + k * (0.5f * (x0 + x1) - rc), -0.6f, 0.6f);
+    c->aim[1] = clampf(c->aim[1] + k * 0.5f * (y0 + y1), -0.6f, 0.6f);
+    return share;
+}
+
+void mur_camera_set_free(mur_camera *c, float x0, float x1, int width)
+{
+    if (width <= 0 || !(x1 > x0)) {
+        c->free_x0 = -1.0f;
+        c->free_x1 = 1.0f;
+        return;
+    }
+    c->free_x0 = clampf(2.0f * x0 / (float)width - 1.0f, -1.0f, 0.9f);
+    c->free_x1 = clampf(2.0f * x1 / (float)width - 1.0f, c->free_x0 + 0.1f, 1.0f);
+}
+
+void mur_camera_set_observer(mur_camera *c, bool on, float ground_y)
+{
+    c->observer = on;
+    c->ground_y = ground_y;
 }
 
 void mur_camera_look(mur_camera *c, const float eye[3], const float target[3])
@@ -194,6 +278,7 @@ void mur_camera_update(mur_camera *c, float dt)
     a->pitch += (b->pitch - a->pitch) * k;
     /* zoom in log space so it feels the same near and far */
     a->distance *= powf(b->distance / a->distance, k);
+    keep_above_ground(c, a);
 }
 
 void mur_camera_eye(const mur_camera *c, vec3 out)
@@ -231,6 +316,8 @@ void mur_camera_proj(const mur_camera *c, mat4 out)
     float n, f;
     mur_camera_near_far(c, &n, &f);
     glm_perspective(c->fov_y, c->aspect, n, f, out);
+    /* the view's centre at the centre of the free part of the frame (clip x += shift * w) */
+    out[2][0] -= 0.5f * (c->free_x0 + c->free_x1);
 }
 
 void mur_camera_view_proj(const mur_camera *c, mat4 out)
@@ -263,7 +350,7 @@ void mur_camera_ray(const mur_camera *c, float px, float py, int width, int heig
     vec3 fwd, right, up;
     basis(&c->cur, fwd, right, up);
     mur_camera_eye(c, origin);
-    float ndc_x = 2.0f * px / (float)(width > 0 ? width : 1) - 1.0f;
+    float ndc_x = 2.0f * px / (float)(width > 0 ? width : 1) - 1.0f - 0.5f * (c->free_x0 + c->free_x1);
     float ndc_y = 1.0f - 2.0f * py / (float)(height > 0 ? height : 1);
     float t = tanf(0.5f * c->fov_y);
     glm_vec3_copy(fwd, dir);

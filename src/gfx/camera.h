@@ -31,6 +31,14 @@ typedef struct mur_camera {
     float zoom_step;        ///< distance factor per wheel notch (< 1: zoom in per positive notch)
     bool follow;            ///< target follows the flock centre (mur_camera_follow)
     float follow_zoom;      ///< while following: distance as a multiple of the framing distance
+    float fit;              ///< while following: the framing distance's factor that mur_camera_fit
+                            ///<   adjusts so the flock's box fills about fit_area of the free part
+    float fit_area;         ///< the share of the free part of the frame the flock's box should fill
+    float aim[2];           ///< while following: the target's offset from the group centre, in
+                            ///<   half view widths (x) and heights (y), so the box sits centred
+    float free_x0, free_x1; ///< the part of the frame nothing covers, NDC x (-1..1 when nothing does)
+    bool observer;          ///< an observer on the ground: the eye stays above ground_y + 1.7 wu
+    float ground_y;
     vec3 scene_centre;      ///< bounding sphere of what is drawn, for near/far
     float scene_radius;
 } mur_camera;
@@ -56,6 +64,16 @@ void mur_camera_follow(mur_camera *c, const float p[3]);
 /// While following, frame a group: target p, distance so that a sphere of twice radius fits the
 /// view with some air (2.5 radii, times follow_zoom, which the wheel changes while following). radius <= 0: pan only.
 void mur_camera_frame(mur_camera *c, const float p[3], float radius);
+/// While following: measure the flock's box (box[0]: its centre, box[1..3]: its three half axes, wu;
+/// the 8 corners are projected with the current pose) and move fit and aim toward a box that fills
+/// fit_area of the free part of the frame, centred in it, no wider or taller than 90% of it. dt: s of
+/// smoothing (<= 0: the whole correction at once). Returns the box's share of the free part, or -1.
+float mur_camera_fit(mur_camera *c, const float box[4][3], float dt);
+/// The part of a width-pixel frame that nothing covers: [x0, x1) pixels; the projection is shifted
+/// so the view's centre is the centre of that part.
+void mur_camera_set_free(mur_camera *c, float x0, float x1, int width);
+/// An observer standing on the ground (y = ground_y): the framing keeps the eye above it.
+void mur_camera_set_observer(mur_camera *c, bool on, float ground_y);
 /// Look from eye at target: both the current and the goal pose, and the home view (Home returns
 /// here). The latitude is clamped short of the poles; the zoom limits widen to hold the distance.
 void mur_camera_look(mur_camera *c, const float eye[3], const float target[3]);

@@ -253,6 +253,72 @@ static void project_behind_eye(void **state)
     assert_true(px[1] < 360.0f);
 }
 
+/* The share of a 1280x720 frame that a box's 8 projected corners span, and its centre in pixels. */
+static float box_share(const mur_camera *c, const float box[4][3], float ctr[2])
+{
+    float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
+    for (int k = 0; k < 8; k++) {
+        float q[3], px[2];
+        for (int i = 0; i < 3; i++)
+            q[i] = box[0][i] + (k & 1 ? 1.0f : -1.0f) * box[1][i] + (k & 2 ? 1.0f : -1.0f) * box[2][i]
+                   + (k & 4 ? 1.0f : -1.0f) * box[3][i];
+        assert_true(mur_camera_project(c, q, 1280, 720, px));
+        x0 = fminf(x0, px[0]);
+        x1 = fmaxf(x1, px[0]);
+        y0 = fminf(y0, px[1]);
+        y1 = fmaxf(y1, px[1]);
+    }
+    ctr[0] = 0.5f * (x0 + x1);
+    ctr[1] = 0.5f * (y0 + y1);
+    return (x1 - x0) * (y1 - y0) / (1280.0f * 720.0f);
+}
+
+/* Following a flock whose box is a thin, wide sheet off its centre of mass: the framing converges
+ * to a box that fills fit_area of the frame, centred; with the right 40% covered, centred in the
+ * rest; an observer's eye never goes under the ground. */
+static void fit_frames_the_box(void **state)
+{
+    (void)state;
+    mur_camera c = fresh();
+    mur_camera_set_observer(&c, true, 0.0f);
+    c.home.pitch = c.goal.pitch = c.cur.pitch = -0.4f;
+    mur_camera_set_follow(&c, true);
+    const float centre[3] = {10.0f, 40.0f, -5.0f};
+    const float box[4][3] = {{14.0f, 41.0f, -5.0f}, {30.0f, 0.0f, 0.0f}, {0.0f, 3.0f, 0.0f}, {0.0f, 0.0f, 18.0f}};
+    for (int f = 0; f < 600; f++) { /* 20 s at 30 fps */
+        mur_camera_fit(&c, box, 1.0f / 30.0f);
+        mur_camera_frame(&c, centre, 20.0f);
+        mur_camera_update(&c, 1.0f / 30.0f);
+        float eye[3];
+        mur_camera_eye(&c, eye);
+        assert_true(eye[1] >= 1.7f - 1e-3f);
+    }
+    float ctr[2];
+    float share = box_share(&c, box, ctr);
+    assert_true(share > 0.4f && share < 0.6f);
+    near_eq(ctr[0], 640.0f, 20.0f);
+    near_eq(ctr[1], 360.0f, 20.0f);
+
+    /* the panel covers the right 40%: the box moves to the middle of the left 60% */
+    mur_camera_set_free(&c, 0.0f, 768.0f, 1280);
+    for (int f = 0; f < 600; f++) {
+        mur_camera_fit(&c, box, 1.0f / 30.0f);
+        mur_camera_frame(&c, centre, 20.0f);
+        mur_camera_update(&c, 1.0f / 30.0f);
+    }
+    share = box_share(&c, box, ctr);
+    near_eq(ctr[0], 384.0f, 20.0f);
+    share /= 0.6f; /* of the free part; no wider than 90% of it */
+    assert_true(share > 0.25f && share < 0.7f);
+    /* the ray through the projected box's centre passes near the box's centre (not through it: the
+     * near half of a deep box looks bigger) */
+    vec3 o, d, oc, cr;
+    mur_camera_ray(&c, ctr[0], ctr[1], 1280, 720, o, d);
+    glm_vec3_sub((float *)box[0], o, oc);
+    glm_vec3_cross(oc, d, cr);
+    assert_true(glm_vec3_norm(cr) < 0.15f * glm_vec3_norm(oc));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +332,7 @@ int main(void)
         cmocka_unit_test(near_far_and_aspect),
         cmocka_unit_test(ray_picks_the_ground),
         cmocka_unit_test(project_behind_eye),
+        cmocka_unit_test(fit_frames_the_box),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,10 +19,20 @@ mur_cam_mode mur_cam_mode_parse(const char *spec)
     return m;
 }
 
+bool mur_cam_mode_wants_centre(const mur_cam_mode *m)
+{
+    return m->follow || (m->path.n > 0 && m->path.relative);
+}
+
 static void apply_path(const mur_cam_mode *m, mur_camera *cam, double t)
 {
     float eye[3], at[3], fov;
     mur_cam_path_at(&m->path, t, eye, at, &fov);
+    if (m->path.relative && m->have_centre)
+        for (int i = 0; i < 3; i++) {
+            eye[i] += (float)m->centre[i];
+            at[i] += (float)m->centre[i];
+        }
     mur_camera_set_fov(cam, glm_rad(fov));
     mur_camera_look(cam, eye, at);
 }
@@ -32,6 +42,15 @@ bool mur_cam_setup(mur_camera *cam, mur_cam_mode *mode, const mur_cli *cli, cons
 {
     *mode = mur_cam_mode_parse(cli->camera);
     mur_camera_init(cam, def->world_min, def->world_max, (float)width / (float)(height > 0 ? height : 1));
+    if (def->roost) {
+        /* a murmuration is watched from the ground: an observer below the flock and at a distance,
+         * looking up at it against the sky (the framing keeps the eye above the ground) */
+        mur_camera_set_observer(cam, true, def->ground);
+        cam->home.pitch = -0.55f;
+        if (!(cli->fov > 0.0))
+            mur_camera_set_fov(cam, glm_rad(55.0f)); /* a little wider: closer, so more from below */
+        mur_camera_reset(cam);
+    }
     if (cli->fov > 0.0)
         mur_camera_set_fov(cam, glm_rad((float)cli->fov));
     if (cli->cam_pos_given || cli->look_at_given) {
@@ -70,9 +89,16 @@ bool mur_cam_setup(mur_camera *cam, mur_cam_mode *mode, const mur_cli *cli, cons
     return true;
 }
 
-void mur_cam_mode_apply(const mur_cam_mode *m, mur_camera *cam, const double centre[3], double radius, double t,
-                        float dt)
+void mur_cam_mode_apply(mur_cam_mode *m, mur_camera *cam, const double centre[3], double radius,
+                        const float (*box)[3], double t, float dt)
 {
+    if (m->path.relative && isfinite(centre[0]) && isfinite(centre[1]) && isfinite(centre[2])) {
+        /* the flock's centre, smoothed (half a second), so a change of biggest group glides */
+        double k = m->have_centre && dt > 0.0f ? 1.0 - exp(-2.0 * (double)dt) : 1.0;
+        for (int i = 0; i < 3; i++)
+            m->centre[i] += (centre[i] - m->centre[i]) * k;
+        m->have_centre = true;
+    }
     if (m->path.n > 0) {
         apply_path(m, cam, t); /* exact: no damping on a path */
         return;
@@ -85,6 +111,8 @@ void mur_cam_mode_apply(const mur_cam_mode *m, mur_camera *cam, const double cen
     }
     if (m->follow || cam->follow) {
         cam->follow = true;
+        if (box)
+            mur_camera_fit(cam, box, dt);
         float c[3] = {(float)centre[0], (float)centre[1], (float)centre[2]};
         mur_camera_frame(cam, c, (float)radius);
     }

@@ -14,8 +14,12 @@ typedef struct mur_cam_mode {
     double orbit_s;       ///< > 0: seconds per turn
     bool follow;
     mur_cam_path path;    ///< --camera-path keyframes (n = 0: none)
+    bool have_centre;     ///< a relative path: centre holds the flock's smoothed centre
+    double centre[3];
 } mur_cam_mode;
 
+/// The mode needs the biggest group's centre (it follows the flock, or flies a relative path).
+bool mur_cam_mode_wants_centre(const mur_cam_mode *m);
 /// The mode of a --camera value (checked by the parser); NULL is fixed.
 mur_cam_mode mur_cam_mode_parse(const char *spec);
 /// The camera and mode of the command line for a width x height frame: home view of the world,
@@ -24,8 +28,9 @@ bool mur_cam_setup(mur_camera *cam, mur_cam_mode *mode, const mur_cli *cli, cons
                    int height, char *err, size_t len);
 /// Advance the camera by dt seconds of video time in this mode; t is the video time of the frame
 /// (for a path). centre and radius: the biggest group (radius <= 0: centre only).
-void mur_cam_mode_apply(const mur_cam_mode *m, mur_camera *cam, const double centre[3], double radius, double t,
-                        float dt);
+/// box: the group's box (group.h) that the framing fits, or NULL.
+void mur_cam_mode_apply(mur_cam_mode *m, mur_camera *cam, const double centre[3], double radius,
+                        const float (*box)[3], double t, float dt);
 void mur_cam_mode_free(mur_cam_mode *m);
 /// The camera as command-line flags: "--camera-pos X,Y,Z --look-at X,Y,Z --fov DEG".
 void mur_cam_flags(const mur_camera *cam, char *buf, size_t len);

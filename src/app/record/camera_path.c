@@ -75,11 +75,19 @@ bool mur_cam_path_load(mur_cam_path *p, const char *path, char *err, size_t len)
             ok = false;
             break;
         }
+        const char *w = line;
+        while (*w == ' ' || *w == '\t')
+            w++;
+        if (!strncmp(w, "relative", 8) && (w[8] == '\0' || w[8] == '\n' || w[8] == '\r' || w[8] == ' ' ||
+                                            w[8] == '\t' || w[8] == '#')) {
+            p->relative = true;
+            continue;
+        }
         mur_cam_key k;
         int nv = 0;
         float prev_fov = p->n > 0 ? p->keys[p->n - 1].fov_deg : 45.0f;
         if (!parse_line(line, &k, prev_fov, &nv)) {
-            snprintf(err, len, "--camera-path %s:%d: expected 'time x y z lx ly lz [fov]' (numbers within 1e6)",
+            snprintf(err, len, "--camera-path %s:%d: expected 'time x y z lx ly lz [fov]' (numbers within 1e6) or 'relative'",
                      path, lineno);
             ok = false;
         } else if (nv == 0) {

@@ -4,7 +4,8 @@
  * field of view in degrees (default: the previous keyframe's, 45 for the first). '#' starts a
  * comment. Between keyframes the eye and the point looked at follow Catmull-Rom splines (smooth,
  * through every keyframe), the field of view eases; before the first and after the last keyframe
- * the camera holds still. */
+ * the camera holds still. A line `relative` makes every point an offset from the flock (the centre of
+ * its biggest group, smoothed), so the path flies with the flock wherever it goes. */
 #ifndef MUR_APP_CAMERA_PATH_H
 #define MUR_APP_CAMERA_PATH_H
 
@@ -20,6 +21,7 @@ typedef struct mur_cam_key {
 typedef struct mur_cam_path {
     mur_cam_key *keys;
     int n;
+    bool relative;        ///< `relative`: eye and point looked at are offsets from the flock's centre
 } mur_cam_path;
 
 /// Read FILE. False + one line in err (file:line: what is wrong and what is allowed).

@@ -6,6 +6,116 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The eigenvectors of a symmetric 3x3 matrix a (Jacobi rotations), as the columns of e. */
+static void eigenvectors(double a[3][3], double e[3][3])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            e[i][j] = i == j;
+    for (int sweep = 0; sweep < 12; sweep++)
+        for (int p = 0; p < 2; p++)
+            for (int q = p + 1; q < 3; q++) {
+                if (fabs(a[p][q]) < 1e-12 * (fabs(a[p][p]) + fabs(a[q][q])) + 1e-300)
+                    continue;
+                double th = 0.5 * atan2(2.0 * a[p][q], a[q][q] - a[p][p]);
+                double c = cos(th), s = sin(th);
+                for (int k = 0; k < 3; k++) { /* a <- a J */
+                    double x = a[k][p], y = a[k][q];
+                    a[k][p] = c * x - s * y;
+                    a[k][q] = s * x + c * y;
+                }
+                for (int k = 0; k < 3; k++) { /* a <- J^T a */
+                    double x = a[p][k], y = a[q][k];
+                    a[p][k] = c * x - s * y;
+                    a[q][k] = s * x + c * y;
+                }
+                for (int k = 0; k < 3; k++) {
+                    double x = e[k][p], y = e[k][q];
+                    e[k][p] = c * x - s * y;
+                    e[k][q] = s * x + c * y;
+                }
+            }
+}
+
+/* The k-th smallest of x[0..n) (quickselect; reorders x). */
+static double kth(double *x, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = x[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < pivot)
+                i++;
+            while (x[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = x[i];
+                x[i] = x[j];
+                x[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return x[k];
+}
+
+/* The group's extent along its principal axes: from the 2nd to the 98th percentile of the members'
+ * offsets on each (a few stragglers do not make the box; min and max when memory is short). */
+static void group_box(const mur_view *v, const int32_t *label, int32_t best, int32_t members, mur_group *g)
+{
+    double cov[3][3] = {{0}}, e[3][3], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    double *t = malloc(sizeof *t * (size_t)members * 3);
+    for (int32_t i = 0; i < v->boids; i++)
+        if (label[i] == best) {
+            double d[3];
+            for (int k = 0; k < 3; k++)
+                d[k] = (double)v->pos[(size_t)i * 3 + k] - g->centre[k];
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    cov[a][b] += d[a] * d[b];
+        }
+    eigenvectors(cov, e);
+    size_t m = 0;
+    for (int32_t i = 0; i < v->boids; i++)
+        if (label[i] == best) {
+            for (int a = 0; a < 3; a++) {
+                double d = 0.0;
+                for (int k = 0; k < 3; k++)
+                    d += ((double)v->pos[(size_t)i * 3 + k] - g->centre[k]) * e[k][a];
+                lo[a] = fmin(lo[a], d);
+                hi[a] = fmax(hi[a], d);
+                if (t)
+                    t[(size_t)a * (size_t)members + m] = d;
+            }
+            m++;
+        }
+    if (t && m == (size_t)members && m >= 50)
+        for (int a = 0; a < 3; a++) {
+            double *ta = t + (size_t)a * m;
+            lo[a] = kth(ta, m, m / 50);
+            hi[a] = kth(ta, m, m - 1 - m / 50);
+        }
+    free(t);
+    for (int k = 0; k < 3; k++) {
+        double c = g->centre[k];
+        for (int a = 0; a < 3; a++)
+            c += 0.5 * (lo[a] + hi[a]) * e[k][a];
+        g->box[0][k] = (float)c;
+        for (int a = 0; a < 3; a++)
+            g->box[a + 1][k] = (float)(0.5 * (hi[a] - lo[a]) * e[k][a]);
+    }
+}
+
 mur_group mur_biggest_group(const mur_view *v, const mur_flock_def *def)
 {
     mur_group out;
@@ -45,6 +155,7 @@ mur_group mur_biggest_group(const mur_view *v, const mur_flock_def *def)
             }
     out.radius = sqrt(s2 / (double)m);
     out.boids = m;
+    group_box(v, label, best, m, &out);
     free(label);
     free(count);
     return out;

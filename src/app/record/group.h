@@ -9,6 +9,8 @@ typedef struct mur_group {
     double centre[3];   ///< mean position of the group's boids, wu
     double radius;      ///< root mean square distance of its boids from the centre, wu
     int32_t boids;      ///< boids in the group (0: none found)
+    float box[4][3];    ///< the group's box along its principal axes: box[0] its centre, box[1..3]
+                        ///<   its half axes (the camera frames these 8 corners), wu
 } mur_group;
 
 /// The biggest group of v (most boids; ties: the smallest label): the library's groups

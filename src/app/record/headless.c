@@ -99,7 +99,7 @@ static bool setup(headless *hl, mur_flock *flock)
     hl->def = mur_flock_get_def(flock);
     hl->size = mur_boid_size(&hl->def);
     hl->dt = (float)(1.0 / cli->fps);
-    hl->pace = mur_pace_of(cli);
+    hl->pace = mur_pace_of(cli, cli->record != NULL);
     return true;
 }
 
@@ -124,13 +124,14 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
     mur_view v0 = mur_flock_view(flock);
     hl->job.copy = true;
     const bool follow = hl->mode.follow || hl->cam.follow; /* --camera follow, or a roost world's default */
-    hl->job.centre = follow;
+    hl->job.centre = follow || mur_cam_mode_wants_centre(&hl->mode); /* or a path relative to the flock */
     hl->job.metrics = hl->metrics ? hl->metrics->fp : NULL;
     mur_renderer_map(hl->r, v0.boids, v0.predators, &hl->job.dst);
     hl->job.ticks = 0;
     mur_sim_kick(hl->sim, &hl->job);
     double centre[3] = {0, 0, 0}, radius = 0.0;
-    bool snapped = false;
+    float box[4][3];
+    bool snapped = false, has_box = false;
     int sig = 0;
     for (int64_t i = 0; i < cli->frames; i++) {
         mur_sim_result res;
@@ -143,6 +144,10 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
             break;
         if (res.has_centre)
             radius = res.radius;
+        if (res.has_box) {
+            memcpy(box, res.box, sizeof box);
+            has_box = true;
+        }
         float sim_dt = hl->def.dt;
         if (i + 1 < cli->frames) {
             mur_renderer_map(hl->r, hl->job.dst.boids, hl->job.dst.predators, &hl->job.dst);
@@ -152,11 +157,19 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
         if (follow && !snapped) {
             hl->cam.follow = true;
             float c[3] = {(float)centre[0], (float)centre[1], (float)centre[2]};
+            /* the first frame framed at once: a few whole corrections of the box's fit */
+            for (int k = 0; k < 12; k++) {
+                mur_camera_frame(&hl->cam, c, (float)radius);
+                mur_camera_snap(&hl->cam);
+                if (has_box)
+                    mur_camera_fit(&hl->cam, (const float(*)[3])box, 0.0f);
+            }
             mur_camera_frame(&hl->cam, c, (float)radius);
             mur_camera_snap(&hl->cam);
             snapped = true;
         }
-        mur_cam_mode_apply(&hl->mode, &hl->cam, centre, radius, (double)i / cli->fps, i == 0 ? 0.0f : hl->dt);
+        mur_cam_mode_apply(&hl->mode, &hl->cam, centre, radius, has_box ? (const float(*)[3])box : NULL,
+                           (double)i / cli->fps, i == 0 ? 0.0f : hl->dt);
         mur_scene scene;
         mur_scene_from_def(&hl->def, hl->size, (float)i * hl->dt, &scene);
         scene.shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), hl->job.dst.boids, !hl->plain);

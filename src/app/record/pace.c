@@ -6,11 +6,16 @@
 #include <math.h>
 #include <stdio.h>
 
-mur_pace mur_pace_of(const mur_cli *cli)
+mur_pace mur_pace_of(const mur_cli *cli, bool video)
 {
     mur_pace p = {cli->ticks_per_frame, cli->speed, 0.0};
-    if (p.ticks_per_frame <= 0 && !(p.speed > 0.0))
-        p.ticks_per_frame = 1;
+    if (p.ticks_per_frame <= 0 && !(p.speed > 0.0)) {
+        /* a video plays at the flock's own pace; a scripted run takes one tick a frame */
+        if (video)
+            p.speed = 1.0;
+        else
+            p.ticks_per_frame = 1;
+    }
     if (p.ticks_per_frame > 0)
         p.speed = 0.0;
     return p;

@@ -1,6 +1,6 @@
 /* The pace of recorded and scripted frames: how many ticks each frame advances. The tick length
- * (dt) is never changed for a video: --ticks-per-frame N (default 1) or --speed S (simulated
- * seconds per video second) sets the pace instead. */
+ * (dt) is never changed for a video: --ticks-per-frame N or --speed S (simulated seconds per video
+ * second; default 1 for a recording) sets the pace instead. */
 #ifndef MUR_APP_PACE_H
 #define MUR_APP_PACE_H
 
@@ -14,8 +14,10 @@ typedef struct mur_pace {
     double acc;           ///< simulated time owed but not yet ticked, s
 } mur_pace;
 
-/// The pace the command line asks for (1 tick per frame by default).
-mur_pace mur_pace_of(const mur_cli *cli);
+/// The pace the command line asks for; by default a video (video: a recording) plays at the
+/// flock's real pace (--speed 1: one second of video is one second of flight) and a scripted run
+/// without a recording takes 1 tick per frame.
+mur_pace mur_pace_of(const mur_cli *cli, bool video);
 /// Ticks for the next frame at fps frames per second with ticks of dt seconds.
 int mur_pace_ticks(mur_pace *p, double fps, float dt);
 /// "1 tick of 0.05 s per frame: 1.5 simulated s per video s" into buf.

@@ -45,7 +45,8 @@ struct mur_sim {
  * (the centre of mass is empty air when the flock splits); else the metrics' centre when this job
  * measured them (free: the metrics of a step describe the state it started from, one tick
  * earlier, and older ones may predate a setter). */
-static bool group_centre(const mur_sim *s, const mur_view *v, double centre[3], double *radius)
+static bool group_centre(const mur_sim *s, const mur_view *v, double centre[3], double *radius, bool *has_box,
+                         float box[4][3])
 {
     mur_flock_def def = mur_flock_get_def(s->flock);
     mur_group g = mur_biggest_group(v, &def);
@@ -53,6 +54,8 @@ static bool group_centre(const mur_sim *s, const mur_view *v, double centre[3], 
         return false;
     memcpy(centre, g.centre, sizeof g.centre);
     *radius = g.radius;
+    memcpy(box, g.box, sizeof g.box);
+    *has_box = true;
     return true;
 }
 
@@ -67,7 +70,7 @@ void mur_sim_stats_timings(mur_stats *kept, const mur_stats *now)
 static void flock_centre(const mur_sim *s, const mur_sim_job *job, mur_sim_result *r, const mur_view *v)
 {
     if (job->centre) {
-        if (group_centre(s, v, r->centre, &r->radius))
+        if (group_centre(s, v, r->centre, &r->radius, &r->has_box, r->box))
             r->has_centre = true;
         return;
     }
@@ -113,8 +116,9 @@ typedef struct free_run {
     mur_sim_ctl ctl;
     mur_stats stats;
     uint64_t measured;
-    bool has_centre;
+    bool has_centre, has_box;
     double centre[3], radius;
+    float box[4][3];
     double sim_time, step_ms, measure_s;
     uint64_t ticks;
 } free_run;
@@ -170,6 +174,8 @@ static bool fill(mur_sim *s, mur_sim_state *st, const free_run *fr)
     st->has_centre = fr->has_centre;
     memcpy(st->centre, fr->centre, sizeof st->centre);
     st->radius = fr->radius;
+    st->has_box = fr->has_box;
+    memcpy(st->box, fr->box, sizeof st->box);
     st->sim_time = fr->sim_time;
     st->step_ms = fr->step_ms;
     st->measure_s = fr->measure_s;
@@ -217,7 +223,7 @@ static void after_tick(mur_sim *s, free_run *fr, double *next_measure, double *n
     if (fr->ctl.centre && mur_clock_s() >= *next_centre) {
         double t0 = mur_clock_s();
         mur_view v = mur_flock_view(s->flock);
-        if (group_centre(s, &v, fr->centre, &fr->radius))
+        if (group_centre(s, &v, fr->centre, &fr->radius, &fr->has_box, fr->box))
             fr->has_centre = true;
         double t1 = mur_clock_s();
         *next_centre = t1 + fmax(0.1, 10.0 * (t1 - t0));
@@ -225,6 +231,7 @@ static void after_tick(mur_sim *s, free_run *fr, double *next_measure, double *n
         memcpy(fr->centre, st.centre, sizeof fr->centre);
         fr->radius = st.diameter;
         fr->has_centre = true;
+        fr->has_box = false;
     }
 }
 

@@ -59,6 +59,8 @@ typedef struct mur_sim_result {
                           ///<   position from the metrics when they describe this state
     double radius;        ///< job.centre: the biggest group's rms radius; else the mean distance to
                           ///<   the centre, wu
+    bool has_box;         ///< box is set (job.centre: the biggest group's box, group.h)
+    float box[4][3];      ///< its centre and three half axes, wu
     mur_stats stats;      ///< mur_flock_stats after the ticks (metrics when measured)
     uint64_t tick;        ///< tick of the copied state
     bool predators_on;
@@ -79,6 +81,8 @@ typedef struct mur_sim_state {
     uint64_t measured;         ///< serial of the measurement in stats (changes with each new one)
     bool has_centre;           ///< centre and radius as in mur_sim_result
     double centre[3], radius;
+    bool has_box;              ///< box as in mur_sim_result
+    float box[4][3];
     double sim_time;           ///< simulated seconds since the free run started
     double step_ms;            ///< wall ms per tick, smoothed
     double measure_s;          ///< wall time of the last measurement, s

@@ -65,17 +65,22 @@ static const viewer_binding BINDINGS[] = {
      "watching: the camera's target follows it, orbit and zoom work around it; riding: the camera flies a "
      "few body lengths behind and above it, looking ahead; a click away from birds also stops", VIEWER_CMD_CAMERA},
     {K(GLFW_KEY_T), 0, false, "T", "trails: off > the selected bird > a sample of 24 birds",
-     "fading paths of the last 90 frames", VIEWER_CMD_CAMERA},
+     "fading paths of the last 90 frames (Y changes the length)", VIEWER_CMD_CAMERA},
+    {K(GLFW_KEY_Y), 0, false, "Y", "trails longer: twice as long, 45 to 1800 frames, then 45 again",
+     "1800 frames is a minute at 30 fps", VIEWER_CMD_CAMERA},
     {K(GLFW_KEY_HOME), 0, false, "Home", "reset the view", "also stops following", VIEWER_CMD_CAMERA},
     {K(0), 0, false, "left drag", "orbit", "the latitude stops short of the poles", VIEWER_CMD_NONE},
     {K(0), 0, false, "right drag", "pan (or Shift + left drag)", "the middle button pans too", VIEWER_CMD_NONE},
     {K(0), 0, false, "wheel", "zoom", "each notch moves 12% of the distance, so it feels the same near and far",
      VIEWER_CMD_NONE},
     {K(GLFW_KEY_TAB), 0, false, "Tab", "hide / show the HUD and the parameter panel", NULL, VIEWER_CMD_SHOW},
+    {K(GLFW_KEY_U), 0, false, "U", "HUD: minimal / full",
+     "minimal (the default): the preset, the bird count and the speed on one line; full: frame and "
+     "simulation timings, the flock's metrics and the toggles", VIEWER_CMD_SHOW},
     {K(GLFW_KEY_E), 0, false, "E", "parameter panel on / off (mouse: sliders, toggles, presets, counts, pause, speed)",
-     "every live parameter from the library's table with its unit, range and meaning as a tooltip; shown at "
-     "start in interactive runs, not in scripted ones (`--frames`); never drawn into a recording; needs "
-     "Dear ImGui (libimgui-dev) at build time",
+     "every live parameter from the library's table with its unit, range and meaning as a tooltip; hidden "
+     "at start (a hint names the key); never drawn into a recording; needs Dear ImGui (libimgui-dev) at "
+     "build time",
      VIEWER_CMD_SHOW},
     {K(GLFW_KEY_M), 0, false, "M", "live plots of the last simulated minute: diameter, polarisation, neighbours, groups, perching",
      "of simulated time, sampled every 0.25 simulated seconds (scripted runs reproduce), each graph scaled "
@@ -89,7 +94,7 @@ static const viewer_binding BINDINGS[] = {
      "`murmur-YYYYMMDD-HHMMSS-NNN.png` in the current folder; the path is printed", VIEWER_CMD_REQUEST},
     {K(GLFW_KEY_V), 0, false, "V", "start / stop recording a video (timestamped name, no HUD)",
      "`murmur-YYYYMMDD-HHMMSS.mp4`, or PNG frames in a folder of that name without ffmpeg; each frame "
-     "advances `--ticks-per-frame` ticks (1 by default, dt unchanged) or follows `--speed`; a red REC mark "
+     "plays at the flock's real pace (`--speed 1`) unless `--speed` or `--ticks-per-frame` say otherwise; a red REC mark "
      "with the video time and frame count shows in the window, never in the video; the HUD only with "
      "`--hud on` (see [recording.md](recording.md))",
      VIEWER_CMD_REQUEST},

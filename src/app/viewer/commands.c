@@ -225,6 +225,11 @@ static void act_show(viewer *v, int key, int mods)
     case GLFW_KEY_TAB:
         d->show_hud = !d->show_hud;
         break;
+    case GLFW_KEY_U:
+        d->hud_full = !d->hud_full || !d->show_hud;
+        d->show_hud = true;
+        mur_msg(&v->msg, "HUD %s", d->hud_full ? "full (U: minimal)" : "minimal (U: full)");
+        break;
     case GLFW_KEY_E: {
         if (!viewer_panel_available()) {
             mur_msg(&v->msg, "this build has no parameter panel (built without Dear ImGui, libimgui-dev)");
@@ -256,7 +261,8 @@ static void act_camera(viewer *v, int key, int mods)
 {
     (void)mods;
     if (key == GLFW_KEY_F) {
-        mur_msg(&v->msg, "follow the biggest group %s", onoff(viewer_camera_follow_toggle(&v->camera)));
+        bool on = viewer_camera_follow_toggle(&v->camera);
+        mur_msg(&v->msg, "follow the biggest group %s", on ? "on" : "off (F follows it again)");
     } else if (key == GLFW_KEY_J) {
         int watch = viewer_camera_watch_next(&v->camera, v->sel.bird >= 0);
         if (watch)
@@ -265,6 +271,8 @@ static void act_camera(viewer *v, int key, int mods)
             mur_msg(&v->msg, "%s", v->sel.bird < 0 ? "click a bird first, then J watches it" : "watching off");
     } else if (key == GLFW_KEY_T) {
         viewer_trails_cycle(v);
+    } else if (key == GLFW_KEY_Y) {
+        viewer_trails_longer(v);
     } else if (key == GLFW_KEY_I) {
         char flags[200];
         mur_cam_flags(&v->camera.cam, flags, sizeof flags);
@@ -418,6 +426,7 @@ void viewer_commands_init(viewer *v)
     /* recordings show a clean frame: the HUD only with --hud on */
     v->display = (viewer_display){
         .show_hud = cli->hud_given ? cli->hud : !cli->record,
+        .hud_full = cli->hud_given && cli->hud,
         .show_box = true,
     };
     const mur_flock_def def = mur_flock_get_def(v->flock);

@@ -14,6 +14,7 @@ struct mur_panel {
     GLFWwindow *win;
     ImGuiContext *ctx;
     float x0, y0, x1, y1; // the panel window's rectangle in the last frame (window coordinates)
+    float vw, vh;         // the viewport it was laid out for (a new size lays it out again)
 };
 
 extern "C" mur_panel *mur_panel_create(GLFWwindow *win)
@@ -52,6 +53,11 @@ extern "C" bool mur_panel_wants_mouse(const mur_panel *p, double x, double y)
 {
     // ImGui's flag is a frame late for a cursor that has just arrived: the rectangle is not
     return p && (ImGui::GetIO().WantCaptureMouse || (x >= p->x0 && x < p->x1 && y >= p->y0 && y < p->y1));
+}
+
+extern "C" float mur_panel_left(const mur_panel *p)
+{
+    return p ? p->x0 : 0.0f;
 }
 
 extern "C" bool mur_panel_wants_keyboard(const mur_panel *p)
@@ -205,10 +211,20 @@ extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     const ImGuiViewport *vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10.0f, vp->WorkPos.y + 10.0f), ImGuiCond_Once,
-                            ImVec2(1.0f, 0.0f));
-    ImGui::SetNextWindowSize(ImVec2(380.0f, vp->WorkSize.y * 0.85f), ImGuiCond_Once);
-    ImGui::SetNextWindowBgAlpha(0.85f);
+    // the panel scales with the window: its font by half steps from 1x (up to 720 rows) to 3x, its
+    // width 380 px at 1x but never more than 42% of the window's; laid out again when the window's
+    // size changes (the user may move and resize it in between)
+    const float W = vp->WorkSize.x, H = vp->WorkSize.y;
+    float scale = std::floor(H / 720.0f * 2.0f) / 2.0f;
+    scale = scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale);
+    ImGui::GetIO().FontGlobalScale = scale;
+    const float width = std::fmin(380.0f * scale, 0.42f * W);
+    const ImGuiCond cond = W != p->vw || H != p->vh ? ImGuiCond_Always : ImGuiCond_Once;
+    p->vw = W;
+    p->vh = H;
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + W - 10.0f, vp->WorkPos.y + 10.0f), cond, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowSize(ImVec2(width, H * 0.85f), cond);
+    ImGui::SetNextWindowBgAlpha(0.97f); // nothing shows through its sliders
     bool open = ImGui::Begin("murmur parameters (E hides)");
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     p->x0 = pos.x;
@@ -231,7 +247,7 @@ extern "C" void mur_panel_draw(mur_panel *p, mur_panel_io *io)
         }
         ImGui::Text("tick %llu   %.0f fps", static_cast<unsigned long long>(io->tick), io->fps);
         ImGui::Separator();
-        ImGui::PushItemWidth(-170.0f);
+        ImGui::PushItemWidth(-0.45f * ImGui::GetWindowWidth()); // the rest for the labels
         preset_widget(io);
         // counts first, then the toggles, then every other live parameter in table order
         const int n = mur_param_count();

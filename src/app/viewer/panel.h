@@ -49,6 +49,8 @@ void mur_panel_draw(mur_panel *p, mur_panel_io *io);
 /// (x, y): the cursor in window coordinates; inside the panel counts even before ImGui has seen it.
 bool mur_panel_wants_mouse(const mur_panel *p, double x, double y);
 bool mur_panel_wants_keyboard(const mur_panel *p);
+/// The left edge of the panel in the last frame it was drawn, window coordinates.
+float mur_panel_left(const mur_panel *p);
 
 #ifdef __cplusplus
 }

@@ -203,7 +203,7 @@ static void kick(viewer *v, int ticks)
     job.budget_s = v->scripted || v->rec.session ? 0.0 : MAX_STEP_BUDGET_S;
     /* a paused flock is copied again when the camera changed the birds' sizes on screen (lod.h) */
     job.copy = ticks > 0 || v->flock_dirty || v->frame <= 1 || mur_renderer_lod_stale(v->renderer);
-    job.centre = v->camera.cam.follow || v->camera.mode.follow;
+    job.centre = v->camera.cam.follow || mur_cam_mode_wants_centre(&v->camera.mode);
     v->flock_dirty = false;
     if (job.copy)
         job.copy = mur_renderer_map(v->renderer, v->nboids, v->npredators, &job.dst);
@@ -237,6 +237,8 @@ static double sync_worker(viewer *v, float dt)
     if (res.has_centre) {
         memcpy(v->centre, res.centre, sizeof v->centre);
         v->radius = res.radius;
+        v->has_box = res.has_box;
+        memcpy(v->box, res.box, sizeof v->box);
     }
     v->ticks_last = res.ticks_done;
     v->upload_ms = 0.0; /* the worker copied the state into the mapped buffers */
@@ -305,7 +307,7 @@ static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *n
     v->want_screenshot = v->want_screenshot || req.screenshot;
     v->quit = v->quit || req.quit;
     if (req.record_toggle && viewer_toggle_recording(v))
-        v->pace = mur_pace_of(v->cli); /* the video's frames from its first */
+        v->pace = mur_pace_of(v->cli, true); /* the video's frames from its first */
 }
 
 /* Smoothed fps and ms per frame for the HUD; sums over the timed frames for the summary. */
@@ -398,7 +400,11 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
             snapshot(v);
         }
 
-        viewer_camera_move(&v->camera, &v->sel, v->display.boid_size, v->centre, v->radius, v->time, real_dt);
+        /* the flock is framed in the part of the window the panel leaves free (not in a video) */
+        viewer_camera_free_part(&v->camera, 0.0f, v->rec.session ? (float)v->fb_w : viewer_panel_left(v), v->fb_w);
+        if (viewer_camera_move(&v->camera, &v->sel, v->display.boid_size, v->centre, v->radius,
+                               v->has_box ? (const float(*)[3])v->box : NULL, v->time, real_dt))
+            mur_msg(&v->msg, "camera free: it no longer follows the flock (F follows it again)");
 
         double t_draw = mur_clock_s();
         mur_scene scene;
@@ -410,6 +416,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
             mur_renderer_draw(v->renderer, &v->camera.cam, &scene, v->fb_w, v->fb_h);
             viewer_draw_hud(v, v->fb_w, v->fb_h, VIEWER_HUD_WINDOW);
             viewer_panel_draw(v);
+            viewer_draw_help(v, v->fb_w, v->fb_h);
         }
 
         if (v->want_screenshot) {
@@ -529,7 +536,7 @@ static bool setup(viewer *v)
         fprintf(stderr, "murmur: %s\n", err);
         return false;
     }
-    v->pace = mur_pace_of(cli);
+    v->pace = mur_pace_of(cli, cli->record != NULL);
     /* metrics are measured a few times a second by the worker, not every tick, unless --metrics
      * asks for a row per tick */
     viewer_plots_init(&v->plots);

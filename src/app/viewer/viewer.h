@@ -23,7 +23,8 @@ struct mur_hud;
 struct mur_scene;
 
 #define VIEWER_SEL_MAX 512
-#define VIEWER_TRAIL_LEN 90     /* frames a trail keeps (3 s at 30 fps) */
+#define VIEWER_TRAIL_LEN 1800   /* frames a trail can keep (60 s at 30 fps; Y sets the length) */
+#define VIEWER_TRAIL_DEFAULT 90 /* frames a trail keeps at start (3 s at 30 fps) */
 #define VIEWER_TRAIL_BIRDS 24   /* birds with a trail in the sample mode */
 #define VIEWER_INPUTS 64        /* inputs waiting for the flock in a free run */
 
@@ -45,6 +46,7 @@ typedef struct viewer_input {
 /// scene and the panel read it.
 typedef struct viewer_display {
     bool show_hud, show_help, show_box, color_by_speed;
+    bool hud_full;             ///< U: every number and toggle (else a minimal line; --hud on: full)
     bool show_plots;           ///< M: the live plots
     bool show_axes;            ///< D: the biggest group's principal axes
     float boid_size;
@@ -81,6 +83,7 @@ typedef struct viewer_camera {
     mur_camera cam;
     mur_cam_mode mode;         ///< --camera orbit:SECONDS / follow / fixed, --camera-path
     int watch;                 ///< J: 0 off, 1 the camera follows the selected bird, 2 rides behind it
+    bool was_follow;           ///< the camera followed the flock in the last frame
 } viewer_camera;
 
 /// The selected bird (a click on it), as of the last sync. Written by viewer_pick.c.
@@ -97,6 +100,7 @@ typedef struct viewer_sel {
 typedef struct viewer_trails {
     int mode;                  ///< 0 off, 1 the selected bird, 2 a sample of birds
     int birds, head, count;
+    int len;                   ///< frames a trail keeps (Y: 45 .. VIEWER_TRAIL_LEN; 0: the default)
     uint64_t tick;             ///< tick of the newest point
     float pos[VIEWER_TRAIL_BIRDS][VIEWER_TRAIL_LEN][3];
 } viewer_trails;
@@ -165,6 +169,8 @@ typedef struct viewer {
     uint64_t tick;
     double centre[3];          ///< the followed group's centre (or the mean boid position)
     double radius;             ///< the followed group's rms radius, wu (0: unknown)
+    bool has_box;              ///< box holds the followed group's box (group.h)
+    float box[4][3];
     double sim_time;           ///< simulated seconds since the start (the plots' clock)
     double next_measure_sim;   ///< scripted runs: simulated time of the next measurement
     double next_measure;       ///< when the metrics are next computed (s, glfwGetTime)
@@ -241,8 +247,12 @@ void viewer_camera_pan(viewer_camera *c, float dx, float dy);
 void viewer_camera_zoom(viewer_camera *c, float notches);
 /// Once a frame: J's bird (sel), following the group (centre, radius), the --camera mode at the
 /// animation time t, damped motion over real_dt.
-void viewer_camera_move(viewer_camera *c, const viewer_sel *sel, float boid_size, const double centre[3],
-                        double radius, double t, double real_dt);
+/// The part of the window nothing covers (the parameter panel at the right edge): [x0, x1) pixels
+/// of a width-pixel framebuffer; the flock is centred and framed in it.
+void viewer_camera_free_part(viewer_camera *c, float x0, float x1, int width);
+/// Returns true when the camera stopped following the flock since the last frame (a pan, Home, F).
+bool viewer_camera_move(viewer_camera *c, const viewer_sel *sel, float boid_size, const double centre[3],
+                        double radius, const float (*box)[3], double t, double real_dt);
 
 /* viewer_mouse.c: the functions that can change the flock return whether they did (the loop then
  * uploads it again even without a tick) */
@@ -281,6 +291,8 @@ bool viewer_panel_available(void);
 /// E: show or hide the panel; returns whether it is now on.
 bool viewer_panel_toggle(viewer *v);
 bool viewer_panel_shown(const viewer *v); ///< drawn in the window this frame (E on, HUD not hidden)
+/// The panel's left edge in framebuffer pixels (the framebuffer's width when it is not shown).
+float viewer_panel_left(const viewer *v);
 bool viewer_panel_wants_mouse(const viewer *v);
 bool viewer_panel_wants_keyboard(const viewer *v);
 void viewer_panel_draw(viewer *v);
@@ -305,6 +317,8 @@ void viewer_pick_draw(const viewer *v, struct mur_hud *h, float scale, int width
 /* viewer_trails.c */
 /// T: off > the selected bird > a sample of birds > off.
 void viewer_trails_cycle(viewer *v);
+/// Y: the trails' length, doubled (45 to 1800 frames, then back to 45).
+void viewer_trails_longer(viewer *v);
 /// Add the drawn state's positions (worker idle).
 void viewer_trails_update(viewer *v, const mur_view *view);
 /// The trails as fading dots, inside a HUD frame of width x height pixels.
@@ -320,5 +334,7 @@ typedef enum viewer_hud_mode {
 } viewer_hud_mode;
 /// The HUD over a frame of width x height pixels (the window's framebuffer or the recording target).
 void viewer_draw_hud(const viewer *v, int width, int height, viewer_hud_mode mode);
+/// The help overlay (H) in the window, drawn last: over the HUD and the parameter panel.
+void viewer_draw_help(const viewer *v, int width, int height);
 
 #endif

@@ -10,6 +10,7 @@ bool viewer_camera_setup(viewer_camera *c, const mur_cli *cli, const mur_flock_d
                          int height, char *err, size_t len)
 {
     c->watch = 0;
+    c->was_follow = false;
     return mur_cam_setup(&c->cam, &c->mode, cli, world, width, height, err, len);
 }
 
@@ -21,6 +22,11 @@ void viewer_camera_free(viewer_camera *c)
 void viewer_camera_aspect(viewer_camera *c, int width, int height)
 {
     mur_camera_set_aspect(&c->cam, width, height);
+}
+
+void viewer_camera_free_part(viewer_camera *c, float x0, float x1, int width)
+{
+    mur_camera_set_free(&c->cam, x0, x1, width);
 }
 
 void viewer_camera_scale(viewer_camera *c, float k)
@@ -60,10 +66,11 @@ void viewer_camera_zoom(viewer_camera *c, float notches)
     mur_camera_zoom(&c->cam, notches);
 }
 
-void viewer_camera_move(viewer_camera *c, const viewer_sel *sel, float boid_size, const double centre[3],
-                        double radius, double t, double real_dt)
+bool viewer_camera_move(viewer_camera *c, const viewer_sel *sel, float boid_size, const double centre[3],
+                        double radius, const float (*box)[3], double t, double real_dt)
 {
     mur_camera *cam = &c->cam;
+    const bool ended = c->was_follow && !cam->follow;
     if (sel->bird < 0)
         c->watch = 0;
     if (c->watch == 1) {
@@ -86,12 +93,17 @@ void viewer_camera_move(viewer_camera *c, const viewer_sel *sel, float boid_size
         while (cam->goal.yaw - cam->cur.yaw < -GLM_PIf)
             cam->goal.yaw += 2.0f * GLM_PIf;
     }
+    const bool mode = c->mode.orbit_s > 0.0 || c->mode.follow || c->mode.path.n > 0;
     if (cam->follow) {
+        if (box && c->watch == 0 && !mode) /* a mode fits the box itself */
+            mur_camera_fit(cam, box, (float)real_dt);
         float p[3] = {(float)centre[0], (float)centre[1], (float)centre[2]};
         mur_camera_frame(cam, p, (float)radius);
     }
-    if (c->mode.orbit_s > 0.0 || c->mode.follow || c->mode.path.n > 0)
-        mur_cam_mode_apply(&c->mode, cam, centre, radius, t - real_dt, (float)real_dt);
+    if (mode)
+        mur_cam_mode_apply(&c->mode, cam, centre, radius, c->watch == 0 ? box : NULL, t - real_dt, (float)real_dt);
     else
         mur_camera_update(cam, (float)real_dt);
+    c->was_follow = cam->follow;
+    return ended;
 }

@@ -38,7 +38,7 @@ static mur_sim_ctl control_of(viewer *v)
     c.speed = v->run.speed;
     c.steps = viewer_run_take_steps(&v->run);
     c.measure = v->display.show_hud || v->display.show_axes;
-    c.centre = v->camera.cam.follow || v->camera.mode.follow;
+    c.centre = v->camera.cam.follow || mur_cam_mode_wants_centre(&v->camera.mode);
     c.sel_bird = v->sel.bird;
     return c;
 }
@@ -123,6 +123,8 @@ static void take_state(viewer *v, const mur_sim_state *st)
     if (st->has_centre) {
         memcpy(v->centre, st->centre, sizeof v->centre);
         v->radius = st->radius;
+        v->has_box = st->has_box;
+        memcpy(v->box, st->box, sizeof v->box);
     }
     v->sim_time = v->sim_time0 + st->sim_time;
     v->sim_ms = st->step_ms;
@@ -205,7 +207,7 @@ static void free_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *ne
         mur_sim_give_back(v->sim, changed);
         viewer_free_stop(v);
         if (viewer_toggle_recording(v))
-            v->pace = mur_pace_of(v->cli); /* the video's frames from its first */
+            v->pace = mur_pace_of(v->cli, true); /* the video's frames from its first */
         return;
     }
     mur_sim_give_back(v->sim, changed);

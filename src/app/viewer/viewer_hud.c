@@ -38,30 +38,107 @@ static void toggle(mur_hud *h, float *x, float y, const char *name, bool on)
     *x += mur_hud_text(h, *x, y, name, on ? ON : OFF) + mur_hud_text_width(h, "  ");
 }
 
+/* Greedy word wrap of text into lines no wider than w pixels at the HUD's scale: the line starts
+ * into starts[], their lengths into lens[]; returns the count (at most max). */
+static int wrap(const mur_hud *h, const char *text, float w, int max, const char **starts, int *lens)
+{
+    int n = 0;
+    const char *p = text;
+    char buf[256];
+    while (*p && n < max) {
+        const char *best = NULL;
+        for (const char *q = p;; q++) {
+            if (*q != ' ' && *q != '\0')
+                continue;
+            size_t len = (size_t)(q - p) < sizeof buf - 1 ? (size_t)(q - p) : sizeof buf - 1;
+            memcpy(buf, p, len);
+            buf[len] = '\0';
+            if (best && mur_hud_text_width(h, buf) > w)
+                break;
+            best = q;
+            if (*q == '\0')
+                break;
+        }
+        starts[n] = p;
+        lens[n] = (int)(best - p);
+        n++;
+        p = best;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}
+
+/* The help (H): every binding, key and action, wrapped to the window and in two columns where one
+ * does not fit its height; the largest whole scale at which it fits. Drawn over everything, the
+ * parameter panel included. */
 static void draw_help(const viewer *v, float scale, int width, int height)
 {
     mur_hud *h = v->hud;
     int n;
     const viewer_binding *lines = viewer_bindings(&n);
-    float lh = mur_hud_line_height(h);
-    float keyw = 0.0f, whatw = 0.0f;
-    for (int i = 0; i < n; i++) {
-        float a = mur_hud_text_width(h, lines[i].label), b = mur_hud_text_width(h, lines[i].help);
-        keyw = a > keyw ? a : keyw;
-        whatw = b > whatw ? b : whatw;
-    }
-    float gap = 16.0f * scale;
-    float w = keyw + gap + whatw, hgt = (float)(n + 2) * lh;
-    float x = ((float)width - w) * 0.5f, y = ((float)height - hgt) * 0.5f;
-    if (y < 4.0f)
-        y = 4.0f;
-    const uint8_t bg[4] = {6, 10, 18, 215};
-    mur_hud_rect(h, x - 2 * gap, y - gap, w + 4 * gap, hgt + 2 * gap, bg);
-    mur_hud_text(h, x, y, "murmur - keys and mouse (H closes)", ACCENT);
-    for (int i = 0; i < n; i++) {
-        float ly = y + (float)(i + 2) * lh;
-        mur_hud_text(h, x, ly, lines[i].label, WHITE);
-        mur_hud_text(h, x + keyw + gap, ly, lines[i].help, DIM);
+    enum { MAXL = 8 };
+    for (float sc = scale; sc >= 1.0f; sc -= 1.0f) {
+        for (int cols = 1; cols <= 2; cols++) {
+            mur_hud_begin(h, width, height, sc);
+            float lh = mur_hud_line_height(h), gap = 12.0f * sc, margin = 8.0f * sc;
+            float keyw = 0.0f, whatw = 0.0f;
+            for (int i = 0; i < n; i++) {
+                float a = mur_hud_text_width(h, lines[i].label), b = mur_hud_text_width(h, lines[i].help);
+                keyw = a > keyw ? a : keyw;
+                whatw = b > whatw ? b : whatw;
+            }
+            float colw = ((float)width - 2.0f * margin - 2.0f * gap - (float)(cols - 1) * 2.0f * gap) / (float)cols;
+            float textw = colw - keyw - gap;
+            if (textw < 60.0f * sc)
+                continue;
+            if (whatw < textw)
+                textw = whatw;
+            /* lines per entry, then the split point between the columns */
+            int rows[64], total = 0;
+            const char *st[MAXL];
+            int ln[MAXL];
+            for (int i = 0; i < n && i < 64; i++) {
+                rows[i] = wrap(h, lines[i].help, textw, MAXL, st, ln);
+                total += rows[i];
+            }
+            int per = cols == 1 ? total : (total + 1) / 2, split = n, acc = 0;
+            for (int i = 0; i < n && cols == 2; i++) {
+                if (acc >= per) {
+                    split = i;
+                    break;
+                }
+                acc += rows[i];
+            }
+            int tall = cols == 1 ? total : (acc > total - acc ? acc : total - acc);
+            float hgt = (float)(tall + 2) * lh;
+            if (hgt + 2.0f * margin > (float)height && !(sc <= 1.0f && cols == 2))
+                continue;
+            float w = (float)cols * (keyw + gap + textw) + (float)(cols - 1) * 2.0f * gap;
+            float x = ((float)width - w) * 0.5f, y = ((float)height - hgt) * 0.5f;
+            if (y < margin)
+                y = margin;
+            const uint8_t bg[4] = {6, 10, 18, 225};
+            mur_hud_rect(h, x - gap, y - gap, w + 2 * gap, hgt + 2 * gap, bg);
+            mur_hud_text(h, x, y, "murmur - keys and mouse (H closes)", ACCENT);
+            int row = 2;
+            float cx = x;
+            for (int i = 0; i < n; i++) {
+                if (i == split) {
+                    cx += keyw + gap + textw + 2.0f * gap;
+                    row = 2;
+                }
+                mur_hud_text(h, cx, y + (float)row * lh, lines[i].label, WHITE);
+                int k = wrap(h, lines[i].help, textw, MAXL, st, ln);
+                for (int j = 0; j < k; j++) {
+                    char buf[256];
+                    snprintf(buf, sizeof buf, "%.*s", ln[j], st[j]);
+                    mur_hud_text(h, cx + keyw + gap, y + (float)(row + j) * lh, buf, DIM);
+                }
+                row += k;
+            }
+            return;
+        }
     }
 }
 
@@ -143,21 +220,59 @@ static float draw_status(const viewer *v, float x0, float y, float scale)
     return y - y0;
 }
 
+/* The whole scale of the HUD's font for a window: one step per 480 rows (and 640 columns), 1 to 4;
+ * whole multiples only: a fractional scale blurs stb_easy_font's strokes (0 read as 8 at 1.5x). */
+static float hud_scale(int width, int height)
+{
+    float a = floorf((float)height / 480.0f), b = floorf((float)width / 640.0f);
+    float scale = a < b ? a : b;
+    return scale < 1.0f ? 1.0f : (scale > 4.0f ? 4.0f : scale);
+}
+
+/* The minimal HUD: one line (preset, birds, speed, pause), the camera's mode when it does not follow
+ * the flock, and the message line; returns the height used. */
+static float draw_minimal(const viewer *v, float x0, float y)
+{
+    char text[256];
+    const char *follow = "";
+    if (!v->camera.cam.follow && v->camera.watch == 0 && !v->rec.session)
+        follow = "\nfree camera: F follows the flock again";
+    snprintf(text, sizeof text, "%s  %d birds  x%g%s%s", v->cmds.preset, (int)v->nboids, v->run.speed,
+             v->run.paused ? "  PAUSED" : "", follow);
+    return panel_text(v, x0, y, text, DIM);
+}
+
+/* A hint of the keys at the bottom centre for the first seconds, fading out (window only). */
+static void draw_start_hint(const viewer *v, float scale, int width, int height)
+{
+    const double shown = 8.0, fade = 2.0;
+    if (v->time >= shown || v->display.show_help)
+        return;
+    mur_hud *h = v->hud;
+    float a = v->time < shown - fade ? 1.0f : (float)((shown - v->time) / fade);
+    const char *hint = "E  parameters     H  help     U  numbers     F  follow the flock";
+    float lh = mur_hud_line_height(h), pad = 6.0f * scale;
+    float w = mur_hud_text_width(h, hint);
+    float x = ((float)width - w) * 0.5f, y = (float)height - lh - 3.0f * pad;
+    const uint8_t bg[4] = {6, 10, 18, (uint8_t)(170.0f * a)}, fg[4] = {235, 240, 248, (uint8_t)(255.0f * a)};
+    mur_hud_rect(h, x - pad, y - pad, w + 2 * pad, lh + 2 * pad - 2.0f, bg);
+    mur_hud_text(h, x, y, hint, fg);
+}
+
 void viewer_draw_hud(const viewer *v, int width, int height, viewer_hud_mode mode)
 {
     const viewer_display *d = &v->display;
     const bool video = mode == VIEWER_HUD_VIDEO;
     /* over a frame that has its HUD from the video already, the window adds the marker only */
     const bool show_hud = d->show_hud && mode != VIEWER_HUD_MARKER;
-    const bool show_help = d->show_help && mode != VIEWER_HUD_MARKER;
+    /* in the window the help is drawn after the panel (viewer_draw_help), over it */
+    const bool show_help = d->show_help && video;
     bool marker = v->rec.session && !video;
-    if (!show_hud && !show_help && !marker && v->sel.bird < 0 && v->trails.mode == 0)
+    bool hint = mode == VIEWER_HUD_WINDOW && d->show_hud && !v->rec.session && v->time < 8.0;
+    if (!show_hud && !show_help && !marker && !hint && v->sel.bird < 0 && v->trails.mode == 0)
         return;
     mur_hud *h = v->hud;
-    /* whole multiples of the font's pixels only: a fractional scale blurs stb_easy_font's strokes
-     * (0 read as 8 at 1.5x) */
-    float scale = floorf((float)height / 480.0f);
-    scale = scale < 1.0f ? 1.0f : (scale > 3.0f ? 3.0f : scale);
+    float scale = hud_scale(width, height);
     mur_hud_begin(h, width, height, scale);
     float lh = mur_hud_line_height(h);
     float x0 = 10.0f * scale, y = 8.0f * scale;
@@ -166,20 +281,23 @@ void viewer_draw_hud(const viewer *v, int width, int height, viewer_hud_mode mod
         viewer_trails_draw(v, h, scale, width, height);
         viewer_pick_draw(v, h, scale, width, height);
     }
-    if (show_hud && !show_help) {
-        y += draw_status(v, x0, y, scale);
-
-        const mur_param *p = viewer_param(d->param_sel);
-        if (p) {
-            char val[128] = "", text[512];
-            viewer_param_value(&v->def, p, val, sizeof val);
-            snprintf(text, sizeof text, "< %s = %s %s >   (Up/Down select, Left/Right change)",
-                     p->name, val, p->unit);
-            y += panel_text(v, x0, y, text, ACCENT);
+    if (show_hud && !d->show_help) {
+        if (d->hud_full) {
+            y += draw_status(v, x0, y, scale);
+            const mur_param *p = viewer_param(d->param_sel);
+            if (p) {
+                char val[128] = "", text[512];
+                viewer_param_value(&v->def, p, val, sizeof val);
+                snprintf(text, sizeof text, "< %s = %s %s >   (Up/Down select, Left/Right change)",
+                         p->name, val, p->unit);
+                y += panel_text(v, x0, y, text, ACCENT);
+            }
+        } else {
+            y += draw_minimal(v, x0, y) + 2.0f * scale;
         }
         const char *msg = mur_msg_shown(&v->msg);
         if (msg)
-            panel_text(v, x0, y + 2.0f * scale, msg, WHITE);
+            y += panel_text(v, x0, y + 2.0f * scale, msg, WHITE) + 2.0f * scale;
 
         if (d->show_plots) {
             /* the graphs in a column at the right edge; while the parameter panel holds the right
@@ -191,13 +309,27 @@ void viewer_draw_hud(const viewer *v, int width, int height, viewer_hud_mode mod
                 viewer_plots_draw(&v->plots, h, (float)width - w - x0, 8.0f * scale, w, gh, v->sim_time);
         }
 
-        const char *hint = "H help   M plots   Tab hide";
-        float hw = mur_hud_text_width(h, hint);
-        mur_hud_text(h, (float)width - hw - x0, (float)height - lh - 6.0f * scale, hint, DIM);
+        if (d->hud_full && !hint) {
+            const char *keys = "H help   M plots   U minimal   Tab hide";
+            float hw = mur_hud_text_width(h, keys);
+            mur_hud_text(h, (float)width - hw - x0, (float)height - lh - 6.0f * scale, keys, DIM);
+        }
     }
-    if (show_help)
+    if (hint)
+        draw_start_hint(v, scale, width, height);
+    if (show_help) {
+        mur_hud_end(h); /* the help lays itself out, at its own scale */
         draw_help(v, scale, width, height);
+    }
     if (marker)
         draw_rec_marker(v, scale, width, height);
     mur_hud_end(h);
+}
+
+void viewer_draw_help(const viewer *v, int width, int height)
+{
+    if (!v->display.show_help)
+        return;
+    draw_help(v, hud_scale(width, height), width, height);
+    mur_hud_end(v->hud);
 }

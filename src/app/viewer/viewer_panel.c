@@ -11,8 +11,8 @@
 
 bool viewer_panel_setup(viewer *v)
 {
-    /* interactive runs show it; scripted runs (--frames) start without it (E shows it) */
-    v->panel.show = !v->scripted;
+    /* hidden at start, so nothing covers the flock (E shows it; a hint that fades names the key) */
+    v->panel.show = false;
 #ifdef MUR_HAVE_PANEL
     v->panel.ui = mur_panel_create(v->win);
     return v->panel.ui != NULL;
@@ -48,6 +48,18 @@ bool viewer_panel_toggle(viewer *v)
 bool viewer_panel_shown(const viewer *v)
 {
     return v->panel.ui && v->panel.show && v->display.show_hud;
+}
+
+float viewer_panel_left(const viewer *v)
+{
+#ifdef MUR_HAVE_PANEL
+    if (viewer_panel_shown(v) && v->win_w > 0) {
+        float x = mur_panel_left(v->panel.ui) * (float)v->fb_w / (float)v->win_w;
+        if (x > 0.0f && x < (float)v->fb_w)
+            return x;
+    }
+#endif
+    return (float)v->fb_w;
 }
 
 bool viewer_panel_wants_mouse(const viewer *v)

@@ -116,6 +116,8 @@ void viewer_pick_draw(const viewer *v, mur_hud *h, float scale, int width, int h
             mark(h, s[0], s[1], 5.0f * scale, 2.0f * scale, CYAN);
     if (!project(vp, v->sel.pos, width, height, s))
         return;
+    static const uint8_t DARK[4] = {8, 10, 16, 200};
+    mark(h, s[0], s[1], 9.0f * scale, 4.0f * scale, DARK); /* a dark rim round the yellow square */
     mark(h, s[0], s[1], 8.0f * scale, 2.0f * scale, YELLOW);
     /* the view radius: a circle around the bird in the screen's plane */
     vec3 fwd, right, up, eye, world_up = {0.0f, 1.0f, 0.0f};
@@ -166,5 +168,13 @@ void viewer_pick_draw(const viewer *v, mur_hud *h, float scale, int width, int h
     char text[96];
     snprintf(text, sizeof text, "boid %d  %.2f wu/s  %d neighbours", (int)v->sel.bird, (double)v->sel.speed,
              (int)v->sel.count);
-    mur_hud_text(h, s[0] + 12.0f * scale, s[1] - 6.0f * scale, text, YELLOW);
+    /* on a dark backing with a rim, so the label reads on any sky and over any birds (the yellow on
+     * the backing is about 14:1) */
+    static const uint8_t BACK[4] = {8, 10, 16, 215};
+    static const uint8_t RIM[4] = {255, 230, 60, 90};
+    float tx = s[0] + 12.0f * scale, ty = s[1] - 6.0f * scale, pad = 3.0f * scale;
+    float tw = mur_hud_text_width(h, text), th = mur_hud_line_height(h);
+    mur_hud_rect(h, tx - pad - scale, ty - pad - scale, tw + 2 * pad + 2 * scale, th + 2 * pad, RIM);
+    mur_hud_rect(h, tx - pad, ty - pad, tw + 2 * pad, th + 2 * pad - 2.0f * scale, BACK);
+    mur_hud_text(h, tx, ty, text, YELLOW);
 }
