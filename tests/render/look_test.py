@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The dusk look's targets (issue 25), measured on the pixels of real frames (standard library only).
 
-usage: look_test.py MURMUR SECONDS [BOIDS ...] [--keep DIR]
+usage: look_test.py MURMUR SECONDS [BOIDS ...] [--keep DIR] [--set NAME=VALUE ...]
 
 For each count, the program (headless: EGL + Mesa llvmpipe) flies the default preset (starling, the
 dusk look) for SECONDS of simulated time and saves one frame, HUD off, 1280x720, with its state
@@ -11,7 +11,9 @@ the sky's by more than 0.02 (0-1 scale, Rec. 709 weights on the stored values). 
   - at least 80% of the bird pixels darker than the sky behind them,
   - a median luminance step (sky minus frame) of at least 0.15,
   - the flock's box (the 1st to 99th percentile of the bird pixels' x and y) at least 12% of the frame,
-  - bird pixels at least 1.5% of the frame.
+  - bird pixels at least 1.5% of the frame,
+  - and no flicker: the flock's darkness (the sum of the steps) changes by at most 5% from that frame
+    to the next (a tick and 1/30 s of wing beats later).
 The targets are checked from an observer standing below the flock at a distance, looking up at it
 (the view issue 25's item 3 asks of the default camera; the last state is drawn again from there,
 --init, a fixed camera placed from the state: observer() below); the default camera's numbers are
@@ -78,11 +80,13 @@ def measure(frame_png, sky_png):
                 darker += d > 0.0
     n = len(steps)
     check(n > 0, '%s: no bird pixels at all' % frame_png)
+    dark = sum(steps)
     steps.sort()
     xs.sort()
     ys.sort()
     box = ((percentile(xs, 0.99) - percentile(xs, 0.01) + 1) * (percentile(ys, 0.99) - percentile(ys, 0.01) + 1))
-    return {'darker': darker / n, 'median_step': steps[n // 2], 'box': box / (w * h), 'pixels': n / (w * h)}
+    return {'darker': darker / n, 'median_step': steps[n // 2], 'box': box / (w * h), 'pixels': n / (w * h),
+            'dark': dark}
 
 
 def read_state(path):
@@ -111,7 +115,7 @@ def observer(pts):
             '--look-at', '%g,%g,%g' % (cx, cy, cz)]
 
 
-def one_count(murmur, seconds, boids, tmp):
+def one_count(murmur, seconds, boids, tmp, sets=()):
     """Fly the default preset for seconds, then draw its last state twice from the default camera and
     from an observer's (with the boids and without): {camera: (numbers, frame, sky)}."""
     # the starling preset's tick (a parameter of the preset, read from the program, not assumed)
@@ -128,24 +132,31 @@ def one_count(murmur, seconds, boids, tmp):
         return os.path.join(tmp, '%s_%s_%d.%s' % (kind, cam, boids, ext))
     state = name('state', 'flight', 'csv')
     common = [murmur, '--headless', '--frames', '1', '--size', '%dx%d' % SIZE, '--hud', 'off']
-    run(common + ['--set', 'boids=%d' % boids, '--warmup', str(ticks), '--screenshot', name('frame', 'default', 'png'),
+    run(common + list(sets) + ['--set', 'boids=%d' % boids, '--warmup', str(ticks), '--screenshot', name('frame', 'default', 'png'),
                   '--export', state], env_headless())
     run(common + ['--init', state, '--screenshot', name('sky', 'default', 'png')], env_headless(MURMUR_BIRD='none'))
     cam = observer(read_state(state))
     for env, kind in ((env_headless(), 'frame'), (env_headless(MURMUR_BIRD='none'), 'sky')):
         run(common + cam + ['--init', state, '--screenshot', name(kind, 'observer', 'png')], env)
+    # the next frame (a tick and a frame's time of wing beats later; the fixed camera sees the same sky)
+    run(common[:2] + ['--frames', '2'] + common[4:] + cam + ['--init', state, '--screenshot',
+                                                             name('frame', 'next', 'png')], env_headless())
     out = {}
-    for c in ('default', 'observer'):
-        frame, sky = name('frame', c, 'png'), name('sky', c, 'png')
+    for c in ('default', 'observer', 'next'):
+        frame, sky = name('frame', c, 'png'), name('sky', 'observer' if c == 'next' else c, 'png')
         out[c] = (measure(frame, sky), frame, sky)
     return out
 
 
 def main(argv):
-    keep = None
+    keep, sets = None, []
     if '--keep' in argv:
         i = argv.index('--keep')
         keep = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
+    while '--set' in argv:
+        i = argv.index('--set')
+        sets += argv[i:i + 2]
         argv = argv[:i] + argv[i + 2:]
     murmur, seconds = argv[1], float(argv[2])
     counts = [int(a) for a in argv[3:]] or [2000, 20000]
@@ -153,8 +164,8 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix='murmur-look-') as tmp:
         for boids in counts:
             try:
-                res = one_count(murmur, seconds, boids, tmp)
-                for cam in ('default', 'observer'):
+                res = one_count(murmur, seconds, boids, tmp, sets)
+                for cam in ('default', 'observer', 'next'):
                     m, frame, sky = res[cam]
                     print('look %d boids after %g s, %s camera: %.1f%% of bird pixels darker than the sky, median '
                           'step %.3f, box %.1f%% of the frame, bird pixels %.2f%%'
@@ -165,6 +176,11 @@ def main(argv):
                         shutil.copy(frame, keep)
                         shutil.copy(sky, keep)
                 m = res['observer'][0]
+                # no flicker: the flock's darkness (the sum of the steps) the same in the next frame
+                change = abs(res['next'][0]['dark'] - m['dark']) / m['dark']
+                print('look %d boids: the darkness changes %.2f%% from one frame to the next' % (boids, 100 * change))
+                check(change <= 0.05, '%d boids: the flock\'s darkness changes %.1f%% from one frame to the next, '
+                      'want <= 5%%' % (boids, 100 * change))
                 check(m['darker'] >= 0.80, '%d boids: %.1f%% of bird pixels darker than the sky, want >= 80%%'
                       % (boids, 100 * m['darker']))
                 check(m['median_step'] >= 0.15, '%d boids: median luminance step %.3f, want >= 0.15'
