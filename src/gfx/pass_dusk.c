@@ -21,7 +21,7 @@ static const float silhouette[3] = {0.045f, 0.042f, 0.048f};
 
 /* The silhouette's ring: its radius around the box centre (wu: a world unit is about a metre in the
  * starling preset) and its heights. */
-#define RING_MIN_RADIUS 250.0f
+#define RING_MIN_RADIUS 400.0f
 #define TREE_SPACING 9.0f
 
 static float clamp01(float x) { return fminf(fmaxf(x, 0.0f), 1.0f); }
@@ -144,7 +144,7 @@ static float tree_height(float s, float circ)
  * (a low band and single-triangle blades). */
 static int build_silhouette(line_vertex *v, int room, const mur_render_frame *f, const mur_scene *s)
 {
-    const float radius = fmaxf(RING_MIN_RADIUS, 4.0f * f->ext);
+    const float radius = fmaxf(RING_MIN_RADIUS, 8.0f * f->ext);
     const float cx = f->centre[0], cz = f->centre[2], y0 = s->ground - 2.0f;
     const float circ = 2.0f * GLM_PIf * radius;
     float col[3];

@@ -173,8 +173,8 @@ def main(argv):
                              100 * m['pixels']))
                     if keep:
                         os.makedirs(keep, exist_ok=True)
-                        shutil.copy(frame, keep)
-                        shutil.copy(sky, keep)
+                        for f in (frame, sky, os.path.join(tmp, 'state_flight_%d.csv' % boids)):
+                            shutil.copy(f, keep)
                 m = res['observer'][0]
                 # no flicker: the flock's darkness (the sum of the steps) the same in the next frame
                 change = abs(res['next'][0]['dark'] - m['dark']) / m['dark']
