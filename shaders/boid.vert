@@ -95,7 +95,7 @@ void main()
     vec3 u2 = cb * up + sb * right;
 
     // size on screen: the bird's length in pixels at its distance
-    float w = (u_vp * vec4(i_pos, 1.0)).w;
+    float w = dot(vec4(u_vp[0][3], u_vp[1][3], u_vp[2][3], u_vp[3][3]), vec4(i_pos, 1.0));
     float px = u_size * u_px_per_wu / max(w, 1e-3);
     float grow = 1.0, cover = 1.0;
     if (u_look == 1 && px < MIN_PX) {
@@ -115,15 +115,18 @@ void main()
             float h2 = fract(h * 113.7);
             float hz = 10.0 + 4.0 * h2;                        // beats per second
             float beat = sin(6.2831853 * (hz * u_time + h));
-            // glide bouts of about a third of a second, a few times a second, only when not working
-            float bout = sin(6.2831853 * ((0.8 + 0.6 * h) * u_time + h2));
-            float glide = smoothstep(0.35, 0.75, bout) * (1.0 - smoothstep(0.5, 3.0, effort));
+            // glide bouts of about a fifth of a second, about once a second, only when not working (a
+            // triangle wave: software GL pays for every sine of every vertex)
+            float bout = abs(fract((0.8 + 0.6 * h) * u_time + h2) * 2.0 - 1.0);
+            float glide = smoothstep(0.6, 0.8, bout) * (1.0 - smoothstep(0.5, 3.0, effort));
             float amp = 0.9 * (1.0 - 0.85 * glide) * smoothstep(1.5, 5.0, px);
             float ang = amp * beat + 0.12;                       // + a slight dihedral
+            // the wing turns by ang about the body axis (|ang| < 1.1: sin and cos to 1% by their series)
+            float a2 = ang * ang, sa = ang * (1.0 - a2 / 6.0), ca = 1.0 - a2 * (0.5 - a2 / 24.0);
             float ax = abs(p.x);
-            p.y += ax * sin(ang);
-            p.x = sign(p.x) * ax * cos(ang);
-            n.x -= sign(p.x) * sin(ang) * n.y; // the face tilts with the wing
+            p.y += ax * sa;
+            p.x = sign(p.x) * ax * ca;
+            n.x -= sign(p.x) * sa * n.y; // the face tilts with the wing
         }
     }
     p *= u_size * grow;
