@@ -2,8 +2,9 @@
  * GL object it draws with (the boid, point and line programs and their uniform locations, the bird
  * meshes, the upload ring's and the points' and lines' vertex arrays, the shadows), and one frame:
  * the camera and light every pass shares, then the passes in their order (ground and grid, shadows,
- * birds, sky, overlays). The line program's stream (mur_draw_colored) is here as well, shared by the
- * scene and the overlays.
+ * birds, sky, overlays; in the dusk look: sky and land, silhouette, birds blended over them,
+ * overlays). The line program's stream (mur_draw_colored) is here as well, shared by the scene and
+ * the overlays.
  */
 #include "renderer_internal.h"
 
