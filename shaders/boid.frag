@@ -1,8 +1,8 @@
 #version 330 core
 // The colour was lit per face in boid.vert.
-flat in vec3 v_color;
+flat in vec4 v_color;
 out vec4 frag;
 void main()
 {
-    frag = vec4(v_color, 1.0);
+    frag = v_color;
 }

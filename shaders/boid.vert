@@ -1,6 +1,13 @@
 #version 330 core
-// One bird per instance, oriented along its velocity and banked into turns, lit per face.
-// Local mesh frame: x = wing, y = up, z = forward (nose at +z).
+// One bird per instance, oriented along its velocity and banked into turns, lit per face (studio)
+// or a dark silhouette whose alpha is its coverage (dusk). Local mesh frame: x = wing, y = up,
+// z = forward (nose at +z).
+//
+// Wings beat 10-14 times a second, each bird at its own rate and phase; a bird that is not working
+// (not speeding up or climbing) glides in short bouts, wings held out. A bird shorter than
+// u_min_px pixels on screen is drawn that long with its alpha lowered by the same area, and its wings
+// stop beating: a bird of a pixel or two keeps its coverage instead of shimmering as its thin
+// triangles fall between pixel centres.
 //
 // Software GL pays for every fragment-shader instruction, so the lighting is done here, once per
 // face: each triangle's last (provoking) vertex carries that face's normal, and the colour goes
@@ -30,8 +37,14 @@ uniform vec3 u_sky_color;      // ambient from above
 uniform vec3 u_ground_color;   // ambient from below
 uniform vec3 u_fog_color;
 uniform float u_fog_dist;      // distance at which the haze reaches about 40%
+uniform int u_look;            // 0 studio (lit colours), 1 dusk (dark silhouettes, alpha = coverage)
+uniform float u_px_per_wu;     // pixels per world unit at distance 1
+uniform float u_inv_dt;        // 1 / seconds between i_vel_prev and i_vel (0: unknown)
 
-flat out vec3 v_color;
+flat out vec4 v_color;
+
+const float MIN_PX = 3.0;      // dusk: birds shorter on screen are drawn this long, fainter
+const float DUSK_ALPHA = 0.92; // dusk: a whole bird's opacity (overlaps darken further)
 
 float hash11(uint n)
 {
@@ -81,22 +94,58 @@ void main()
     vec3 r2 = cb * right - sb * up;
     vec3 u2 = cb * up + sb * right;
 
+    // size on screen: the bird's length in pixels at its distance
+    float w = dot(vec4(u_vp[0][3], u_vp[1][3], u_vp[2][3], u_vp[3][3]), vec4(i_pos, 1.0));
+    float px = u_size * u_px_per_wu / max(w, 1e-3);
+    float grow = 1.0, cover = 1.0;
+    if (u_look == 1 && px < MIN_PX) {
+        grow = MIN_PX / max(px, 1e-3);
+        cover = 1.0 / (grow * grow);
+    }
+
     vec3 p = a_local;
     vec3 n = a_face_normal;
     if (a_part > 0.5 && a_part < 1.5) {
         if (perching) {
             p.x *= 0.3;                   // wings folded
         } else {
-            float beat = 0.8 * sin(u_time * (9.0 + 4.0 * h) + h * 6.2831853);
-            p.y += abs(p.x) * beat;
-            n.x -= sign(p.x) * beat * n.y; // the face tilts with the wing
+            // effort: speeding up along the heading, or climbing (g = 9.8 wu/s^2: a wu is about a metre)
+            vec3 a = (i_vel - i_vel_prev) * u_inv_dt;
+            float effort = dot(a, fwd) + 9.8 * fwd.y;
+            float h2 = fract(h * 113.7);
+            float hz = 10.0 + 4.0 * h2;                        // beats per second
+            float beat = sin(6.2831853 * (hz * u_time + h));
+            // glide bouts of about a fifth of a second, about once a second, only when not working (a
+            // triangle wave: software GL pays for every sine of every vertex)
+            float bout = abs(fract((0.8 + 0.6 * h) * u_time + h2) * 2.0 - 1.0);
+            float glide = smoothstep(0.6, 0.8, bout) * (1.0 - smoothstep(0.5, 3.0, effort));
+            float amp = 0.9 * (1.0 - 0.85 * glide) * smoothstep(1.5, 5.0, px);
+            float ang = amp * beat + 0.12;                       // + a slight dihedral
+            // the wing turns by ang about the body axis (|ang| < 1.1: sin and cos to 1% by their series)
+            float a2 = ang * ang, sa = ang * (1.0 - a2 / 6.0), ca = 1.0 - a2 * (0.5 - a2 / 24.0);
+            float ax = abs(p.x);
+            p.y += ax * sa;
+            p.x = sign(p.x) * ax * ca;
+            n.x -= sign(p.x) * sa * n.y; // the face tilts with the wing
         }
     }
-    p *= u_size;
+    p *= u_size * grow;
     vec3 world = i_pos + r2 * p.x + u2 * p.y + fwd * p.z;
     if (perching)
         world.y += 0.4 * u_size;           // standing: the tail end rests on the ground
     gl_Position = u_vp * vec4(world, 1.0);
+
+    vec3 to_eye = u_eye - world;
+    float dist = length(to_eye);
+    if (u_look == 1) {
+        // dusk: a near-black silhouette, a little variety, hazed toward the sky with distance
+        vec3 c = u_color_mode == 1
+            ? 0.55 * speed_ramp((speed - u_speed_range.x) / max(u_speed_range.y - u_speed_range.x, 1e-6))
+            : u_color_fly * (0.8 + 0.4 * h);
+        float d = dist / max(u_fog_dist, 1e-3);
+        v_color = vec4(mix(c, u_fog_color, min(1.0 - exp(-0.5 * d * d), 0.5)), DUSK_ALPHA * cover);
+        return;
+    }
 
     vec3 base;
     if (u_color_mode == 1)
@@ -106,8 +155,6 @@ void main()
     base *= 0.9 + 0.2 * h;                // a little variety between birds
 
     // lighting (only the provoking vertex's result is used)
-    vec3 to_eye = u_eye - world;
-    float dist = length(to_eye);
     to_eye /= max(dist, 1e-6);
     vec3 nw = r2 * n.x + u2 * n.y + fwd * n.z;
     float nl = length(nw);
@@ -121,5 +168,5 @@ void main()
     vec3 c = base * (0.35 * amb + 0.75 * diff + 0.15 * wrap);
     float d = dist / max(u_fog_dist, 1e-3);
     float fog = min(1.0 - exp(-0.5 * d * d), 0.55);
-    v_color = mix(c, u_fog_color, fog);
+    v_color = vec4(mix(c, u_fog_color, fog), 1.0);
 }

@@ -69,6 +69,21 @@ typedef enum mur_world_mode {
     MUR_WORLD_COUNT
 } mur_world_mode;
 
+/// How the program draws the flock (parameter `look`; the library has no graphics and only carries it).
+typedef enum mur_look {
+    MUR_LOOK_STUDIO = 0, ///< lit, coloured birds over a slate sky and a gridded ground (for studying rules)
+    MUR_LOOK_DUSK = 1,   ///< near-black birds against a bright dusk sky, their overlap darkening it
+    MUR_LOOK_COUNT
+} mur_look;
+
+/// What stands on the horizon in the dusk look (parameter `horizon`).
+typedef enum mur_horizon {
+    MUR_HORIZON_TREES = 0, ///< a treeline
+    MUR_HORIZON_REEDS = 1, ///< a reed bed
+    MUR_HORIZON_NONE = 2,  ///< open sky down to the ground
+    MUR_HORIZON_COUNT
+} mur_horizon;
+
 /// The boid count at which world=scale leaves the geometry as given (the default count).
 #define MUR_WORLD_REF_BOIDS 2000
 
@@ -131,6 +146,9 @@ typedef struct mur_flock_def {
     float centrality;           ///< cohesion scaled by C^centrality, C = |mean unit direction to the neighbours|
                                 ///< in [0, 1] (1 at the flock's edge, ~0 inside); 0 = off (topological only)
     mur_world_mode world;       ///< fixed: geometry as given; scale: geometry for MUR_WORLD_REF_BOIDS, scaled
+    /* drawing only: the program reads these, the simulation never does */
+    mur_look look;              ///< studio or dusk
+    mur_horizon horizon;        ///< the dusk look's silhouette on the horizon
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.

@@ -14,6 +14,11 @@ const float mur_color_flying[3] = {0.98f, 0.62f, 0.22f};
 const float mur_color_perching[3] = {0.30f, 0.90f, 0.40f};
 const float mur_color_predator[3] = {0.95f, 0.12f, 0.16f};
 
+/* dusk: silhouettes against the sky (a starling at dusk is a dark shape; the falcon a little warmer) */
+static const float dusk_bird[3] = {0.035f, 0.032f, 0.040f};
+static const float dusk_predator[3] = {0.120f, 0.040f, 0.030f};
+static const float dusk_haze[3] = {0.560f, 0.530f, 0.570f}; /* the air between: greyer than the horizon */
+
 static const float ambient_sky[3] = {0.55f, 0.65f, 0.85f};
 static const float ambient_ground[3] = {0.22f, 0.20f, 0.18f};
 
@@ -72,6 +77,7 @@ static void draw_kind(mur_renderer *r, kind_gpu *k, float size, const float colo
     glUniform1f(u[BU_SIZE], size);
     glUniform3fv(u[BU_COLOR_FLY], 1, color);
     glUniform1f(u[BU_BANK_GAIN], k->prev_valid && k->prev_dt > 0.0f ? bank_gain / k->prev_dt : 0.0f);
+    glUniform1f(u[BU_INV_DT], k->prev_valid && k->prev_dt > 0.0f ? 1.0f / k->prev_dt : 0.0f);
     if (k == &r->boids)
         point_boids_at(k, first);
     else
@@ -82,6 +88,13 @@ static void draw_kind(mur_renderer *r, kind_gpu *k, float size, const float colo
                             count);
 }
 
+/* Distance at which the haze reaches about 40% (boid.vert): the studio's is short, for depth; at
+ * dusk the air is clearer and the birds must stay darker than the sky. */
+static float fog_dist(const mur_render_frame *f)
+{
+    return (f->dusk ? 6.0f : 2.5f) * f->ext;
+}
+
 /* The smallest birds on software GL (lod.h): one shaded point each, count of them from first on. */
 static void draw_points(mur_renderer *r, const mur_render_frame *f, const mur_scene *s, int32_t first, int32_t count)
 {
@@ -90,38 +103,51 @@ static void draw_points(mur_renderer *r, const mur_render_frame *f, const mur_sc
     glUniformMatrix4fv(u[PU_VP], 1, GL_FALSE, (const float *)f->vp);
     glUniform1f(u[PU_SIZE], s->boid_size);
     glUniform1f(u[PU_PX_PER_WU], f->px_per_wu);
-    glUniform3fv(u[PU_COLOR_FLY], 1, mur_color_flying);
-    glUniform3fv(u[PU_COLOR_PERCH], 1, mur_color_perching);
+    glUniform3fv(u[PU_COLOR_FLY], 1, f->dusk ? dusk_bird : mur_color_flying);
+    glUniform3fv(u[PU_COLOR_PERCH], 1, f->dusk ? dusk_bird : mur_color_perching);
     glUniform3fv(u[PU_SUN_DIR], 1, f->sun);
-    glUniform3fv(u[PU_FOG_COLOR], 1, mur_sky_horizon);
+    glUniform3fv(u[PU_FOG_COLOR], 1, f->dusk ? dusk_haze : mur_sky_horizon);
     glUniform3fv(u[PU_EYE], 1, f->eye);
-    glUniform1f(u[PU_FOG_DIST], 2.5f * f->ext);
+    glUniform1f(u[PU_FOG_DIST], fog_dist(f));
+    glUniform1i(u[PU_LOOK], f->dusk ? 1 : 0);
     glEnable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(r->point_vao);
     glDrawArrays(GL_POINTS, first, count);
     glDisable(GL_PROGRAM_POINT_SIZE);
 }
 
-/* Boids (full birds, lean birds, points: lod.h) and predators. */
+/* Boids (full birds, lean birds, points: lod.h) and predators. In the dusk look their dark
+ * silhouettes are blended over the sky (alpha = the bird's coverage of its pixels, lower for a bird
+ * smaller than a pixel or two: boid.vert, point.vert), without writing depth, so overlapping birds
+ * darken the sky the more the denser they are, in any order. */
 void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene *s)
 {
     const GLint *u = r->boid_u;
+    if (f->dusk) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glDepthMask(GL_FALSE);
+    }
     glUseProgram(r->boid_prog);
     glUniformMatrix4fv(u[BU_VP], 1, GL_FALSE, (const float *)f->vp);
     glUniform1f(u[BU_TIME], s->time);
     glUniform2f(u[BU_SPEED_RANGE], s->min_speed, s->max_speed);
-    glUniform3fv(u[BU_COLOR_PERCH], 1, mur_color_perching);
+    glUniform3fv(u[BU_COLOR_PERCH], 1, f->dusk ? dusk_bird : mur_color_perching);
     glUniform3fv(u[BU_EYE], 1, f->eye);
     glUniform3fv(u[BU_SUN_DIR], 1, f->sun);
     glUniform3fv(u[BU_SKY_COLOR], 1, ambient_sky);
     glUniform3fv(u[BU_GROUND_COLOR], 1, ambient_ground);
-    glUniform3fv(u[BU_FOG_COLOR], 1, mur_sky_horizon);
-    glUniform1f(u[BU_FOG_DIST], 2.5f * f->ext);
+    glUniform3fv(u[BU_FOG_COLOR], 1, f->dusk ? dusk_haze : mur_sky_horizon);
+    glUniform1f(u[BU_FOG_DIST], fog_dist(f));
+    glUniform1i(u[BU_LOOK], f->dusk ? 1 : 0);
+    glUniform1f(u[BU_PX_PER_WU], f->px_per_wu);
     float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
     glUniform1i(u[BU_COLOR_MODE], s->color_by_speed ? 1 : 0);
-    const int32_t *n = r->split;
-    draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain, false, 0, n[MUR_LOD_FULL]);
-    draw_kind(r, &r->boids, s->boid_size, mur_color_flying, gain, true, n[MUR_LOD_FULL], n[MUR_LOD_LEAN]);
+    int32_t none[MUR_LOD_KINDS] = {0};
+    const int32_t *n = r->no_boids ? none : r->split;
+    const float *fly = f->dusk ? dusk_bird : mur_color_flying;
+    draw_kind(r, &r->boids, s->boid_size, fly, gain, false, 0, n[MUR_LOD_FULL]);
+    draw_kind(r, &r->boids, s->boid_size, fly, gain, true, n[MUR_LOD_FULL], n[MUR_LOD_LEAN]);
     if (n[MUR_LOD_POINTS] > 0) {
         draw_points(r, f, s, n[MUR_LOD_FULL] + n[MUR_LOD_LEAN], n[MUR_LOD_POINTS]);
         glUseProgram(r->boid_prog);
@@ -130,7 +156,11 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
         glUniform1i(u[BU_COLOR_MODE], 0);
         glVertexAttribI1i(6, 0);
         glVertexAttribI1i(8, -1); /* no index: the instance number varies the predators */
-        draw_kind(r, &r->preds, s->boid_size * 2.6f, mur_color_predator, 0.0f, false, 0, r->preds.count);
+        draw_kind(r, &r->preds, s->boid_size * 2.6f, f->dusk ? dusk_predator : mur_color_predator, 0.0f, false, 0, r->preds.count);
+    }
+    if (f->dusk) {
+        glDepthMask(GL_TRUE);
+        glDisable(GL_BLEND);
     }
 }
 

@@ -17,7 +17,7 @@ static const float sky_zenith[3] = {0.050f, 0.080f, 0.150f};
 static const float ground_color[3] = {0.105f, 0.120f, 0.135f};
 static const float ground_line[3] = {0.300f, 0.340f, 0.380f};
 
-static void put(line_vertex *v, float x, float y, float z, const float c[3], float a)
+void mur_line_put(line_vertex *v, float x, float y, float z, const float c[3], float a)
 {
     v->pos[0] = x;
     v->pos[1] = y;
@@ -57,7 +57,7 @@ static int build_ground(line_vertex *v, const float c[3], float y, float half)
             const int tri[6] = {0, 2, 1, 1, 2, 3};
             for (int i = 0; i < 6; i++) {
                 int q = tri[i];
-                put(&v[n++], c[0] + p[q][0], y, c[2] + p[q][1], q < 2 ? c0 : c1, 1.0f);
+                mur_line_put(&v[n++], c[0] + p[q][0], y, c[2] + p[q][1], q < 2 ? c0 : c1, 1.0f);
             }
         }
     }
@@ -88,8 +88,8 @@ static int build_grid(line_vertex *v, int room, const float c[3], float y, float
                 float r1 = hypotf(x0 + p1[0] - c[0], z0 + p1[1] - c[2]) / reach;
                 if (r0 > 1.0f && r1 > 1.0f)
                     continue;
-                put(&v[n++], x0 + p0[0], y, z0 + p0[1], ground_line, 0.55f * (1.0f - smooth(0.35f, 0.9f, r0)));
-                put(&v[n++], x0 + p1[0], y, z0 + p1[1], ground_line, 0.55f * (1.0f - smooth(0.35f, 0.9f, r1)));
+                mur_line_put(&v[n++], x0 + p0[0], y, z0 + p0[1], ground_line, 0.55f * (1.0f - smooth(0.35f, 0.9f, r0)));
+                mur_line_put(&v[n++], x0 + p1[0], y, z0 + p1[1], ground_line, 0.55f * (1.0f - smooth(0.35f, 0.9f, r1)));
             }
         }
     }
@@ -115,11 +115,11 @@ static int build_sky(line_vertex *v, mat4 inv_vp, vec3 eye, const float sun[3])
             col[0] += 0.20f * glow;
             col[1] += 0.14f * glow;
             col[2] += 0.08f * glow;
-            put(&grid[j * (COLS + 1) + i], x, y, 1.0f, col, 1.0f);
+            mur_line_put(&grid[j * (COLS + 1) + i], x, y, 1.0f, col, 1.0f);
         }
     }
     line_vertex h;
-    put(&h, 0.0f, 0.0f, 0.0f, mur_sky_horizon, 1.0f);
+    mur_line_put(&h, 0.0f, 0.0f, 0.0f, mur_sky_horizon, 1.0f);
     const uint8_t *horizon = h.rgba;
     int n = 0;
     for (int j = 0; j < ROWS; j++) {

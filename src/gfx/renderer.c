@@ -2,8 +2,9 @@
  * GL object it draws with (the boid, point and line programs and their uniform locations, the bird
  * meshes, the upload ring's and the points' and lines' vertex arrays, the shadows), and one frame:
  * the camera and light every pass shares, then the passes in their order (ground and grid, shadows,
- * birds, sky, overlays). The line program's stream (mur_draw_colored) is here as well, shared by the
- * scene and the overlays.
+ * birds, sky, overlays; in the dusk look: sky and land, silhouette, birds blended over them,
+ * overlays). The line program's stream (mur_draw_colored) is here as well, shared by the scene and
+ * the overlays.
  */
 #include "renderer_internal.h"
 
@@ -19,10 +20,11 @@
 static const char *const BOID_UNIFORMS[BU_COUNT] = {
     "u_vp", "u_time", "u_speed_range", "u_color_perch", "u_eye", "u_sun_dir", "u_sky_color",
     "u_ground_color", "u_fog_color", "u_fog_dist", "u_color_mode", "u_size", "u_color_fly", "u_bank_gain",
+    "u_look", "u_px_per_wu", "u_inv_dt",
 };
 static const char *const POINT_UNIFORMS[PU_COUNT] = {
     "u_vp", "u_size", "u_px_per_wu", "u_color_fly", "u_color_perch", "u_sun_dir", "u_fog_color",
-    "u_eye", "u_fog_dist",
+    "u_eye", "u_fog_dist", "u_look",
 };
 
 mur_renderer *mur_renderer_create(void)
@@ -52,6 +54,8 @@ mur_renderer *mur_renderer_create(void)
     /* Software GL (llvmpipe) pays per primitive: there each bird's mesh follows its size on screen
      * (lod.h); a GPU always draws the full bird. MURMUR_BIRD=full|lean|points forces one. */
     r->lod = mur_lod_policy_for(mur_gl_is_software((const char *)glGetString(GL_RENDERER)), getenv("MURMUR_BIRD"));
+    const char *bird = getenv("MURMUR_BIRD");
+    r->no_boids = bird && !strcmp(bird, "none");
     r->lods = calloc(1, sizeof *r->lods); /* NULL: every bird full, in index order */
     glGenBuffers(1, &r->mesh_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
@@ -136,13 +140,16 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
         f.ext = fmaxf(f.ext, s->world_max[i] - s->world_min[i]);
         f.centre[i] = 0.5f * (s->world_min[i] + s->world_max[i]);
     }
-    f.sun[0] = 0.45f;
-    f.sun[1] = 0.80f;
-    f.sun[2] = 0.35f;
+    f.dusk = s->look == MUR_LOOK_DUSK;
+    /* the studio's sun is high; the dusk's has just set, low to the side */
+    f.sun[0] = f.dusk ? 0.80f : 0.45f;
+    f.sun[1] = f.dusk ? 0.06f : 0.80f;
+    f.sun[2] = f.dusk ? 0.45f : 0.35f;
     glm_vec3_normalize(f.sun);
 
     glViewport(0, 0, width, height);
-    glClearColor(mur_sky_horizon[0], mur_sky_horizon[1], mur_sky_horizon[2], 1.0f);
+    const float *clear = f.dusk ? mur_dusk_horizon : mur_sky_horizon;
+    glClearColor(clear[0], clear[1], clear[2], 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
@@ -154,11 +161,18 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     /* the camera the next state's draw order is made for (lod.h) */
     memcpy(r->lod_vp, f.vp, sizeof r->lod_vp);
     r->lod_k = s->boid_size * f.px_per_wu;
-    mur_pass_ground(r, &f, s);
-    if (s->shadows && r->split[MUR_LOD_POINTS] == 0) /* points: shadows would cost as much as the birds */
-        mur_shadows_draw(r->shadows, (const float *)f.vp, s->ground, s->boid_size, 0.08f * f.ext, r->boids.count);
-    mur_pass_birds(r, &f, s);
-    mur_pass_sky(r, &f);
+    if (f.dusk) {
+        /* the sky first: the birds blend over it */
+        mur_pass_dusk_sky(r, &f, height);
+        mur_pass_dusk_horizon(r, &f, s);
+        mur_pass_birds(r, &f, s);
+    } else {
+        mur_pass_ground(r, &f, s);
+        if (s->shadows && r->split[MUR_LOD_POINTS] == 0) /* points: shadows would cost as much as the birds */
+            mur_shadows_draw(r->shadows, (const float *)f.vp, s->ground, s->boid_size, 0.08f * f.ext, r->boids.count);
+        mur_pass_birds(r, &f, s);
+        mur_pass_sky(r, &f);
+    }
     mur_pass_overlays(r, &f, s);
     glBindVertexArray(0);
     glUseProgram(0);

@@ -7,6 +7,7 @@
  *                    field is set there once), the frame's order of passes and the camera the next
  *                    draw order is made for (lod_vp, lod_k), and the line program's stream;
  *   pass_scene.c     the ground, grid and sky, built on the CPU into geom;
+ *   pass_dusk.c      the dusk look's sky, land and horizon silhouette, built into geom;
  *   pass_birds.c     the instanced birds, lean birds and points of the drawn slot and the
  *                    predators; split, the drawn state's full, lean and point birds (lod.h),
  *                    and lod.mesh_budget (mur_renderer_set_mesh_budget);
@@ -27,6 +28,8 @@
 
 /// The horizon's colour: the clear colour, the fog of the birds, the far rim of the ground (pass_scene.c).
 extern const float mur_sky_horizon[3];
+/// The dusk look's horizon: its clear colour and the haze of its birds (pass_dusk.c).
+extern const float mur_dusk_horizon[3];
 
 enum { LINE_MAX_VERTS = 256, GEOM_MAX_VERTS = 16384 };
 
@@ -72,11 +75,12 @@ struct mur_lod_state {
 /* Uniform locations, looked up once when the programs are linked. */
 enum {
     BU_VP, BU_TIME, BU_SPEED_RANGE, BU_COLOR_PERCH, BU_EYE, BU_SUN_DIR, BU_SKY_COLOR, BU_GROUND_COLOR,
-    BU_FOG_COLOR, BU_FOG_DIST, BU_COLOR_MODE, BU_SIZE, BU_COLOR_FLY, BU_BANK_GAIN, BU_COUNT
+    BU_FOG_COLOR, BU_FOG_DIST, BU_COLOR_MODE, BU_SIZE, BU_COLOR_FLY, BU_BANK_GAIN, BU_LOOK, BU_PX_PER_WU,
+    BU_INV_DT, BU_COUNT
 };
 enum {
     PU_VP, PU_SIZE, PU_PX_PER_WU, PU_COLOR_FLY, PU_COLOR_PERCH, PU_SUN_DIR, PU_FOG_COLOR, PU_EYE,
-    PU_FOG_DIST, PU_COUNT
+    PU_FOG_DIST, PU_LOOK, PU_COUNT
 };
 
 struct mur_renderer {
@@ -99,11 +103,13 @@ struct mur_renderer {
     int nlines;
     line_vertex geom[GEOM_MAX_VERTS]; /* ground, grid and sky, built on the CPU */
     bool uploaded;
+    bool no_boids;                /* MURMUR_BIRD=none: the boids are not drawn (the sky behind them) */
 };
 
 /// What every pass of a frame shares (renderer.c fills it).
 typedef struct mur_render_frame {
     mat4 vp, inv, ident;
+    bool dusk;       /* the dusk look (scene.look) */
     vec3 eye;
     float ext;       /* largest side of the world box, wu */
     float centre[3]; /* box centre */
@@ -125,9 +131,16 @@ void mur_draw_colored(mur_renderer *r, GLenum mode, const line_vertex *v, int n)
 void mur_birds_take(mur_renderer *r);
 void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene *s);
 
+/* pass_scene.c: one line-program vertex at (x, y, z) of colour c (0..1, clamped) and alpha a. */
+void mur_line_put(line_vertex *v, float x, float y, float z, const float c[3], float a);
+
 /* pass_scene.c: the ground disc and its grid (first), the sky where nothing was drawn (after the birds). */
 void mur_pass_ground(mur_renderer *r, const mur_render_frame *f, const mur_scene *s);
 void mur_pass_sky(mur_renderer *r, mur_render_frame *f);
+
+/* pass_dusk.c: the dusk sky and land (first, everywhere), the silhouette on the horizon (before the birds). */
+void mur_pass_dusk_sky(mur_renderer *r, const mur_render_frame *f, int height);
+void mur_pass_dusk_horizon(mur_renderer *r, const mur_render_frame *f, const mur_scene *s);
 
 /* pass_overlays.c: world box, goal marker and principal axes (last). */
 void mur_pass_overlays(mur_renderer *r, const mur_render_frame *f, const mur_scene *s);

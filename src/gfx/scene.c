@@ -21,6 +21,8 @@ void mur_scene_from_def(const mur_flock_def *given, float boid_size, float time,
     s->boid_size = boid_size;
     s->bank_g = def->max_speed > 0.0f ? def->max_speed : 1.0f;
     s->time = time;
+    s->look = def->look;
+    s->horizon = def->horizon;
 }
 
 float mur_boid_size(const mur_flock_def *given)

@@ -20,6 +20,8 @@ typedef struct mur_scene {
     float bank_g;                     ///< lateral acceleration that banks a boid 45 degrees, wu/s^2
     bool color_by_speed;              ///< colour boids by speed instead of by state
     float time;                       ///< seconds, drives the wing beat
+    mur_look look;                    ///< studio (lit colours) or dusk (dark birds on an evening sky)
+    mur_horizon horizon;              ///< the dusk look's silhouette on the horizon
     bool shadows;                     ///< ground shadows under the boids (mur_shadows_wanted)
     bool axes_on;                     ///< draw the biggest group's principal axes (viewer key D)
     float axes_centre[3];             ///< their centre, wu

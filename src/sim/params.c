@@ -72,6 +72,9 @@ static const param_row ROWS[] = {
     {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius), "0"},
     {{"centrality", MUR_PT_FLOAT, 0, 8, false, "", NULL, "cohesion scaled by C^centrality, C = length of the mean unit direction to the neighbours (1 at the flock's edge, near 0 inside; 0 = off; topological neighbours only)", true}, OFF(centrality), "0"},
     {{"world", MUR_PT_ENUM, 0, 0, false, "", "fixed|scale", "fixed: the box, margin, goal, ground and roost as given; scale: given for 2000 boids, scaled by cbrt(boids/2000) so the neighbour density stays", true}, OFF(world), "fixed"},
+    /* drawing only (the program reads them; the simulation never does) */
+    {{"look", MUR_PT_ENUM, 0, 0, false, "", "studio|dusk", "how the program draws the flock: studio (lit, coloured birds for studying rules) or dusk (dark birds against an evening sky)", true}, OFF(look), "studio"},
+    {{"horizon", MUR_PT_ENUM, 0, 0, false, "", "trees|reeds|none", "the dusk look's silhouette on the horizon, for scale", true}, OFF(horizon), "trees"},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))

@@ -42,7 +42,8 @@ static const preset PRESETS[] = {
      "roost_vertical=1.3\n"
      "bank=on\n"
      "bank_rate=10\n"
-     "max_turn=120\n"},
+     "max_turn=120\n"
+     "look=dusk\n"},
     {"vision-report",
      "the vision-distance report's setting with Dvis = 10 (docs/experiments.md, run 'dvis10')",
      "boids=100\n"

@@ -328,8 +328,8 @@ def case_default(c):
     """What a new user sees: murmur's default preset is starling, whose camera follows the biggest
     group (no walls to frame), so once the flock has formed its birds sit round the image centre."""
     shot = c.path('default.png')
-    r = c.run(['--screenshot', shot, '--hud', 'off', '--set', 'boids=600', '--warmup', '1500'], frames=30,
-              preset=None)
+    r = c.run(['--screenshot', shot, '--hud', 'off', '--set', 'boids=600', '--set', 'look=studio', '--warmup', '1500'],
+              frames=30, preset=None)  # the studio look's amber birds are counted (the dusk look: look_test.py)
     st = c.state(r.stdout)
     check(st['follow'] == 'on' and st['bounds'] == 'none', 'default: want the starling roost world followed, got %s' % st)
     img = read_png(shot)

@@ -38,6 +38,8 @@ static const viewer_binding BINDINGS[] = {
      "goal moves there, keeping its height, and the selection ends", VIEWER_CMD_NONE},
     {K(GLFW_KEY_W), 0, false, "W", "wind on / off", "blows with `wind_vel`", VIEWER_CMD_SWITCH},
     {K(GLFW_KEY_S), 0, false, "S", "scatter on / off", "negated cohesion", VIEWER_CMD_SWITCH},
+    {K(GLFW_KEY_L), 0, false, "L", "look: dusk / studio",
+     "dark birds against an evening sky, or lit coloured birds over a grid (the `look` parameter)", VIEWER_CMD_SWITCH},
     {K(GLFW_KEY_N), 0, false, "N", "next preset: classic > starling > vision-report",
      "sets that preset's parameters and boid count live; the boids fly on from where they are, brought into its world", VIEWER_CMD_PRESET},
     {K(GLFW_KEY_B), 0, false, "B", "bounds mode: soft > wrap > bounce > none", "and back to soft", VIEWER_CMD_BOUNDS},

@@ -186,7 +186,7 @@ static void act_speed(viewer *v, int key, int mods)
     mur_msg(&v->msg, "simulation speed x%g", viewer_run_faster(&v->run, key == GLFW_KEY_RIGHT_BRACKET));
 }
 
-/* P, G, W, S: the flock's switches */
+/* P, G, W, S, L: the flock's switches */
 static void act_switch(viewer *v, int key, int mods)
 {
     (void)mods;
@@ -201,6 +201,11 @@ static void act_switch(viewer *v, int key, int mods)
     } else if (key == GLFW_KEY_W) {
         what = "wind";
         mur_flock_set_wind(v->flock, on = !d.wind, NULL);
+    } else if (key == GLFW_KEY_L) {
+        const char *look = d.look == MUR_LOOK_DUSK ? "studio" : "dusk";
+        mur_flock_set(v->flock, "look", look, NULL); /* drawing only: the simulation never reads it */
+        mur_msg(&v->msg, "look %s", look);
+        return;
     } else {
         what = "scatter";
         mur_flock_set_scatter(v->flock, on = !d.scatter);
