@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _murmur
 
-__all__ = ["Flock", "load", "parameters", "presets", "preset_parameters", "__version__"]
+__all__ = ["Flock", "load", "parameters", "presets", "preset_parameters", "label_groups", "__version__"]
 __version__ = _murmur.VERSION
 
 _TABLE = {row["name"]: row for row in _murmur.parameters()}
@@ -107,6 +107,31 @@ def _pairs(params):
     return [(name, _text(name, value)) for name, value in params.items()]
 
 
+def _whole(value, what, lo, hi):
+    """value as an int in [lo, hi], else TypeError (not a whole number) or ValueError (out of range)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError("murmur: %s must be a whole number, not %s" % (what, type(value).__name__))
+    v = int(value)
+    if not lo <= v <= hi:
+        raise ValueError("murmur: %s %d out of range (allowed: %d..%d)" % (what, v, lo, hi))
+    return v
+
+
+def _vec3(value, what):
+    try:
+        parts = tuple(float(v) for v in value)
+    except (TypeError, ValueError):
+        raise TypeError("murmur: %s must be three numbers (x, y, z)" % what) from None
+    if len(parts) != 3:
+        raise ValueError("murmur: %s must be three numbers (x, y, z), not %d" % (what, len(parts)))
+    if not all(abs(v) <= 3.4e38 for v in parts):  # also NaN: the library's floats must stay finite
+        raise ValueError("murmur: %s %r: each must be finite, at most 3.4e38 in size" % (what, parts))
+    return parts
+
+
+_I32 = 2**31 - 1
+
+
 def _path(path):
     p = os.fspath(path)
     if isinstance(p, bytes):
@@ -132,6 +157,18 @@ def preset_parameters(preset=None, **params):
     return {name: _value(name, text) for name, text in texts.items()}
 
 
+def label_groups(points, link):
+    """Groups of a point cloud (the library's mur_label_groups, the one behind the `groups` metric):
+    points (n, 3) closer than link (wu) are linked; returns (groups, labels), labels[i] the smallest
+    index in point i's group (int32)."""
+    pts = np.ascontiguousarray(points, dtype=np.float32)
+    if pts.ndim != 2 or pts.shape[1] != 3:
+        raise ValueError("murmur: points must have shape (n, 3), not %s" % (pts.shape,))
+    labels = np.empty(len(pts), dtype=np.int32)
+    groups = _murmur.label_groups(pts, float(link), labels)
+    return groups, labels
+
+
 class Flock:
     """A flock of the murmur library.
 
@@ -141,10 +178,11 @@ class Flock:
     """
 
     def __init__(self, preset=None, *, threads=0, **params):
+        threads = _whole(threads, "threads", 0, 64)
         self._f = _murmur.create(preset, _pairs(params))
         self._preset = preset
         if threads:
-            self.threads = threads
+            self._f.set_threads(threads)
 
     @classmethod
     def _wrap(cls, core, preset):
@@ -177,9 +215,7 @@ class Flock:
     # --- stepping
     def step(self, n=1):
         """Advance n ticks (Ctrl-C stops between ticks). Other Python threads run meanwhile."""
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral):
-            raise TypeError("murmur: step count must be a whole number, not %s" % type(n).__name__)
-        self._f.step(int(n))
+        self._f.step(_whole(n, "step count", 0, 2**62))
 
     @property
     def tick(self):
@@ -214,7 +250,7 @@ class Flock:
 
     def apply_preset(self, preset, boids=0):
         """Switch the live flock to a preset (the viewer's N); boids > 0 keeps that count."""
-        self._f.apply_preset(preset, int(boids))
+        self._f.apply_preset(preset, _whole(boids, "boids", 0, _I32))
         self._preset = preset
 
     @property
@@ -223,9 +259,7 @@ class Flock:
 
     @threads.setter
     def threads(self, n):
-        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-            raise TypeError("murmur: threads must be a whole number")
-        self._f.set_threads(int(n))
+        self._f.set_threads(_whole(n, "threads", 0, 64))
 
     @property
     def predators_on(self):
@@ -237,7 +271,8 @@ class Flock:
 
     def set_boid(self, i, pos, vel, perch=0):
         """Place boid i: position, velocity (finite), remaining perch ticks."""
-        self._f.set_boid(int(i), tuple(float(v) for v in pos), tuple(float(v) for v in vel), int(perch))
+        self._f.set_boid(_whole(i, "boid index", 0, _I32), _vec3(pos, "pos"), _vec3(vel, "vel"),
+                         _whole(perch, "perch", 0, _I32))
 
     # --- state (zero-copy, read-only views)
     def _rows(self, which):
@@ -276,14 +311,17 @@ class Flock:
         return self._f.info()["boids"]
 
     # --- measurements
-    def metrics(self):
-        """The metrics of the current state, as the metrics CSV's columns: {'tick': .., 'diameter': .., ...}."""
-        return self._f.measure()
+    def metrics(self, group=False):
+        """The metrics of the current state, as the metrics CSV's columns: {'tick': .., 'diameter': .., ...}.
+        group=True adds the biggest group's shape (linked within view_radius): group_size,
+        group_centre_x/y/z, group_thin/mid/long (extents 2 sqrt(3 lambda), wu) and their axes
+        (group_thin_axis_x, ...), group_thin_angle (deg from vertical), group_polarisation."""
+        return self._f.measure(bool(group))
 
-    def metrics_row(self):
+    def metrics_row(self, group=False):
         """metrics() as a one-row pandas DataFrame (pandas needed), to pd.concat over a run."""
         import pandas as pd
-        return pd.DataFrame([self.metrics()])
+        return pd.DataFrame([self.metrics(group)])
 
     @property
     def hash(self):

@@ -457,18 +457,58 @@ static PyObject *number_of(const char *text)
     return d;
 }
 
+static int put(PyObject *d, const char *key, PyObject *v)
+{
+    if (!v)
+        return -1;
+    int rc = PyDict_SetItemString(d, key, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+/* The biggest group's shape (mur_stats group_*), flattened into d. */
+static int put_group(PyObject *d, const mur_stats *s)
+{
+    static const char *const AX[3] = {"thin", "mid", "long"}, *const XYZ[3] = {"x", "y", "z"};
+    char key[64];
+    if (put(d, "group_size", PyLong_FromLong(s->group_size)) < 0)
+        return -1;
+    for (int a = 0; a < 3; a++) {
+        snprintf(key, sizeof key, "group_centre_%s", XYZ[a]);
+        if (put(d, key, PyFloat_FromDouble(s->group_centre[a])) < 0)
+            return -1;
+    }
+    for (int a = 0; a < 3; a++) {
+        snprintf(key, sizeof key, "group_%s", AX[a]);
+        if (put(d, key, PyFloat_FromDouble(s->group_extent[a])) < 0)
+            return -1;
+        for (int c = 0; c < 3; c++) {
+            snprintf(key, sizeof key, "group_%s_axis_%s", AX[a], XYZ[c]);
+            if (put(d, key, PyFloat_FromDouble(s->group_axis[a][c])) < 0)
+                return -1;
+        }
+    }
+    if (put(d, "group_thin_angle", PyFloat_FromDouble(s->group_thin_angle)) < 0)
+        return -1;
+    return put(d, "group_polarisation", PyFloat_FromDouble(s->group_polarisation));
+}
+
 static PyObject *f_measure(PyObject *obj, PyObject *args)
 {
-    (void)args;
     FlockObject *self = (FlockObject *)obj;
+    int group = 0;
+    if (!PyArg_ParseTuple(args, "|p:measure", &group))
+        return NULL;
     if (!usable(self))
         return NULL;
     mur_stats s;
+    mur_flock_set_group_shape(self->f, group != 0);
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     s = mur_flock_measure(self->f);
     Py_END_ALLOW_THREADS
     self->busy = 0;
+    mur_flock_set_group_shape(self->f, false);
     PyObject *d = PyDict_New();
     if (!d)
         return NULL;
@@ -484,6 +524,10 @@ static PyObject *f_measure(PyObject *obj, PyObject *args)
             return NULL;
         }
         Py_DECREF(v);
+    }
+    if (group && put_group(d, &s) < 0) {
+        Py_DECREF(d);
+        return NULL;
     }
     return d;
 }
@@ -615,7 +659,7 @@ static PyMethodDef flock_methods[] = {
     METH("apply_preset", f_apply_preset, METH_VARARGS, "apply_preset(name, boids): switch a live flock"),
     METH("set_boid", f_set_boid, METH_VARARGS, "set_boid(i, pos, vel, perch=0)"),
     METH("rows", f_rows, METH_VARARGS, "rows(which) -> read-only buffer over one row of the state"),
-    METH("measure", f_measure, METH_NOARGS, "measure() -> dict of the metrics CSV's columns"),
+    METH("measure", f_measure, METH_VARARGS, "measure(group=False) -> dict of the metrics CSV's columns (+ group_*)"),
     METH("info", f_info, METH_NOARGS, "info() -> dict: tick, counts, step time, threads, memory, hash"),
     METH("hash", f_hash, METH_NOARGS, "hash() -> the 64-bit state hash"),
     METH("tick", f_tick, METH_NOARGS, "tick() -> ticks done"),
@@ -729,7 +773,60 @@ static PyObject *m_def_memory(PyObject *mod, PyObject *args)
     return PyLong_FromSize_t(mur_def_memory(&def, threads < 0 ? 0 : threads, false));
 }
 
+/* A buffer format of one native item c ("f", "=f", "<f" on little-endian machines, "@f"). */
+static int fmt_is(const char *fmt, char c)
+{
+    if (!fmt)
+        return 0;
+    if (*fmt == '@' || *fmt == '=' || (*fmt == '<' && PY_LITTLE_ENDIAN) || (*fmt == '>' && !PY_LITTLE_ENDIAN))
+        fmt++;
+    return fmt[0] == c && fmt[1] == '\0';
+}
+
+/* label_groups(points, link, labels) -> groups: mur_label_groups over a C-contiguous float32 (n, 3)
+ * buffer into a writable C-contiguous int32 (n,) buffer (the Python layer makes both). */
+static PyObject *m_label_groups(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *po, *lo;
+    double link;
+    if (!PyArg_ParseTuple(args, "OdO:label_groups", &po, &link, &lo))
+        return NULL;
+    Py_buffer pb, lb;
+    if (PyObject_GetBuffer(po, &pb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(lo, &lb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&pb);
+        return NULL;
+    }
+    PyObject *ret = NULL;
+    const Py_ssize_t n = pb.ndim == 2 ? pb.shape[0] : -1;
+    if (n < 0 || pb.shape[1] != 3 || pb.itemsize != sizeof(float) || !fmt_is(pb.format, 'f'))
+        PyErr_SetString(PyExc_ValueError, "murmur: points must be a C-contiguous float32 array of shape (n, 3)");
+    else if (lb.ndim != 1 || lb.shape[0] != n || lb.itemsize != sizeof(int32_t) || !fmt_is(lb.format, 'i'))
+        PyErr_SetString(PyExc_ValueError, "murmur: labels must be a writable int32 array of shape (n,)");
+    else if (n > MUR_MAX_BOIDS)
+        PyErr_Format(PyExc_ValueError, "murmur: %zd points (allowed: up to %d)", n, MUR_MAX_BOIDS);
+    else if (!(link > 0.0 && link <= 3.4e38))
+        PyErr_Format(PyExc_ValueError, "murmur: link distance %g is out of range: need a finite distance above 0", link);
+    else {
+        mur_error err;
+        int32_t g;
+        Py_BEGIN_ALLOW_THREADS
+        g = mur_label_groups((const float *)pb.buf, (int32_t)n, (float)link, (int32_t *)lb.buf, &err);
+        Py_END_ALLOW_THREADS
+        if (g < 0)
+            PyErr_SetString(PyExc_ValueError, err.msg);
+        else
+            ret = PyLong_FromLong(g);
+    }
+    PyBuffer_Release(&lb);
+    PyBuffer_Release(&pb);
+    return ret;
+}
+
 static PyMethodDef module_methods[] = {
+    METH("label_groups", m_label_groups, METH_VARARGS, "label_groups(points, link, labels) -> groups"),
     METH("create", m_create, METH_VARARGS, "create(preset or None, [(name, text), ...]) -> Flock"),
     METH("load", m_load, METH_VARARGS, "load(path, preset or None, [(name, text), ...]) -> Flock"),
     METH("parameters", m_parameters, METH_NOARGS, "the library's parameter table, as dicts"),

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""A Python step (import murmur) against the same step from C (issue 27: at most 1.05x at 100k boids).
+
+    tools/python_step_bench.py [--build build] [--preset starling] [--boids 100000] [--seed 1]
+                               [--warmup 50] [--ticks 20] [--threads 1] [--rounds 4] [--check]
+
+Each round runs the C side (BUILD/python/tests/step_c: mur_flock_step timed alone, tick by tick) and
+the Python side (a fresh interpreter: Flock(...).step() timed by time.perf_counter around the call,
+so the call, argument parsing and the GIL's release are in), C and Python alternating, the order
+swapped every round, each a fresh process with the same flock, warm-up and ticks. Each side prints
+the median of its timed ticks; the script prints every round with the load average beside it, the
+Python/C ratio of each round and the median ratio. Both sides must end on the same state hash
+(--check: exit 1 if not). Use the release build; run on a quiet machine for figures to keep.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+PY_SIDE = r"""
+import sys, time
+import murmur
+preset, boids, seed, warmup, ticks, threads = sys.argv[1:7]
+f = murmur.Flock(preset, boids=int(boids), seed=int(seed), threads=int(threads))
+f.step(int(warmup))
+ms = []
+step = f.step
+for _ in range(int(ticks)):
+    t0 = time.perf_counter()
+    step()
+    ms.append((time.perf_counter() - t0) * 1e3)
+ms.sort()
+print("median_ms %.4f hash %016x" % (ms[len(ms) // 2], f.hash))
+"""
+
+
+def parse(out):
+    words = out.split()
+    return float(words[words.index("median_ms") + 1]), words[words.index("hash") + 1]
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(root, "build"))
+    ap.add_argument("--preset", default="starling")
+    ap.add_argument("--boids", type=int, default=100000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--warmup", type=int, default=50)
+    ap.add_argument("--ticks", type=int, default=20)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--check", action="store_true", help="exit 1 unless both sides end on the same hash")
+    args = ap.parse_args()
+    conf = [args.preset, str(args.boids), str(args.seed), str(args.warmup), str(args.ticks), str(args.threads)]
+    env = dict(os.environ, PYTHONPATH=os.path.join(args.build, "python"), OMP_WAIT_POLICY="passive")
+    c_cmd = [os.path.join(args.build, "python", "tests", "step_c")] + conf
+    py_cmd = [sys.executable, "-c", PY_SIDE] + conf
+    print("%s, %d boids, seed %d, %d warm-up + %d timed ticks, %d thread(s); median ms per tick"
+          % (args.preset, args.boids, args.seed, args.warmup, args.ticks, args.threads))
+    ratios, hashes = [], set()
+    for r in range(args.rounds):
+        got = {}
+        for side in (("C", "Python") if r % 2 == 0 else ("Python", "C")):
+            out = subprocess.run(c_cmd if side == "C" else py_cmd, env=env, capture_output=True, text=True)
+            if out.returncode != 0:
+                sys.exit("%s side failed: %s" % (side, out.stderr.strip()))
+            got[side] = parse(out.stdout)
+            hashes.add(got[side][1])
+        load = os.getloadavg()[0]
+        ratio = got["Python"][0] / got["C"][0] if got["C"][0] > 0 else float("nan")
+        ratios.append(ratio)
+        print("round %d: C %.3f ms, Python %.3f ms, Python/C %.3f (load %.2f)"
+              % (r + 1, got["C"][0], got["Python"][0], ratio, load))
+    print("median Python/C %.3f over %d rounds" % (statistics.median(ratios), len(ratios)))
+    if len(hashes) != 1:
+        print("hashes differ: %s" % sorted(hashes))
+        if args.check:
+            sys.exit(1)
+    elif args.check:
+        print("same hash on both sides: %s" % hashes.pop())
+
+
+if __name__ == "__main__":
+    main()
