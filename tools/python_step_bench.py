@@ -6,9 +6,10 @@
 
 Each round runs the C side (BUILD/python/tests/step_c: mur_flock_step timed alone, tick by tick) and
 the Python side (a fresh interpreter: Flock(...).step() timed by time.perf_counter around the call,
-so the call, argument parsing and the GIL's release are in), C and Python alternating, the order
+so the call, argument parsing and the GIL's release are in; and the process's CPU time, which a loaded
+machine's scheduling disturbs less), C and Python alternating, the order
 swapped every round, each a fresh process with the same flock, warm-up and ticks. Each side prints
-the median of its timed ticks; the script prints every round with the load average beside it, the
+the medians of its timed ticks (wall and CPU); the script prints every round with the load average beside it, the
 Python/C ratio of each round and the median ratio. Both sides must end on the same state hash
 (--check: exit 1 if not). Use the release build; run on a quiet machine for figures to keep.
 """
@@ -24,20 +25,24 @@ import murmur
 preset, boids, seed, warmup, ticks, threads = sys.argv[1:7]
 f = murmur.Flock(preset, boids=int(boids), seed=int(seed), threads=int(threads))
 f.step(int(warmup))
-ms = []
-step = f.step
+ms, cpu = [], []
+step, wall, proc = f.step, time.perf_counter, time.process_time
 for _ in range(int(ticks)):
-    t0 = time.perf_counter()
+    c0, t0 = proc(), wall()
     step()
-    ms.append((time.perf_counter() - t0) * 1e3)
+    t1, c1 = wall(), proc()
+    ms.append((t1 - t0) * 1e3)
+    cpu.append((c1 - c0) * 1e3)
 ms.sort()
-print("median_ms %.4f hash %016x" % (ms[len(ms) // 2], f.hash))
+cpu.sort()
+print("median_ms %.4f cpu_ms %.4f hash %016x" % (ms[len(ms) // 2], cpu[len(cpu) // 2], f.hash))
 """
 
 
 def parse(out):
-    words = out.split()
-    return float(words[words.index("median_ms") + 1]), words[words.index("hash") + 1]
+    """(wall ms, CPU ms, hash) from a side's line."""
+    w = out.split()
+    return float(w[w.index("median_ms") + 1]), float(w[w.index("cpu_ms") + 1]), w[w.index("hash") + 1]
 
 
 def main():
@@ -59,7 +64,7 @@ def main():
     py_cmd = [sys.executable, "-c", PY_SIDE] + conf
     print("%s, %d boids, seed %d, %d warm-up + %d timed ticks, %d thread(s); median ms per tick"
           % (args.preset, args.boids, args.seed, args.warmup, args.ticks, args.threads))
-    ratios, hashes = [], set()
+    ratios, cpu_ratios, hashes = [], [], set()
     for r in range(args.rounds):
         got = {}
         for side in (("C", "Python") if r % 2 == 0 else ("Python", "C")):
@@ -67,13 +72,17 @@ def main():
             if out.returncode != 0:
                 sys.exit("%s side failed: %s" % (side, out.stderr.strip()))
             got[side] = parse(out.stdout)
-            hashes.add(got[side][1])
+            hashes.add(got[side][2])
         load = os.getloadavg()[0]
         ratio = got["Python"][0] / got["C"][0] if got["C"][0] > 0 else float("nan")
+        cratio = got["Python"][1] / got["C"][1] if got["C"][1] > 0 else float("nan")
         ratios.append(ratio)
-        print("round %d: C %.3f ms, Python %.3f ms, Python/C %.3f (load %.2f)"
-              % (r + 1, got["C"][0], got["Python"][0], ratio, load))
-    print("median Python/C %.3f over %d rounds" % (statistics.median(ratios), len(ratios)))
+        cpu_ratios.append(cratio)
+        print("round %d: wall C %.3f ms, Python %.3f ms, Python/C %.3f; CPU C %.3f ms, Python %.3f ms, "
+              "Python/C %.3f (load %.2f)" % (r + 1, got["C"][0], got["Python"][0], ratio, got["C"][1],
+                                            got["Python"][1], cratio, load))
+    print("median Python/C over %d rounds: wall %.3f, CPU %.3f" % (len(ratios), statistics.median(ratios),
+                                                                   statistics.median(cpu_ratios)))
     if len(hashes) != 1:
         print("hashes differ: %s" % sorted(hashes))
         if args.check:

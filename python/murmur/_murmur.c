@@ -195,7 +195,7 @@ static int rows_getbuffer(PyObject *obj, Py_buffer *view, int flags)
     view->readonly = 1;
     view->itemsize = item;
     view->format = (flags & PyBUF_FORMAT) ? (char *)(uintptr_t)fmt : NULL;
-    view->ndim = cols == 3 ? 2 : 1;
+    view->ndim = (flags & PyBUF_ND) && cols == 3 ? 2 : 1; /* a PyBUF_SIMPLE request sees bytes */
     view->shape = (flags & PyBUF_ND) ? r->shape : NULL;
     view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? r->strides : NULL;
     view->suboffsets = NULL;

@@ -54,7 +54,10 @@ def check(f, views):
     assert x.shape == v.shape == (f.boids, 3)
     assert np.isfinite(x).all() and np.isfinite(v).all(), "NaN/Inf entered the state"
     for a in views:  # every held view still reads (valid memory; under ASan a freed row would report)
-        float(np.sum(a, dtype=np.float64))
+        if isinstance(a, memoryview):
+            bytes(a)
+        else:
+            float(np.sum(a, dtype=np.float64))
 
 
 def test_fuzz(tmp_path):
@@ -68,7 +71,9 @@ def test_fuzz(tmp_path):
     counts = {}
     for i in range(ops):
         f = rng.choice(flocks)
-        op = rng.randrange(17)
+        op = rng.randrange(18)
+        # while views are alive the rows must not move, whatever the call (else a view reads freed memory)
+        before = f._f.addresses() if not f.closed else None
         try:
             if op == 0:
                 f.step(rng.choice([0, 1, 2, 5, -1, 2.5, None, "3", True, 2**70]))
@@ -120,10 +125,19 @@ def test_fuzz(tmp_path):
                 if len(flocks) > 1:
                     flocks.remove(f)
                     f.close()
+            elif op == 17:  # the raw buffer through other consumers than numpy
+                r = f._f.rows(rng.choice(["pos", "vel", "perch", "roll", "pred_pos", "pred_vel", "x", 3]))
+                m = memoryview(r)
+                rng.choice([lambda: bytes(r), lambda: m.tolist(), lambda: m.cast("B").nbytes,
+                            lambda: np.frombuffer(r, dtype=np.uint8).sum(), lambda: m.cast("B")[:8].tobytes()])()
+                if rng.random() < 0.5:
+                    views.append(m)
             counts["ok"] = counts.get("ok", 0) + 1
         except ALLOWED as e:
             counts[type(e).__name__] = counts.get(type(e).__name__, 0) + 1
             assert str(e), "an exception without a message"
+        if before is not None and before[6] > 0 and not f.closed:
+            assert f._f.addresses()[:6] == before[:6], "rows moved while %d views were alive" % before[6]
         if not any(not g.closed for g in flocks):
             flocks.append(murmur.Flock("classic", boids=rng.randrange(0, 300), threads=1))
         check(f, views)
