@@ -185,3 +185,29 @@ def test_other_threads_run_and_busy_flock_refuses():
     t.join()
     assert f.tick == 40
     assert all("another thread" in e for e in errors)
+
+
+def test_group_shape_is_numpys_pca_and_label_groups():
+    f = small(boids=600)
+    f.step(300)
+    m = f.metrics(group=True)
+    groups, labels = murmur.label_groups(f.positions, f.get("view_radius"))
+    assert groups == m["groups"] and labels.dtype == np.int32 and labels.shape == (600,)
+    ids, counts = np.unique(labels, return_counts=True)
+    assert counts.max() == m["group_size"]
+    g = f.positions[labels == ids[counts.argmax()]].astype(np.float64)
+    ext = 2 * np.sqrt(3 * np.linalg.eigvalsh(np.cov(g.T, bias=True)))
+    assert np.allclose(ext, [m["group_thin"], m["group_mid"], m["group_long"]], rtol=1e-6)
+    assert np.allclose(g.mean(axis=0), [m["group_centre_x"], m["group_centre_y"], m["group_centre_z"]])
+    assert "group_size" not in f.metrics()
+    # any points: two clusters 100 wu apart, linked within 1 wu
+    pts = np.concatenate([np.zeros((5, 3)), np.full((3, 3), 100.0)])
+    n, lab = murmur.label_groups(pts, 1.0)
+    assert n == 2 and list(lab) == [0] * 5 + [5] * 3
+    for bad in (np.zeros((4, 2)), np.zeros(3)):
+        with pytest.raises(ValueError):
+            murmur.label_groups(bad, 1.0)
+    with pytest.raises(ValueError):
+        murmur.label_groups(pts, 0.0)
+    with pytest.raises(ValueError):
+        murmur.label_groups(np.array([[np.nan, 0, 0]]), 1.0)
