@@ -11,7 +11,11 @@ machine's scheduling disturbs less), C and Python alternating, the order
 swapped every round, each a fresh process with the same flock, warm-up and ticks. Each side prints
 the medians of its timed ticks (wall and CPU); the script prints every round with the load average beside it, the
 Python/C ratio of each round and the median ratio. Both sides must end on the same state hash
-(--check: exit 1 if not). Use the release build; run on a quiet machine for figures to keep.
+(--check: exit 1 if not). --in-process adds rounds in which one interpreter steps one flock, its
+ticks alternately a C call timed in C (the extension's c_timed_step: clock_gettime around
+mur_flock_step, as step_c does) and Flock.step() timed in Python: no difference between processes
+(memory placement, scheduling) enters, which on a loaded machine is most of the spread.
+Use the release build; run on a quiet machine for figures to keep.
 """
 import argparse
 import os
@@ -39,6 +43,49 @@ print("median_ms %.4f cpu_ms %.4f hash %016x" % (ms[len(ms) // 2], cpu[len(cpu) 
 """
 
 
+IN_PROCESS = r"""
+import sys, time
+import murmur
+preset, boids, seed, warmup, ticks, threads = sys.argv[1:7]
+f = murmur.Flock(preset, boids=int(boids), seed=int(seed), threads=int(threads))
+f.step(int(warmup))
+c_ms, c_cpu, p_ms, p_cpu = [], [], [], []
+step, wall, proc = f.step, time.perf_counter, time.process_time
+for t in range(2 * int(ticks)):
+    if (t % 4) in (0, 3):  # C, Python, Python, C, C, Python, ...: each side as often first
+        ms, cpu = f._f.c_timed_step()
+        c_ms.append(ms)
+        c_cpu.append(cpu)
+    else:
+        c0, t0 = proc(), wall()
+        step()
+        t1, c1 = wall(), proc()
+        p_ms.append((t1 - t0) * 1e3)
+        p_cpu.append((c1 - c0) * 1e3)
+med = lambda v: sorted(v)[len(v) // 2]
+print("c_ms %.4f c_cpu %.4f py_ms %.4f py_cpu %.4f hash %016x" % (med(c_ms), med(c_cpu), med(p_ms), med(p_cpu), f.hash))
+"""
+
+
+def in_process(args, conf, env):
+    """C and Python steps of one flock in one process, tick by tick (C, Py, Py, C, ...)."""
+    rw, rc = [], []
+    for r in range(args.rounds):
+        out = subprocess.run([sys.executable, "-c", IN_PROCESS] + conf, env=env, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit("in-process run failed: " + out.stderr.strip())
+        w = out.stdout.split()
+        v = {w[i]: w[i + 1] for i in range(0, len(w) - 1, 2)}
+        c, p, cc, pc = float(v["c_ms"]), float(v["py_ms"]), float(v["c_cpu"]), float(v["py_cpu"])
+        rw.append(p / c)
+        rc.append(pc / cc)
+        print("round %d (one process, ticks alternating): wall C %.3f ms, Python %.3f ms, Python/C %.3f; "
+              "CPU C %.3f ms, Python %.3f ms, Python/C %.3f (load %.2f)"
+              % (r + 1, c, p, p / c, cc, pc, pc / cc, os.getloadavg()[0]))
+    print("median Python/C over %d rounds, in one process: wall %.3f, CPU %.3f"
+          % (len(rw), statistics.median(rw), statistics.median(rc)))
+
+
 def parse(out):
     """(wall ms, CPU ms, hash) from a side's line."""
     w = out.split()
@@ -57,6 +104,9 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--check", action="store_true", help="exit 1 unless both sides end on the same hash")
+    ap.add_argument("--in-process", action="store_true",
+                    help="also: one flock in one interpreter, its ticks alternately stepped by a C call timed in C "
+                         "(the extension's c_timed_step) and by Flock.step() timed in Python")
     args = ap.parse_args()
     conf = [args.preset, str(args.boids), str(args.seed), str(args.warmup), str(args.ticks), str(args.threads)]
     env = dict(os.environ, PYTHONPATH=os.path.join(args.build, "python"), OMP_WAIT_POLICY="passive")
@@ -83,6 +133,8 @@ def main():
                                             got["Python"][1], cratio, load))
     print("median Python/C over %d rounds: wall %.3f, CPU %.3f" % (len(ratios), statistics.median(ratios),
                                                                    statistics.median(cpu_ratios)))
+    if args.in_process:
+        in_process(args, conf, env)
     if len(hashes) != 1:
         print("hashes differ: %s" % sorted(hashes))
         if args.check:

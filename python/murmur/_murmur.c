@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "murmur/murmur.h"
 
@@ -636,6 +637,27 @@ static PyObject *f_closed(PyObject *obj, PyObject *args)
     return PyBool_FromLong(((FlockObject *)obj)->closed);
 }
 
+/* One step timed from C, as a C program times it (tools/python_step_bench.py --in-process): the wall
+ * and the process CPU time around mur_flock_step alone, ms. */
+static double clock_ms(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static PyObject *f_c_timed_step(PyObject *obj, PyObject *args)
+{
+    (void)args;
+    FlockObject *self = (FlockObject *)obj;
+    if (!usable(self))
+        return NULL;
+    const double c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_ms(CLOCK_MONOTONIC);
+    mur_flock_step(self->f);
+    const double t1 = clock_ms(CLOCK_MONOTONIC), c1 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+    return Py_BuildValue("(dd)", t1 - t0, c1 - c0);
+}
+
 /* Row addresses, for the tests: they must not change while views are alive. */
 static PyObject *f_addresses(PyObject *obj, PyObject *args)
 {
@@ -669,6 +691,7 @@ static PyMethodDef flock_methods[] = {
     METH("close", f_close, METH_NOARGS, "free the flock (after the last view is gone)"),
     METH("closed", f_closed, METH_NOARGS, "close() was called"),
     METH("addresses", f_addresses, METH_NOARGS, "row addresses and live exports (tests)"),
+    METH("c_timed_step", f_c_timed_step, METH_NOARGS, "one step timed in C: (wall ms, CPU ms) (benchmark)"),
     {NULL, NULL, 0, NULL},
 };
 
