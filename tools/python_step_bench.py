@@ -63,13 +63,14 @@ for t in range(2 * int(ticks)):
         p_ms.append((t1 - t0) * 1e3)
         p_cpu.append((c1 - c0) * 1e3)
 med = lambda v: sorted(v)[len(v) // 2]
-print("c_ms %.4f c_cpu %.4f py_ms %.4f py_cpu %.4f hash %016x" % (med(c_ms), med(c_cpu), med(p_ms), med(p_cpu), f.hash))
+print("c_ms %.4f c_cpu %.4f py_ms %.4f py_cpu %.4f c_min %.4f py_min %.4f hash %016x"
+      % (med(c_ms), med(c_cpu), med(p_ms), med(p_cpu), min(c_cpu), min(p_cpu), f.hash))
 """
 
 
 def in_process(args, conf, env):
     """C and Python steps of one flock in one process, tick by tick (C, Py, Py, C, ...)."""
-    rw, rc = [], []
+    rw, rc, rm = [], [], []
     for r in range(args.rounds):
         out = subprocess.run([sys.executable, "-c", IN_PROCESS] + conf, env=env, capture_output=True, text=True)
         if out.returncode != 0:
@@ -77,13 +78,15 @@ def in_process(args, conf, env):
         w = out.stdout.split()
         v = {w[i]: w[i + 1] for i in range(0, len(w) - 1, 2)}
         c, p, cc, pc = float(v["c_ms"]), float(v["py_ms"]), float(v["c_cpu"]), float(v["py_cpu"])
+        cm, pm = float(v["c_min"]), float(v["py_min"])
         rw.append(p / c)
         rc.append(pc / cc)
+        rm.append(pm / cm)
         print("round %d (one process, ticks alternating): wall C %.3f ms, Python %.3f ms, Python/C %.3f; "
-              "CPU C %.3f ms, Python %.3f ms, Python/C %.3f (load %.2f)"
-              % (r + 1, c, p, p / c, cc, pc, pc / cc, os.getloadavg()[0]))
-    print("median Python/C over %d rounds, in one process: wall %.3f, CPU %.3f"
-          % (len(rw), statistics.median(rw), statistics.median(rc)))
+              "CPU C %.3f ms, Python %.3f ms, Python/C %.3f; least CPU C %.3f, Python %.3f, Python/C %.3f (load %.2f)"
+              % (r + 1, c, p, p / c, cc, pc, pc / cc, cm, pm, pm / cm, os.getloadavg()[0]))
+    print("median Python/C over %d rounds, in one process: wall %.3f, CPU %.3f, least CPU %.3f"
+          % (len(rw), statistics.median(rw), statistics.median(rc), statistics.median(rm)))
 
 
 def parse(out):
