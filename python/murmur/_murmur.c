@@ -3,7 +3,7 @@
  * objects, so a pip-installed module needs no libmurmur.so beside it.
  *
  * Memory safety, the one thing this layer adds (nothing a Python user does may crash the interpreter):
- * - A Rows object exports one row of the state (positions, velocities, ...) through the buffer
+ * - A Rows object (rows.c) exports one row of the state (positions, velocities, ...) through the buffer
  *   protocol, read-only and without a copy (numpy.asarray over it). The flock counts the live
  *   exports; while any is alive, nothing that could move or free those rows runs: a change of the
  *   boid or predator count raises BufferError, and close() leaves the free to the release of the
@@ -14,39 +14,11 @@
  *   every call on it from another thread meanwhile raises RuntimeError.
  * - A closed flock raises ValueError on every call; every argument is type-checked by CPython's
  *   parser and every value checked by the library's parameter table. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "murmur_py.h"
 
-#include <stdint.h>
-#include <string.h>
 #include <time.h>
 
-#include "murmur/murmur.h"
-
-typedef struct {
-    PyObject_HEAD
-    mur_flock *f;
-    Py_ssize_t exports; /* live buffer exports of its rows */
-    uint64_t layout;    /* bumped whenever the rows may have moved */
-    int busy;           /* a step runs without the GIL */
-    int closed;         /* close() called (f freed once exports reach 0) */
-} FlockObject;
-
-typedef enum { ROW_POS, ROW_VEL, ROW_PERCH, ROW_ROLL, ROW_PRED_POS, ROW_PRED_VEL, ROW_COUNT } row_kind;
-
-static const char *const ROW_NAMES[ROW_COUNT] = {"pos", "vel", "perch", "roll", "pred_pos", "pred_vel"};
-
-typedef struct {
-    PyObject_HEAD
-    FlockObject *owner;
-    row_kind kind;
-    uint64_t layout;
-    Py_ssize_t shape[2];
-    Py_ssize_t strides[2];
-} RowsObject;
-
 static PyTypeObject FlockType;
-static PyTypeObject RowsType;
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -61,12 +33,6 @@ static int usable(FlockObject *self)
         return 0;
     }
     return 1;
-}
-
-static void free_flock(FlockObject *self)
-{
-    mur_flock_destroy(self->f);
-    self->f = NULL;
 }
 
 /* May the rows move? Refused while a view of them is alive. */
@@ -146,92 +112,6 @@ static int build_def(mur_flock_def *def, PyObject *preset, PyObject *pairs)
     return 1;
 }
 
-/* ------------------------------------------------------------------ Rows: the buffer exporter */
-
-static int rows_getbuffer(PyObject *obj, Py_buffer *view, int flags)
-{
-    RowsObject *r = (RowsObject *)obj;
-    FlockObject *o = r->owner;
-    if (o->closed || !o->f) {
-        PyErr_SetString(PyExc_ValueError, "murmur: the flock is closed");
-        view->obj = NULL;
-        return -1;
-    }
-    if (r->layout != o->layout) {
-        PyErr_SetString(PyExc_BufferError, "murmur: the flock's rows moved since this view was made; take a new one");
-        view->obj = NULL;
-        return -1;
-    }
-    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE) {
-        PyErr_SetString(PyExc_BufferError, "murmur: the flock's state is read-only (set boids with Flock.set_boid)");
-        view->obj = NULL;
-        return -1;
-    }
-    mur_view v = mur_flock_view(o->f);
-    const void *p = NULL;
-    int cols = 3;
-    Py_ssize_t n = v.boids;
-    const char *fmt = "f";
-    Py_ssize_t item = sizeof(float);
-    switch (r->kind) {
-    case ROW_POS: p = v.pos; break;
-    case ROW_VEL: p = v.vel; break;
-    case ROW_PERCH: p = v.perch; cols = 1; fmt = "i"; item = sizeof(int32_t); break;
-    case ROW_ROLL: p = v.roll; cols = 1; break;
-    case ROW_PRED_POS: p = v.pred_pos; n = v.predators; break;
-    case ROW_PRED_VEL: p = v.pred_vel; n = v.predators; break;
-    case ROW_COUNT: break;
-    }
-    static const float empty[1] = {0};
-    if (!p || n == 0)
-        p = empty; /* a zero-length array still needs an address */
-    r->shape[0] = n;
-    r->shape[1] = 3;
-    r->strides[0] = item * cols;
-    r->strides[1] = item;
-    view->buf = (void *)(uintptr_t)p; /* read-only: the view says so and numpy keeps it so */
-    view->obj = obj;
-    Py_INCREF(obj);
-    view->len = n * cols * item;
-    view->readonly = 1;
-    view->itemsize = item;
-    view->format = (flags & PyBUF_FORMAT) ? (char *)(uintptr_t)fmt : NULL;
-    view->ndim = (flags & PyBUF_ND) && cols == 3 ? 2 : 1; /* a PyBUF_SIMPLE request sees bytes */
-    view->shape = (flags & PyBUF_ND) ? r->shape : NULL;
-    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? r->strides : NULL;
-    view->suboffsets = NULL;
-    view->internal = NULL;
-    o->exports++;
-    return 0;
-}
-
-static void rows_releasebuffer(PyObject *obj, Py_buffer *view)
-{
-    (void)view;
-    FlockObject *o = ((RowsObject *)obj)->owner;
-    if (--o->exports == 0 && o->closed && !o->busy)
-        free_flock(o);
-}
-
-static PyBufferProcs rows_as_buffer = {rows_getbuffer, rows_releasebuffer};
-
-static void rows_dealloc(PyObject *obj)
-{
-    RowsObject *r = (RowsObject *)obj;
-    Py_XDECREF(r->owner);
-    Py_TYPE(obj)->tp_free(obj);
-}
-
-static PyTypeObject RowsType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "murmur._murmur.Rows",
-    .tp_basicsize = sizeof(RowsObject),
-    .tp_dealloc = rows_dealloc,
-    .tp_as_buffer = &rows_as_buffer,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One row of a flock's state (read-only buffer; numpy.asarray gives the array).",
-};
-
 /* ------------------------------------------------------------------ Flock */
 
 static FlockObject *wrap(mur_flock *f)
@@ -253,7 +133,7 @@ static void flock_dealloc(PyObject *obj)
 {
     FlockObject *o = (FlockObject *)obj;
     /* no export can be alive here: each holds a reference to its Rows, which holds one to us */
-    free_flock(o);
+    murmur_free_flock(o);
     PyObject_Free(obj);
 }
 
@@ -418,27 +298,7 @@ static PyObject *f_rows(PyObject *obj, PyObject *args)
     const char *which;
     if (!PyArg_ParseTuple(args, "s:rows", &which))
         return NULL;
-    if (self->closed || !self->f) {
-        PyErr_SetString(PyExc_ValueError, "murmur: the flock is closed");
-        return NULL;
-    }
-    int k = 0;
-    while (k < ROW_COUNT && strcmp(ROW_NAMES[k], which) != 0)
-        k++;
-    if (k == ROW_COUNT) {
-        PyErr_Format(PyExc_ValueError, "murmur: unknown row '%s' (pos, vel, perch, roll, pred_pos, pred_vel)", which);
-        return NULL;
-    }
-    RowsObject *r = PyObject_New(RowsObject, &RowsType);
-    if (!r)
-        return NULL;
-    Py_INCREF(self);
-    r->owner = self;
-    r->kind = (row_kind)k;
-    r->layout = self->layout;
-    memset(r->shape, 0, sizeof r->shape);
-    memset(r->strides, 0, sizeof r->strides);
-    return (PyObject *)r;
+    return murmur_rows_new(self, which);
 }
 
 static PyObject *number_of(const char *text)
@@ -627,7 +487,7 @@ static PyObject *f_close(PyObject *obj, PyObject *args)
     }
     self->closed = 1;
     if (self->exports == 0)
-        free_flock(self);
+        murmur_free_flock(self);
     Py_RETURN_NONE;
 }
 
@@ -671,8 +531,6 @@ static PyObject *f_addresses(PyObject *obj, PyObject *args)
                          (unsigned long long)(uintptr_t)v.pred_pos, (unsigned long long)(uintptr_t)v.pred_vel,
                          self->exports);
 }
-
-#define METH(name, fn, flags, doc) {name, (PyCFunction)(void (*)(void))(fn), flags, doc}
 
 static PyMethodDef flock_methods[] = {
     METH("step", f_step, METH_VARARGS, "step(n=1): advance n ticks"),
@@ -796,60 +654,8 @@ static PyObject *m_def_memory(PyObject *mod, PyObject *args)
     return PyLong_FromSize_t(mur_def_memory(&def, threads < 0 ? 0 : threads, false));
 }
 
-/* A buffer format of one native item c ("f", "=f", "<f" on little-endian machines, "@f"). */
-static int fmt_is(const char *fmt, char c)
-{
-    if (!fmt)
-        return 0;
-    if (*fmt == '@' || *fmt == '=' || (*fmt == '<' && PY_LITTLE_ENDIAN) || (*fmt == '>' && !PY_LITTLE_ENDIAN))
-        fmt++;
-    return fmt[0] == c && fmt[1] == '\0';
-}
-
-/* label_groups(points, link, labels) -> groups: mur_label_groups over a C-contiguous float32 (n, 3)
- * buffer into a writable C-contiguous int32 (n,) buffer (the Python layer makes both). */
-static PyObject *m_label_groups(PyObject *mod, PyObject *args)
-{
-    (void)mod;
-    PyObject *po, *lo;
-    double link;
-    if (!PyArg_ParseTuple(args, "OdO:label_groups", &po, &link, &lo))
-        return NULL;
-    Py_buffer pb, lb;
-    if (PyObject_GetBuffer(po, &pb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    if (PyObject_GetBuffer(lo, &lb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&pb);
-        return NULL;
-    }
-    PyObject *ret = NULL;
-    const Py_ssize_t n = pb.ndim == 2 ? pb.shape[0] : -1;
-    if (n < 0 || pb.shape[1] != 3 || pb.itemsize != sizeof(float) || !fmt_is(pb.format, 'f'))
-        PyErr_SetString(PyExc_ValueError, "murmur: points must be a C-contiguous float32 array of shape (n, 3)");
-    else if (lb.ndim != 1 || lb.shape[0] != n || lb.itemsize != sizeof(int32_t) || !fmt_is(lb.format, 'i'))
-        PyErr_SetString(PyExc_ValueError, "murmur: labels must be a writable int32 array of shape (n,)");
-    else if (n > MUR_MAX_BOIDS)
-        PyErr_Format(PyExc_ValueError, "murmur: %zd points (allowed: up to %d)", n, MUR_MAX_BOIDS);
-    else if (!(link > 0.0 && link <= 3.4e38))
-        PyErr_Format(PyExc_ValueError, "murmur: link distance %g is out of range: need a finite distance above 0", link);
-    else {
-        mur_error err;
-        int32_t g;
-        Py_BEGIN_ALLOW_THREADS
-        g = mur_label_groups((const float *)pb.buf, (int32_t)n, (float)link, (int32_t *)lb.buf, &err);
-        Py_END_ALLOW_THREADS
-        if (g < 0)
-            PyErr_SetString(PyExc_ValueError, err.msg);
-        else
-            ret = PyLong_FromLong(g);
-    }
-    PyBuffer_Release(&lb);
-    PyBuffer_Release(&pb);
-    return ret;
-}
-
 static PyMethodDef module_methods[] = {
-    METH("label_groups", m_label_groups, METH_VARARGS, "label_groups(points, link, labels) -> groups"),
+    METH("label_groups", murmur_label_groups, METH_VARARGS, "label_groups(points, link, labels) -> groups"),
     METH("create", m_create, METH_VARARGS, "create(preset or None, [(name, text), ...]) -> Flock"),
     METH("load", m_load, METH_VARARGS, "load(path, preset or None, [(name, text), ...]) -> Flock"),
     METH("parameters", m_parameters, METH_NOARGS, "the library's parameter table, as dicts"),
@@ -869,7 +675,7 @@ static struct PyModuleDef murmur_module = {
 
 PyMODINIT_FUNC PyInit__murmur(void)
 {
-    if (PyType_Ready(&FlockType) < 0 || PyType_Ready(&RowsType) < 0)
+    if (PyType_Ready(&FlockType) < 0 || PyType_Ready(&murmur_RowsType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&murmur_module);
     if (!m)
