@@ -110,6 +110,7 @@ def main():
     ap.add_argument("--in-process", action="store_true",
                     help="also: one flock in one interpreter, its ticks alternately stepped by a C call timed in C "
                          "(the extension's c_timed_step) and by Flock.step() timed in Python")
+    ap.add_argument("--only-in-process", action="store_true", help="the --in-process rounds alone")
     args = ap.parse_args()
     conf = [args.preset, str(args.boids), str(args.seed), str(args.warmup), str(args.ticks), str(args.threads)]
     env = dict(os.environ, PYTHONPATH=os.path.join(args.build, "python"), OMP_WAIT_POLICY="passive")
@@ -118,6 +119,9 @@ def main():
     print("%s, %d boids, seed %d, %d warm-up + %d timed ticks, %d thread(s); median ms per tick"
           % (args.preset, args.boids, args.seed, args.warmup, args.ticks, args.threads))
     ratios, cpu_ratios, hashes = [], [], set()
+    if args.only_in_process:
+        in_process(args, conf, env)
+        return
     for r in range(args.rounds):
         got = {}
         for side in (("C", "Python") if r % 2 == 0 else ("Python", "C")):
