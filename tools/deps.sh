@@ -13,6 +13,9 @@ PKGS=(
   libcmocka-dev xvfb xauth                          # tests
   ffmpeg gnuplot-nox                                # recording, plots
   clang-14 libclang-rt-14-dev valgrind              # fuzzing (tools/fuzz.sh), memcheck setup
+  python3-dev python3-numpy python3-pytest          # import murmur and its tests (docs/python.md)
+  python3-pandas python3-matplotlib                 # its pandas rows, the worked example's plot
+  python3-mesonpy python3-venv                      # pip install . offline (tools/python_pip_check.sh)
 )
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq "${PKGS[@]}"
