@@ -538,6 +538,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
                 TB.hslot[m][q] = S.hard[m].slot;
             }
 #else
+            for (int m = 0; m < S.n; m++)
+                TB.slot[m][q] = S.slot[m]; /* the escape's neighbours (falcon.c) */
             contacts(f, s, &S, i, &TB.c[q]);
             TB.has_c[q] = S.nh > 0;
             sums(f, s, &S, &TA[q]);

@@ -201,6 +201,13 @@ static void act_switch(viewer *v, int key, int mods)
     } else if (key == GLFW_KEY_W) {
         what = "wind";
         mur_flock_set_wind(v->flock, on = !d.wind, NULL);
+    } else if (key == GLFW_KEY_Y) {
+        what = "falcon";
+        mur_error err = {{0}};
+        if (!mur_flock_set(v->flock, "falcon", (on = !d.falcon) ? "on" : "off", &err)) {
+            mur_msg(&v->msg, "%s", err.msg);
+            return;
+        }
     } else {
         what = "scatter";
         mur_flock_set_scatter(v->flock, on = !d.scatter);
