@@ -236,6 +236,32 @@ static void falcon_live(void **st)
     assert_true(v.falcon_phase != MUR_FALCON_OFF);
     assert_non_null(v.escape);
     assert_true(v.falcon_attacks >= 1);
+    /* the state CSV: the escape column at the end, and the file reads back */
+    char path[] = "/tmp/murmur_falcon_csvXXXXXX";
+    const int fdesc = mkstemp(path);
+    assert_true(fdesc >= 0);
+    FILE *fp = fdopen(fdesc, "w+");
+    assert_true(mur_flock_write_csv(a, fp));
+    rewind(fp);
+    char line[256];
+    assert_non_null(fgets(line, sizeof line, fp));
+    assert_string_equal(line, "kind,x,y,z,vx,vy,vz,perch,escape\n");
+    int rows = 0;
+    while (fgets(line, sizeof line, fp)) {
+        const char *last = strrchr(line, ',');
+        assert_non_null(last);
+        const int e = atoi(last + 1);
+        assert_true(e >= MUR_ESCAPE_CALM && e <= MUR_ESCAPE_REFRACTORY);
+        assert_int_equal(e, v.escape[rows] & 7);
+        rows++;
+    }
+    assert_int_equal(rows, v.boids);
+    fclose(fp);
+    mur_flock *back = mur_flock_load_csv(&d, path, &err);
+    assert_non_null(back);
+    assert_int_equal(mur_flock_view(back).boids, v.boids);
+    mur_flock_destroy(back);
+    remove(path);
     assert_true(mur_flock_set(a, "falcon", "off", &err));
     v = mur_flock_view(a);
     assert_int_equal(v.falcon_phase, MUR_FALCON_OFF);
@@ -253,11 +279,77 @@ static void falcon_live(void **st)
     mur_flock_destroy(b);
 }
 
+/* A chain of birds 1 m apart along z, flying +x side by side, each seeing its 2 nearest (the birds on
+ * either side); the falcon sets up beside the chain's last bird, close enough for that bird alone to
+ * see it (the end bird is exposed: all its neighbours on one side). No manoeuvre moves a bird
+ * (escape_accel 0), so the alarm must spread by copying: bird 39 - m at the tick of the first alarm
+ * plus m latencies, and the wave's speed is 1 m per latency. */
+static void chain_alarm(float latency, int expect_l)
+{
+    const int n = 40;
+    mur_flock_def d = topo_def(n, 1000.0f);
+    d.dt = 0.02f;
+    d.topo_k = 2.0f;
+    d.view_radius = 3.0f;
+    d.falcon = true;
+    d.falcon_strategy = MUR_FALCON_BESIDE;
+    d.falcon_setup = 21.5f; /* the chain's centre is z = 19.5: the falcon starts at z = 41 */
+    d.falcon_speed = 1.0f;
+    d.falcon_attack_speed = 1.0f;
+    d.falcon_attack = 3.0f;
+    d.falcon_retreat = 4.0f; /* the wave is measured at the end of the retreat: all alarmed by then */
+    d.escape_radius = 2.5f;
+    d.escape_accel = 0.0f;
+    d.escape_latency = latency;
+    d.escape_exposure = 0.5f;
+    mur_flock *f = make(&d);
+    for (int i = 0; i < n; i++)
+        put(f, i, 0.0f, 40.0f, (float)i, 10.0f, 0.0f, 0.0f);
+    int first[40];
+    for (int i = 0; i < n; i++)
+        first[i] = -1;
+    double speed = -1.0;
+    for (int t = 1; t <= 500; t++) {
+        mur_flock_step(f);
+        const mur_view v = mur_flock_view(f);
+        for (int i = 0; i < n; i++)
+            if (first[i] < 0 && (v.escape[i] & 7) >= MUR_ESCAPE_ZIGZAG && (v.escape[i] & 7) <= MUR_ESCAPE_SPEEDUP)
+                first[i] = t;
+        mur_event ev[MUR_MAX_EVENTS];
+        const int ne = mur_flock_events(f, ev, MUR_MAX_EVENTS);
+        for (int e = 0; e < ne; e++)
+            if (ev[e].kind == MUR_EVENT_WAVE && speed < 0.0) {
+                speed = ev[e].value;
+                assert_int_equal(ev[e].count, n);
+                assert_int_equal(ev[e].bird, n - 1);
+            }
+    }
+    /* the end bird saw the falcon in the first tick after the set-up; the others copied, one
+     * latency per bird down the chain */
+    assert_int_equal(first[n - 1], 2);
+    for (int m = 0; m < n - 1; m++)
+        if (first[n - 1 - m] != 2 + m * expect_l)
+            fail_msg("latency %g: bird %d alarmed after %d ticks, expected %d", (double)latency, n - 1 - m,
+                     first[n - 1 - m], 2 + m * expect_l);
+    /* the first bird of the chain sees birds 1 and 2: it copies bird 2 */
+    assert_int_equal(first[0], first[2] + expect_l);
+    assert_near(speed, 1.0 / (expect_l * 0.02), 0.03 / (expect_l * 0.02));
+    mur_flock_destroy(f);
+}
+
+static void falcon_alarm_spreads(void **st)
+{
+    (void)st;
+    chain_alarm(0.05f, 3); /* 2.5 ticks: whole ticks, rounded */
+    chain_alarm(0.1f, 5);
+    chain_alarm(0.0f, 1);  /* at least one tick: the neighbours read the state at the tick's start */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_cycle),      cmocka_unit_test(falcon_catches), cmocka_unit_test(falcon_deterministic),
-        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live),
+        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

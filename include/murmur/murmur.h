@@ -310,7 +310,7 @@ typedef struct mur_view {
     int32_t falcon_target;  ///< the bird it is locked on to, -1 for none
     int64_t falcon_attacks; ///< attacks started since the falcon came on
     int64_t falcon_catches; ///< birds caught since the falcon came on
-    const uint8_t *escape;  ///< boids bytes: mur_escape_state, NULL without the falcon
+    const uint8_t *escape;  ///< boids bytes: bits 0-2 mur_escape_state, bit 3 the manoeuvre's side (left); NULL without the falcon
 } mur_view;
 
 MUR_API mur_view mur_flock_view(const mur_flock *f);
