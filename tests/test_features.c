@@ -153,7 +153,8 @@ static void predator_turn_rate(void **s)
 static void stats_columns(void **s)
 {
     (void)s;
-    const char *want = "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,perching,groups\n";
+    const char *want = "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,perching,groups,"
+                       "falcon_distance,alarmed,falcon_state\n";
     char got[512] = "";
     for (int i = 0; i < mur_stats_column_count(); i++) {
         strcat(got, mur_stats_column_name(i));
@@ -189,8 +190,8 @@ static void stats_columns(void **s)
     text[n] = 0;
     fclose(fp);
     assert_string_equal(text, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,"
-                              "perching,groups\n18446744073709551615,0.333333333,-2.5,1e-20,123456789,0.999999999,"
-                              "30,0.1,7,-1\n");
+                              "perching,groups,falcon_distance,alarmed,falcon_state\n18446744073709551615,0.333333333,"
+                              "-2.5,1e-20,123456789,0.999999999,30,0.1,7,-1,0,0,0\n");
 }
 
 static double centre_distance(mur_flock *f, const float *g)

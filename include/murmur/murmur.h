@@ -447,6 +447,10 @@ typedef struct mur_stats {
     double group_extent[3];     ///< its extents along them, 2 sqrt(3 lambda), wu: thin <= mid <= long
     double group_thin_angle;    ///< angle of its thin axis to vertical, degrees (0..90)
     double group_polarisation;  ///< |mean unit velocity| of its boids, 0..1
+    /* the falcon (docs/falcon.md): 0 without it */
+    double falcon_distance;     ///< from the falcon to the nearest flying bird, m
+    double alarmed;             ///< share of the boids escaping (escape state 1..4), 0..1
+    int32_t falcon_state;       ///< mur_falcon_phase
 } mur_stats;
 
 /* The metrics CSV (one row per tick, docs/rules.md): its columns are defined here, once. Numbers are

@@ -639,6 +639,26 @@ void mur_falcon_commit(mur_flock *f, const mur_step *s)
     F->alarmed = alarmed;
 }
 
+void mur_falcon_measure(const mur_flock *f, mur_stats *st)
+{
+    const mur_falcon *F = &f->falcon;
+    float best = INFINITY;
+    int32_t alarmed = 0;
+    for (int32_t i = 0; i < f->n; i++) {
+        const int k = f->esc[i] & 7;
+        alarmed += k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
+        if (f->perch[i] > 0)
+            continue;
+        const float *p = f->pos + 3 * (size_t)i;
+        const float r[3] = {p[0] - F->pos[0], p[1] - F->pos[1], p[2] - F->pos[2]};
+        const float d2 = dot3(r, r);
+        best = d2 < best ? d2 : best;
+    }
+    st->falcon_distance = F->phase != MUR_FALCON_OFF && best < INFINITY ? sqrt((double)best) : 0.0;
+    st->alarmed = f->n > 0 ? (double)alarmed / f->n : 0.0;
+    st->falcon_state = F->phase;
+}
+
 /* ---------------------------------------------------------------- public */
 
 int mur_flock_events(const mur_flock *f, mur_event *out, int max)

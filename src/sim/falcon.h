@@ -38,6 +38,8 @@ void mur_escape_snapshot(mur_flock *f, const struct mur_step *s);
 /// copying, and its escape acceleration into f->esc_acc. Writes boid i's escape rows only.
 void mur_escape_boid(mur_flock *f, const struct mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n);
+/// The falcon's metrics of the current state into st (falcon_distance, alarmed, falcon_state).
+void mur_falcon_measure(const mur_flock *f, mur_stats *st);
 /// Make the planned falcon state the current one; count the alarmed birds; remove the caught bird
 /// (falcon_remove); at the end of a retreat, the wave of the attack (its speed into an event).
 void mur_falcon_commit(mur_flock *f, const struct mur_step *s);

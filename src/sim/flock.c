@@ -356,6 +356,8 @@ static void tick(mur_flock *f, bool move, bool metrics)
         mur_falcon_plan(f, &s);
     if (metrics)
         mur_metrics_state(f, &s, &st);
+    if (metrics && f->def.falcon && f->esc_cap >= f->n)
+        mur_falcon_measure(f, &st);
     if (s.half_cells && f->n > 0 && f->def.neighbour_search != MUR_SEARCH_BRUTE) {
         /* the search's own grid (on the groups' cells a dense flock puts hundreds of boids in a
          * cell: 8x slower). The neighbours found do not depend on the cells, so the state is the

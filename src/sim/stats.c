@@ -26,6 +26,9 @@ static const column COLUMNS[] = {
     COL("nn_distance", COL_F64, nn_distance),
     COL("perching", COL_I32, perching),
     COL("groups", COL_I32, groups),
+    COL("falcon_distance", COL_F64, falcon_distance),
+    COL("alarmed", COL_F64, alarmed),
+    COL("falcon_state", COL_I32, falcon_state),
 };
 #define NCOLUMNS ((int)(sizeof COLUMNS / sizeof COLUMNS[0]))
 
