@@ -19,17 +19,16 @@
 
 size_t mur_escape_bytes_per_boid(void)
 {
-    return sizeof(uint8_t) + sizeof(int32_t) + sizeof(int32_t) + 3 * sizeof(float) + 3 * sizeof(float) +
-           sizeof(uint8_t);
+    return sizeof(mur_esc_row) + 3 * sizeof(uint8_t) + sizeof(int32_t) + 3 * sizeof(float);
 }
 
 void mur_escape_clear(mur_flock *f, int32_t i)
 {
+    memset(&f->erow[i], 0, sizeof f->erow[i]);
     f->esc[i] = MUR_ESCAPE_CALM;
-    f->esc_tick[i] = 0;
+    f->ecopy[i] = 0;
     f->alarm_tick[i] = -1;
     memset(f->alarm_pos + 3 * (size_t)i, 0, 3 * sizeof(float));
-    memset(f->esc_acc + 3 * (size_t)i, 0, 3 * sizeof(float));
 }
 
 static bool grow(void **p, size_t bytes)
@@ -46,16 +45,16 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     if (cap <= f->esc_cap)
         return true;
     const size_t c = (size_t)cap;
-    void *p[6] = {f->esc, f->esc_tick, f->alarm_tick, f->alarm_pos, f->esc_acc, f->sesc};
-    const size_t b[6] = {1, 4, 4, 12, 12, 1};
+    void *p[6] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc};
+    const size_t b[6] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1};
     bool ok = true;
     for (int r = 0; r < 6; r++)
         ok = ok && grow(&p[r], c * b[r]);
-    f->esc = p[0];
-    f->esc_tick = p[1];
-    f->alarm_tick = p[2];
-    f->alarm_pos = p[3];
-    f->esc_acc = p[4];
+    f->erow = p[0];
+    f->esc = p[1];
+    f->ecopy = p[2];
+    f->alarm_tick = p[3];
+    f->alarm_pos = p[4];
     f->sesc = p[5];
     if (!ok)
         return false;
@@ -68,15 +67,16 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
 
 void mur_escape_free(mur_flock *f)
 {
+    free(f->erow);
     free(f->esc);
-    free(f->esc_tick);
+    free(f->ecopy);
     free(f->alarm_tick);
     free(f->alarm_pos);
-    free(f->esc_acc);
     free(f->sesc);
-    f->esc = f->sesc = NULL;
-    f->esc_tick = f->alarm_tick = NULL;
-    f->alarm_pos = f->esc_acc = NULL;
+    f->erow = NULL;
+    f->esc = f->ecopy = f->sesc = NULL;
+    f->alarm_tick = NULL;
+    f->alarm_pos = NULL;
     f->esc_cap = 0;
 }
 
@@ -421,16 +421,12 @@ static uint32_t latency_ticks(const mur_flock_def *d)
 
 void mur_escape_snapshot(mur_flock *f, const mur_step *s)
 {
-    const uint32_t L = latency_ticks(s->def);
-    const uint32_t now = (uint32_t)f->tick;
-    for (int32_t k = 0; k < f->n; k++) {
-        const int32_t i = f->order[k];
-        const uint8_t e = f->esc[i];
-        const int kind = e & 7;
-        f->sesc[k] = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && now - (uint32_t)f->esc_tick[i] >= L
-                         ? e
-                         : 0;
-    }
+    (void)s;
+    const int32_t *restrict order = f->order;
+    const uint8_t *restrict ecopy = f->ecopy;
+    uint8_t *restrict sesc = f->sesc;
+    for (int32_t k = 0; k < f->n; k++)
+        sesc[k] = ecopy[order[k]];
 }
 
 /* The manoeuvre a detecting bird picks (counter-based, by the mix's weights); zig-zag when all are 0. */
@@ -454,15 +450,31 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
 {
     const mur_flock_def *d = s->def;
     const mur_falcon *F = &f->falcon;
+    mur_esc_row *row = &f->erow[i];
+    uint32_t e = row->ts & 15u;
+    int kind = (int)(e & 7u);
+    const uint32_t now = (uint32_t)f->tick & 0x0fffffffu;
+    const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+    const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
+    const float r2 = dot3(r, r);
+    const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
+    if (kind == MUR_ESCAPE_CALM && !near) {
+        /* the common case: calm, no falcon in sight; a neighbour's escape to copy? */
+        uint8_t c = 0;
+        for (int m = 0; !c && m < n; m++)
+            c = f->sesc[slot[m * stride]];
+        if (!c) {
+            row->acc[0] = row->acc[1] = row->acc[2] = 0.0f;
+            return;
+        }
+    }
     const float dt = d->dt;
-    const uint32_t now = (uint32_t)f->tick;
-    uint8_t e = f->esc[i];
-    int kind = e & 7;
-    uint32_t age = now - (uint32_t)f->esc_tick[i];
+    uint32_t since = row->ts >> 4;
+    uint32_t age = (now - since) & 0x0fffffffu;
     if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= d->escape_time) {
         kind = MUR_ESCAPE_REFRACTORY;
-        e = (uint8_t)kind;
-        f->esc_tick[i] = (int32_t)now;
+        e = (uint32_t)kind;
+        since = now;
         age = 0;
     } else if (kind == MUR_ESCAPE_REFRACTORY && (float)age * dt >= d->escape_refractory) {
         kind = MUR_ESCAPE_CALM;
@@ -473,10 +485,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const float side[3] = {hv > 0.0f ? -v[2] / hv : 0.0f, 0.0f, hv > 0.0f ? v[0] / hv : 0.0f};
     if (kind == MUR_ESCAPE_CALM) {
         bool start = false;
-        const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
-        const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
-        const float r2 = dot3(r, r);
-        if (attacking && r2 < d->escape_radius * d->escape_radius) {
+        if (near) {
             /* exposure and the outward direction from the neighbours' unit directions */
             float u[3] = {0, 0, 0};
             for (int m = 0; m < n; m++) {
@@ -499,7 +508,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             if (expo >= d->escape_exposure && seen) {
                 kind = pick_kind(d, f->tick, i);
                 /* turn and zig-zag first away from the falcon: left when it is on the right */
-                e = (uint8_t)(kind | (dot3(r, side) > 0.0f ? 8 : 0));
+                e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
                 start = true;
             }
         }
@@ -512,7 +521,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             }
         }
         if (start) {
-            f->esc_tick[i] = (int32_t)now;
+            since = now;
             age = 0;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
@@ -522,8 +531,8 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             }
         }
     }
-    f->esc[i] = e;
-    float *acc = f->esc_acc + 3 * (size_t)i;
+    row->ts = since << 4 | e;
+    float *acc = row->acc;
     acc[0] = acc[1] = acc[2] = 0.0f;
     const float A = d->escape_accel, sgn = (e & 8) ? -1.0f : 1.0f;
     switch (kind) {
@@ -563,11 +572,11 @@ static void remove_boid(mur_flock *f, int32_t i)
         memcpy(f->vel + 3 * (size_t)i, f->vel + 3 * (size_t)last, 3 * sizeof(float));
         f->perch[i] = f->perch[last];
         f->roll[i] = f->roll[last];
+        f->erow[i] = f->erow[last];
         f->esc[i] = f->esc[last];
-        f->esc_tick[i] = f->esc_tick[last];
+        f->ecopy[i] = f->ecopy[last];
         f->alarm_tick[i] = f->alarm_tick[last];
         memcpy(f->alarm_pos + 3 * (size_t)i, f->alarm_pos + 3 * (size_t)last, 3 * sizeof(float));
-        memcpy(f->esc_acc + 3 * (size_t)i, f->esc_acc + 3 * (size_t)last, 3 * sizeof(float));
     }
     f->n = last;
     f->def.boids = last;
@@ -631,10 +640,19 @@ void mur_falcon_commit(mur_flock *f, const mur_step *s)
         else if (F->target == F->caught)
             F->target = -1;
     }
+    /* the birds' states into the view, and what a neighbour may copy next tick: an escape that will
+     * then have lasted the latency */
+    const uint32_t L = latency_ticks(s->def);
+    const uint32_t next = (uint32_t)(f->tick + 1) & 0x0fffffffu;
     int32_t alarmed = 0;
     for (int32_t i = 0; i < f->n; i++) {
-        const int k = f->esc[i] & 7;
-        alarmed += k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
+        const uint32_t ts = f->erow[i].ts;
+        const uint8_t e = (uint8_t)(ts & 15u);
+        const int k = e & 7;
+        const bool escaping = k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
+        f->esc[i] = e;
+        f->ecopy[i] = escaping && ((next - (ts >> 4)) & 0x0fffffffu) >= L ? e : 0;
+        alarmed += escaping;
     }
     F->alarmed = alarmed;
 }

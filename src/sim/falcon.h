@@ -35,7 +35,7 @@ void mur_falcon_plan(mur_flock *f, const struct mur_step *s);
 void mur_escape_snapshot(mur_flock *f, const struct mur_step *s);
 /// Boid i's escape this tick (state b; its topological neighbours at sorted slots slot[0],
 /// slot[stride], ..., n of them; n = 0: no list, metric mode): its state advanced, detection or
-/// copying, and its escape acceleration into f->esc_acc. Writes boid i's escape rows only.
+/// copying, and its escape acceleration into f->erow[i].acc. Writes boid i's escape rows only.
 void mur_escape_boid(mur_flock *f, const struct mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n);
 /// The falcon's metrics of the current state into st (falcon_distance, alarmed, falcon_state).

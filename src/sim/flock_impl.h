@@ -56,6 +56,12 @@ typedef struct mur_falcon {
     mur_event events[MUR_MAX_EVENTS];
 } mur_falcon;
 
+/// One boid's escape as the pass uses it: 16 bytes, one cache line touched per boid and tick.
+typedef struct mur_esc_row {
+    float acc[3];              ///< the escape acceleration of the tick
+    uint32_t ts;               ///< (tick its state began << 4) | state (bits 0-2) | side (bit 3)
+} mur_esc_row;
+
 struct mur_flock {
     mur_flock_def def;
     uint64_t tick;
@@ -94,12 +100,12 @@ struct mur_flock {
     /* the falcon and the prey's escape (falcon.c): the rows exist once the falcon was on */
     mur_falcon falcon;
     int32_t esc_cap;           ///< boids the escape rows hold (0: not allocated)
-    uint8_t *esc;              ///< per boid: mur_escape_state, bit 3: the manoeuvre's side (left)
-    int32_t *esc_tick;         ///< per boid: tick its escape state began
-    int32_t *alarm_tick;       ///< per boid: tick it was first alarmed in the current attack, -1 none
-    float *alarm_pos;          ///< per boid: its position then, 3 floats
-    float *esc_acc;            ///< per boid: the escape acceleration of the tick, 3 floats
-    uint8_t *sesc;             ///< per sorted slot: the boid's escape to copy (kind | side << 3), 0 none
+    mur_esc_row *erow;         ///< per boid: the escape's working row (the pass reads and writes it)
+    uint8_t *esc;              ///< per boid: mur_escape_state | side << 3 after the last tick (the view)
+    uint8_t *ecopy;            ///< per boid: the escape a neighbour may copy next tick (kind | side << 3), 0 none
+    int32_t *alarm_tick;       ///< per boid: ticks from the attack's start to its first alarm in it, -1 none
+    float *alarm_pos;          ///< per boid: its position then, relative to the flock's centre, 3 floats
+    uint8_t *sesc;             ///< per sorted slot: ecopy of the boid there
 };
 
 /// Place predator k anew in def's world (resolved), seeded by (k, salt) (flock.c; the preset switch,

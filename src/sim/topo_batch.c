@@ -254,7 +254,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     if (st->escape) { /* rules.c: the escape manoeuvre (falcon.c) */
         v4 e0, e1, e2;
         for (int l = 0; l < 4; l++) {
-            const float *e = f->esc_acc + 3 * (size_t)B->i[q0 + l < B->nb ? q0 + l : q0];
+            const float *e = f->erow[B->i[q0 + l < B->nb ? q0 + l : q0]].acc;
             e0[l] = e[0];
             e1[l] = e[1];
             e2[l] = e[2];
