@@ -6,7 +6,7 @@
     docs/falcon/run.py --tuning          # the tuning run (seed 101): escape_latency 0.05 .. 0.2 s
     docs/falcon/run.py --quick           # one small run of each kind (a smoke test)
 
-Each run is one batch command: the starling preset settles for --settle ticks, then `--at` switches
+Each run is one batch command: the starling preset settles for --settle ticks (2500: 50 s), then `--at` switches
 the falcon on and the run goes on for --attack ticks with --events and --metrics. Per attack (the
 events' attack_start .. attack_end) it reads: the wave's speed (the `wave` event: least squares of
 alarm time against distance from the first bird alarmed, in the flock's frame) and the flock's speed,
@@ -93,6 +93,7 @@ def analyse(events, metrics, n, seed, extra):
             continue
         s, end = a["start"], a["end"]
         before = [float(m[t]["nn_distance"]) for t in range(s - 50, s) if t in m]
+        pol0 = statistics.mean(float(m[t]["polarisation"]) for t in range(s - 50, s) if t in m) if before else None
         during = [float(m[t]["nn_distance"]) for t in range(s, end + 100) if t in m]
         g0 = statistics.median(int(m[t]["groups"]) for t in range(s - 50, s) if t in m) if before else 0
         g1 = max((int(m[t]["groups"]) for t in range(s, end + 100) if t in m), default=0)
@@ -110,7 +111,7 @@ def analyse(events, metrics, n, seed, extra):
                     "wave_speed": a["wave"], "flock_speed": a["flock_speed"], "wave_birds": a["wave_birds"],
                     "alarmed_max": alarmed, "nn_jump": jump, "groups_before": g0, "groups_max": g1,
                     "split": g1 > g0, "flash": jump >= 1.25, "wave": a["wave"] is not None and alarmed >= 0.2,
-                    "recovery_s": rec, "catch": a["catch"]})
+                    "recovery_s": rec, "catch": a["catch"], "polarisation_before": pol0})
     return out
 
 
@@ -130,6 +131,7 @@ def summary(rows):
         "recovered_30s_share": sum(1 for r in rows if r["recovery_s"] is not None and r["recovery_s"] <= 30) / k
         if k else None,
         "recovery_median_s": statistics.median(rec) if rec else None,
+        "polarisation_before": statistics.median(r["polarisation_before"] for r in rows) if k else None,
         "alarmed_median": statistics.median(r["alarmed_max"] for r in rows) if k else None,
         "nn_jump_median": statistics.median(r["nn_jump"] for r in rows) if k else None,
     }
@@ -142,13 +144,13 @@ def fmt(x, p=2):
 def table(title, groups):
     lines = ["### " + title, "",
              "| run | attacks | wave speed m/s (median) | wave / flock speed | alarmed (median max) | NN jump (median) "
-             "| flash | wave | split | polarisation >= 0.85 within 30 s |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| flash | wave | split | polarisation before | polarisation >= 0.85 within 30 s |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
-        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["wave_share"]),
-            fmt(s["split_share"]), fmt(s["recovered_30s_share"])))
+            fmt(s["split_share"]), fmt(s["polarisation_before"]), fmt(s["recovered_30s_share"])))
     return "\n".join(lines) + "\n"
 
 
@@ -157,7 +159,7 @@ def main():
     ap.add_argument("--murmur")
     ap.add_argument("--out", default=HERE)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--settle", type=int, default=1000, help="ticks before the falcon comes (default 1000 = 20 s)")
+    ap.add_argument("--settle", type=int, default=2500, help="ticks before the falcon comes (default 2500 = 50 s)")
     ap.add_argument("--attack", type=int, default=1500, help="ticks with the falcon (default 1500 = 30 s)")
     ap.add_argument("--tuning", action="store_true", help="the tuning run (seed 101) instead of the reporting run")
     ap.add_argument("--quick", action="store_true")

@@ -322,7 +322,7 @@ typedef enum mur_event_kind {
     MUR_EVENT_CATCH = 2,        ///< bird caught at pos; count: catches so far
     MUR_EVENT_ATTACK_END = 3,   ///< the falcon retreats; count: birds alarmed in the attack
     MUR_EVENT_WAVE = 4,         ///< the attack's alarm wave: value = speed of the front, m/s (0: no fit),
-                                ///< aux = the flock's speed, m/s; count: birds alarmed; bird: the first
+                                ///< aux = the birds' mean speed, m/s; count: birds alarmed; bird: the first
     MUR_EVENT_KIND_COUNT
 } mur_event_kind;
 

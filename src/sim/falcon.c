@@ -240,7 +240,7 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
     F->caught = -1;
     /* the flock's centre and mean velocity (flying boids, index order), the nearest bird, and the
      * lock-on candidates in the cone */
-    double sum[3] = {0, 0, 0}, vs[3] = {0, 0, 0};
+    double sum[3] = {0, 0, 0}, vs[3] = {0, 0, 0}, speed = 0.0;
     int32_t flying = 0, near_i = -1;
     float near_d2 = INFINITY;
     const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
@@ -255,6 +255,7 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
             sum[c] += p[c];
             vs[c] += v[c];
         }
+        speed += sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         flying++;
         const float r[3] = {p[0] - F->pos[0], p[1] - F->pos[1], p[2] - F->pos[2]};
         const float d2 = dot3(r, r);
@@ -267,6 +268,7 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
         for (int c = 0; c < 3; c++) {
             F->centre[c] = (float)(sum[c] / flying);
             F->centre_vel[c] = (float)(vs[c] / flying);
+            F->mean_speed = (float)(speed / flying);
         }
     F->nearest = near_i >= 0 ? sqrtf(near_d2) : INFINITY;
     const float amax = d->falcon_force / d->falcon_mass;
@@ -618,8 +620,8 @@ static void wave(mur_flock *f, const mur_step *s)
             speed = var / cov;
     }
     const mur_falcon *F = &f->falcon;
-    event(f, MUR_EVENT_WAVE, first, first >= 0 ? f->alarm_pos + 3 * (size_t)first : NULL, speed,
-          len3(F->centre_vel), count);
+    event(f, MUR_EVENT_WAVE, first, first >= 0 ? f->alarm_pos + 3 * (size_t)first : NULL, speed, F->mean_speed,
+          count);
 }
 
 void mur_falcon_commit(mur_flock *f, const mur_step *s)

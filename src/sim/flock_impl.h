@@ -43,6 +43,7 @@ typedef struct mur_falcon {
     int64_t attacks, catches;  ///< since the falcon came on
     float centre[3];           ///< the flock's centre at the start of the tick (mean of flying boids)
     float centre_vel[3];       ///< the flock's mean velocity at the start of the tick
+    float mean_speed;          ///< the flying birds' mean speed at the start of the tick, m/s
     float nearest;             ///< distance to the nearest flying bird at the start of the tick, m (INFINITY: none)
     int32_t caught;            ///< the bird caught this tick (removed at commit with falcon_remove), -1 none
     int32_t alarmed;           ///< birds escaping (state 1..4) after the last tick
