@@ -196,6 +196,7 @@ typedef struct mur_flock_def {
     float escape_dive;          ///< weight of the dive
     float escape_turn;          ///< weight of the turn away from the falcon
     float escape_speedup;       ///< weight of the speed-up
+    bool escape_copy_side;      ///< copiers take the neighbour's side too (off: each turns away from the falcon itself)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.

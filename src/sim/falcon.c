@@ -517,8 +517,10 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         for (int m = 0; !start && m < n; m++) {
             const uint8_t c = f->sesc[slot[m * stride]];
             if (c) {
-                e = c;
                 kind = c & 7;
+                /* the neighbour's manoeuvre; its side (away from the falcon) this bird's own unless
+                 * escape_copy_side */
+                e = d->escape_copy_side ? c : (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
                 start = true;
             }
         }

@@ -101,6 +101,7 @@ static const param_row ROWS[] = {
     {{"escape_dive", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the dive in the mix", true}, OFF(escape_dive), "0.15"},
     {{"escape_turn", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the turn away from the falcon in the mix", true}, OFF(escape_turn), "0.25"},
     {{"escape_speedup", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the speed-up in the mix", true}, OFF(escape_speedup), "0.1"},
+    {{"escape_copy_side", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "a bird that copies takes its neighbour's side of the manoeuvre too (off: it turns or rolls away from the falcon itself)", true}, OFF(escape_copy_side), "on"},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
