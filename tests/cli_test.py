@@ -74,12 +74,13 @@ class Batch(TempCase):
         # the first ten columns keep their names and order; time_s (issue 27) and issue 24's columns follow
         self.assertEqual(head, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,"
                                "nn_distance,perching,groups,time_s,thin_tilt,neighbour_turnover,at_speed_limit,"
-                               "heading_changes,splits,merges,heading_changes_per_min,splits_per_min,merges_per_min")
+                               "heading_changes,splits,merges,heading_changes_per_min,splits_per_min,merges_per_min,"
+                               "falcon_distance,alarmed,falcon_state")
         self.assertEqual([int(r[0]) for r in rows], list(range(51)))
         with open(self.p("m.csv")) as fp:
             dt = float(re.search(r"(?m)^# dt_s: (\S+)$", fp.read()).group(1))
         for row in rows:
-            self.assertEqual(len(row), 20)
+            self.assertEqual(len(row), 23)
             self.assertAlmostEqual(float(row[10]), int(row[0]) * dt, places=5)
             self.assertTrue(0.0 <= float(row[5]) <= 1.0)
             self.assertGreaterEqual(int(row[9]), 1)
@@ -91,6 +92,30 @@ class Batch(TempCase):
         self.assertEqual(len(rows), 300)
         self.assertTrue(all(r[0] == "boid" for r in rows))
         self.assertEqual(sorted(os.listdir(self.dir)), ["e.csv", "m.csv"])
+
+    def test_falcon_events(self):
+        # issue 26: --at switches the falcon on a live flock; --events logs its attacks, the state CSV
+        # gains the escape column and the metrics the falcon's columns
+        r = run("--steps", "400", "--boids", "400", "--at", "50:falcon=on", "--set", "falcon_setup=20",
+                "--events", self.p("ev.csv"), "--metrics", self.p("m.csv"), "--export", self.p("e.csv"),
+                preset="starling")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        head, rows = read_csv(self.p("ev.csv"))
+        self.assertEqual(head, "tick,time,event,bird,x,y,z,value,aux,count")
+        kinds = [row[2] for row in rows]
+        falcon = [row for row in rows if row[2] not in ("split", "merge")]
+        self.assertEqual(falcon[0][2], "attack_start")
+        self.assertEqual(int(falcon[0][0]), 50)
+        self.assertIn("attack_end", kinds)
+        self.assertTrue(set(kinds) <= {"attack_start", "lock_on", "catch", "attack_end", "wave", "split", "merge"})
+        head, rows = read_csv(self.p("m.csv"))
+        self.assertTrue(head.endswith(",falcon_distance,alarmed,falcon_state"))
+        self.assertEqual({int(row[12]) for row in rows[:50]}, {0})
+        self.assertTrue(any(float(row[11]) > 0 for row in rows))
+        self.assertTrue(all(0 <= float(row[11]) <= 1 for row in rows))
+        head, rows = read_csv(self.p("e.csv"))
+        self.assertEqual(head, "kind,x,y,z,vx,vy,vz,perch,escape")
+        self.assertTrue(all(0 <= int(row[8]) <= 5 for row in rows))
 
     def test_init_round_trip_and_predators(self):
         r = run("--steps", "20", "--boids", "200", "--set", "predators=2", "--export", self.p("a.csv"))
@@ -240,6 +265,9 @@ class BadInput(TempCase):
         self.bad(["--steps", "10", "--at", "5:nothing=3"], "nothing")
         self.bad(["--steps", "10", "--at", "5:view_radius=-2"], "view_radius")
         self.bad(["--steps", "10", "--at", "5:min_speed=50"], "min_speed")
+        self.bad(["--steps", "10", "--set", "falcon_gain=nan"], "falcon_gain")
+        self.bad(["--steps", "10", "--at", "5:falcon_strategy=below"], "above|behind|beside")
+        self.bad(["--steps", "10", "--set", "falcon=on", "--set", "bounds=wrap"], "falcon")
         # filming and camera flags (issue 13)
         self.bad(["--steps", "10", "--ticks-per-frame", "0"], "--ticks-per-frame")
         self.bad(["--steps", "10", "--ticks-per-frame", "2.5"], "'2.5'")

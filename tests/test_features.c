@@ -153,10 +153,11 @@ static void predator_turn_rate(void **s)
 static void stats_columns(void **s)
 {
     (void)s;
-    /* the first ten columns keep their names and order; time_s (issue 27) and issue 24's columns are appended */
+    /* the first ten columns keep their names and order; time_s (issue 27) and issue 24's and issue 26's columns are appended */
     const char *want = "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,perching,groups,"
                        "time_s,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,splits,merges,"
-                       "heading_changes_per_min,splits_per_min,merges_per_min\n";
+                       "heading_changes_per_min,splits_per_min,merges_per_min,"
+                       "falcon_distance,alarmed,falcon_state\n";
     char got[1024] = "";
     for (int i = 0; i < mur_stats_column_count(); i++) {
         strcat(got, mur_stats_column_name(i));
@@ -203,9 +204,9 @@ static void stats_columns(void **s)
     fclose(fp);
     assert_string_equal(text, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,"
                               "perching,groups,time_s,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,"
-                              "splits,merges,heading_changes_per_min,splits_per_min,merges_per_min\n"
+                              "splits,merges,heading_changes_per_min,splits_per_min,merges_per_min,falcon_distance,alarmed,falcon_state\n"
                               "18446744073709551615,0.333333333,-2.5,1e-20,123456789,0.999999999,"
-                              "30,0.1,7,-1,12.25,45.5,-1,0.25,9007199254740993,2,3,1.5,0.5,0.75\n");
+                              "30,0.1,7,-1,12.25,45.5,-1,0.25,9007199254740993,2,3,1.5,0.5,0.75,0,0,0\n");
 }
 
 static double centre_distance(mur_flock *f, const float *g)

@@ -84,6 +84,42 @@ typedef enum mur_horizon {
     MUR_HORIZON_COUNT
 } mur_horizon;
 
+/// Where the falcon sets up an attack (parameter `falcon_strategy`).
+typedef enum mur_falcon_strategy {
+    MUR_FALCON_ABOVE = 0,  ///< falcon_setup above the flock's centre
+    MUR_FALCON_BEHIND = 1, ///< behind it, along its heading
+    MUR_FALCON_BESIDE = 2, ///< to its side
+    MUR_FALCON_STRATEGY_COUNT
+} mur_falcon_strategy;
+
+/// Which bird the falcon locks on to (parameter `falcon_target`).
+typedef enum mur_falcon_target {
+    MUR_FALCON_NEAREST = 0,  ///< the nearest bird in the lock-on cone
+    MUR_FALCON_EXPOSED = 1,  ///< the bird in the cone farthest from the flock's centre (the most exposed)
+    MUR_FALCON_CENTROID = 2, ///< none: it flies through the centroid of the flock
+    MUR_FALCON_TARGET_COUNT
+} mur_falcon_target;
+
+/// The falcon's phase (mur_view.falcon_phase, metrics column falcon_state).
+typedef enum mur_falcon_phase {
+    MUR_FALCON_OFF = 0,      ///< no falcon
+    MUR_FALCON_APPROACH = 1, ///< attack: from the set-up point toward the flock
+    MUR_FALCON_PURSUIT = 2,  ///< attack: locked on, proportional navigation
+    MUR_FALCON_RETREAT = 3,  ///< flying away after the attack
+    MUR_FALCON_WAIT = 4      ///< away, waiting for the next attack
+} mur_falcon_phase;
+
+/// A bird's escape state (mur_view.escape, state CSV column escape): 0 calm, 1..4 escaping by a
+/// manoeuvre, 5 refractory.
+typedef enum mur_escape_state {
+    MUR_ESCAPE_CALM = 0,
+    MUR_ESCAPE_ZIGZAG = 1,
+    MUR_ESCAPE_DIVE = 2,
+    MUR_ESCAPE_TURN = 3,
+    MUR_ESCAPE_SPEEDUP = 4,
+    MUR_ESCAPE_REFRACTORY = 5
+} mur_escape_state;
+
 /// The boid count at which world=scale leaves the geometry as given (the default count).
 #define MUR_WORLD_REF_BOIDS 2000
 
@@ -149,6 +185,36 @@ typedef struct mur_flock_def {
     /* drawing only: the program reads these, the simulation never does */
     mur_look look;              ///< studio or dusk
     mur_horizon horizon;        ///< the dusk look's silhouette on the horizon
+    /* the hunting falcon and the prey's escape (docs/falcon.md); off by default */
+    bool falcon;                ///< a falcon attacks the flock again and again (on/off)
+    float falcon_speed;         ///< cruise speed (set-up, retreat), m/s
+    float falcon_attack_speed;  ///< top speed in an attack, m/s
+    float falcon_force;         ///< largest steering force, N (acceleration = force / falcon_mass)
+    float falcon_mass;          ///< mass, kg
+    mur_falcon_strategy falcon_strategy; ///< where an attack sets up: above, behind or beside the flock
+    float falcon_setup;         ///< distance of the set-up point from the flock's centre, m
+    mur_falcon_target falcon_target; ///< lock-on choice: nearest, most exposed, or none (centroid)
+    float falcon_gain;          ///< proportional navigation constant N (a = N w_LOS x v)
+    float falcon_lock_radius;   ///< lock on to a bird closer than this, m
+    float falcon_lock_angle;    ///< ... and within this angle of the heading, deg (half angle)
+    float falcon_catch;         ///< a bird closer than this to the falcon in an attack is caught, m
+    float falcon_dogfight;      ///< pursuit time after lock-on, s
+    float falcon_attack;        ///< longest attack (set-up to retreat), s
+    float falcon_retreat;       ///< time flying away from the flock after an attack, s
+    float falcon_wait;          ///< time before the next attack after the retreat, s
+    bool falcon_remove;         ///< caught birds are removed from the flock (on/off)
+    float escape_radius;        ///< prey detect the falcon closer than this, m (0 = no detection)
+    float escape_fov;           ///< full angle of the field facing outward in which prey see the falcon, deg
+    float escape_exposure;      ///< least exposure (|mean unit direction to the neighbours|, 0..1) to detect
+    float escape_latency;       ///< a bird copies a neighbour's escape after the neighbour escaped this long, s
+    float escape_time;          ///< duration of one escape manoeuvre, s
+    float escape_refractory;    ///< after an escape, no new escape for this long, s
+    float escape_accel;         ///< acceleration of the manoeuvres, m/s^2
+    float escape_zigzag;        ///< weight of the zig-zag roll in the mix (one way 0.25 s, then the other)
+    float escape_dive;          ///< weight of the dive
+    float escape_turn;          ///< weight of the turn away from the falcon
+    float escape_speedup;       ///< weight of the speed-up
+    bool escape_copy_side;      ///< copiers take the neighbour's side too (off: each turns away from the falcon itself)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
@@ -258,9 +324,44 @@ typedef struct mur_view {
     const float *pred_vel;  ///< predators*3 floats
     const float *roll;      ///< boids floats: bank (roll) angle in radians, + = right wing down; 0 without bank
     double time_s;          ///< simulated seconds since creation: the sum of every tick's dt
+    int falcon_phase;       ///< mur_falcon_phase (MUR_FALCON_OFF: no falcon; the fields below are then 0/NULL)
+    float falcon_pos[3];    ///< the falcon's position, m
+    float falcon_vel[3];    ///< its velocity, m/s
+    int32_t falcon_target;  ///< the bird it is locked on to, -1 for none
+    int64_t falcon_attacks; ///< attacks started since the falcon came on
+    int64_t falcon_catches; ///< birds caught since the falcon came on
+    const uint8_t *escape;  ///< boids bytes: bits 0-2 mur_escape_state, bit 3 the manoeuvre's side (left); NULL without the falcon
 } mur_view;
 
 MUR_API mur_view mur_flock_view(const mur_flock *f);
+
+/// What happened in an attack (mur_flock_events, the program's --events).
+typedef enum mur_event_kind {
+    MUR_EVENT_ATTACK_START = 0, ///< the falcon is at its set-up point (pos), attack number count
+    MUR_EVENT_LOCK_ON = 1,      ///< locked on to bird (-1: the centroid) at distance value, m
+    MUR_EVENT_CATCH = 2,        ///< bird caught at pos; count: catches so far
+    MUR_EVENT_ATTACK_END = 3,   ///< the falcon retreats; count: birds alarmed in the attack
+    MUR_EVENT_WAVE = 4,         ///< the attack's alarm wave: value = speed of the front, m/s (0: no fit),
+                                ///< aux = the birds' mean speed, m/s; count: birds alarmed; bird: the first
+    MUR_EVENT_KIND_COUNT
+} mur_event_kind;
+
+/// One event.
+typedef struct mur_event {
+    uint64_t tick;    ///< the tick it happened in
+    int kind;         ///< mur_event_kind
+    int32_t bird;     ///< the bird concerned, -1 none
+    float pos[3];     ///< where, m
+    double value, aux;
+    int64_t count;
+} mur_event;
+
+/// Most events one step records.
+#define MUR_MAX_EVENTS 8
+/// The events of the last step (at most max copied to out); returns how many there were.
+MUR_API int mur_flock_events(const mur_flock *f, mur_event *out, int max);
+/// "attack_start", "lock_on", "catch", "attack_end", "wave"; NULL when out of range.
+MUR_API const char *mur_event_name(int kind);
 /// The def currently in force (after setters).
 MUR_API mur_flock_def mur_flock_get_def(const mur_flock *f);
 /// Set the flock's clock (tick and simulated time), as when a saved state is resumed: the counter-based
@@ -381,6 +482,10 @@ typedef struct mur_stats {
     double heading_changes_per_min; ///< heading_changes per minute of tracked (simulated) time
     double splits_per_min;      ///< splits per minute of tracked time
     double merges_per_min;      ///< merges per minute of tracked time
+    /* the falcon (docs/falcon.md): 0 without it */
+    double falcon_distance;     ///< from the falcon to the nearest flying bird, m
+    double alarmed;             ///< share of the boids escaping (escape state 1..4), 0..1
+    int32_t falcon_state;       ///< mur_falcon_phase
 } mur_stats;
 
 /* The metrics CSV (one row per tick, docs/rules.md): its columns are defined here, once. Numbers are

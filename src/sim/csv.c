@@ -31,16 +31,21 @@ bool mur_flock_save_csv(const mur_flock *f, const char *path, mur_error *err)
 
 bool mur_flock_write_csv(const mur_flock *f, FILE *fp)
 {
-    fputs(HEADER "," ROLL_COLUMN "\n", fp);
+    /* roll (the bank angle) always; with the falcon on, each bird's escape state (mur_escape_state) after it */
+    const bool esc = f->def.falcon && f->esc_cap >= f->n;
+    fputs(esc ? HEADER "," ROLL_COLUMN ",escape\n" : HEADER "," ROLL_COLUMN "\n", fp);
     for (int32_t i = 0; i < f->n; i++) {
         const float *p = f->pos + 3 * (size_t)i, *v = f->vel + 3 * (size_t)i;
-        fprintf(fp, "boid,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%.9g\n", (double)p[0], (double)p[1], (double)p[2],
+        fprintf(fp, "boid,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%.9g", (double)p[0], (double)p[1], (double)p[2],
                 (double)v[0], (double)v[1], (double)v[2], (int)f->perch[i], (double)f->roll[i]);
+        if (esc)
+            fprintf(fp, ",%d", (int)(f->esc[i] & 7));
+        fputc('\n', fp);
     }
     for (int32_t k = 0; k < f->np; k++) {
         const float *p = f->ppos + 3 * (size_t)k, *v = f->pvel + 3 * (size_t)k;
-        fprintf(fp, "predator,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,0,0\n", (double)p[0], (double)p[1], (double)p[2],
-                (double)v[0], (double)v[1], (double)v[2]);
+        fprintf(fp, "predator,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,0,0%s\n", (double)p[0], (double)p[1], (double)p[2],
+                (double)v[0], (double)v[1], (double)v[2], esc ? ",0" : "");
     }
     return !ferror(fp);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "falcon.h"
 #include "flock_impl.h"
 #include "grid.h"
 #include "kernel.h"
@@ -178,6 +179,8 @@ static bool reserve_boids(mur_flock *f, int32_t cap)
     int64_t cc = cells_for(cap);
     if (!grow_rows(f, PER_BOID, PER_CELL, cap, cc, 0))
         return false;
+    if (f->esc_cap > 0 && !mur_escape_reserve(f, cap))
+        return false;
     f->cap = cap;
     f->grid.cap_cells = cc;
     f->grid.cap_metric = metric_cells_for(cap);
@@ -207,6 +210,8 @@ static void spawn_boid(mur_flock *f, const mur_flock_def *d, int32_t i, uint64_t
     f->vel[3 * i + 2] = s * r * sinf(phi);
     f->perch[i] = 0;
     f->roll[i] = 0.0f;
+    if (i < f->esc_cap)
+        mur_escape_clear(f, i);
 }
 
 void mur_spawn_predator(mur_flock *f, const mur_flock_def *d, int32_t k, uint64_t salt)
@@ -282,6 +287,7 @@ mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err)
     if (!ok)
         mur_set_error(err, "cannot allocate memory for the flock");
     ok = ok && mur_flock_set_boid_count(f, def->boids, err) && mur_flock_set_predator_count(f, def->predators, err);
+    ok = ok && (!def->falcon || mur_falcon_switch(f, true, err));
     if (!ok) {
         mur_flock_destroy(f);
         return NULL;
@@ -297,6 +303,7 @@ void mur_flock_destroy(mur_flock *f)
         free(buf_get(f, &BUFFERS[r]));
     free_gather(f);
     mur_track_free(f);
+    mur_escape_free(f);
     free(f);
 }
 
@@ -315,6 +322,7 @@ static void step_init(mur_step *s, mur_flock *f, bool move, bool metrics)
     s->ppos = f->ppos;
     mur_rules_prepare(s->def, &s->rule);
     s->starling = s->def->speed_tau > 0.0f || s->def->roost || s->def->bank;
+    s->escape = move && s->def->falcon && f->esc_cap >= f->n;
     /* the topological search wants small cells, the groups metric cells of the view radius: a
      * topological tick with metrics builds the groups' grid first, of half the view radius (each cell
      * within the view radius across: metrics.c count_groups), then the search's (tick) */
@@ -346,8 +354,12 @@ static void tick(mur_flock *f, bool move, bool metrics)
     double t1 = mur_now_ms();
     if (move && s.np > 0)
         mur_predators_plan(f, &s);
+    if (s.escape)
+        mur_falcon_plan(f, &s);
     if (metrics)
         mur_metrics_state(f, &s, &st);
+    if (metrics && f->def.falcon && f->esc_cap >= f->n)
+        mur_falcon_measure(f, &st);
     if (s.half_cells && f->n > 0 && f->def.neighbour_search != MUR_SEARCH_BRUTE) {
         /* the search's own grid (on the groups' cells a dense flock puts hundreds of boids in a
          * cell: 8x slower). The neighbours found do not depend on the cells, so the state is the
@@ -357,12 +369,16 @@ static void tick(mur_flock *f, bool move, bool metrics)
         mur_grid_build(f, &s);
     }
     double t2 = mur_now_ms();
+    if (s.escape && f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
+        mur_escape_snapshot(f, &s);
     if (f->n > 0 && f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
         mur_topo_pass(f, &s, &ps);
     else if (f->n > 0)
         mur_rules_pass(f, &s, &ps);
     if (move && s.np > 0)
         mur_predators_commit(f);
+    if (s.escape)
+        mur_falcon_commit(f, &s);
     if (move) {
         f->tick++;
         f->time += (double)f->def.dt;
@@ -475,6 +491,17 @@ mur_view mur_flock_view(const mur_flock *f)
     v.pred_vel = f->pvel;
     v.roll = f->roll;
     v.time_s = f->time;
+    const mur_falcon *F = &f->falcon;
+    const bool on = f->def.falcon && f->esc_cap > 0;
+    v.falcon_phase = on ? F->phase : MUR_FALCON_OFF;
+    for (int c = 0; c < 3; c++) {
+        v.falcon_pos[c] = on ? F->pos[c] : 0.0f;
+        v.falcon_vel[c] = on ? F->vel[c] : 0.0f;
+    }
+    v.falcon_target = on ? F->target : -1;
+    v.falcon_attacks = F->attacks;
+    v.falcon_catches = F->catches;
+    v.escape = on ? f->esc : NULL;
     return v;
 }
 
@@ -649,6 +676,13 @@ uint64_t mur_flock_hash(const mur_flock *f)
     h = fnv(h, &f->np, sizeof f->np);
     h = fnv(h, f->ppos, 3 * np * sizeof(float));
     h = fnv(h, f->pvel, 3 * np * sizeof(float));
+    if (f->def.falcon && f->esc_cap > 0) { /* only with the falcon: every hash without it stays */
+        const mur_falcon *F = &f->falcon;
+        h = fnv(h, &F->phase, sizeof F->phase);
+        h = fnv(h, F->pos, sizeof F->pos);
+        h = fnv(h, F->vel, sizeof F->vel);
+        h = fnv(h, f->esc, n);
+    }
     return h;
 }
 
@@ -674,6 +708,8 @@ size_t mur_def_memory(const mur_flock_def *def, int threads, bool metrics)
     }
     if (metrics)
         b += mur_track_bytes(n); /* allocated at the first measure */
+    if (def->falcon)
+        b += (size_t)n * mur_escape_bytes_per_boid();
     /* gather buffers are never released: those of creation (all cores) and of any larger count */
     int t = threads > 0 ? threads : mur_all_cores();
     t = t > MUR_MAX_THREADS ? MUR_MAX_THREADS : t;
@@ -686,6 +722,7 @@ size_t mur_flock_memory(const mur_flock *f)
     for (size_t r = 0; r < NBUFFERS; r++)
         if (buf_get(f, &BUFFERS[r]))
             b += units(BUFFERS[r].per, f->cap, f->grid.cap_cells, f->pcap) * BUFFERS[r].bytes;
+    b += (size_t)f->esc_cap * mur_escape_bytes_per_boid();
     for (int t = 0; t < MUR_MAX_THREADS; t++)
         if (f->gather[t].x)
             b += sizeof(float) * GATHER_FLOATS + sizeof(int32_t) * GATHER_INTS;

@@ -32,6 +32,37 @@ typedef struct mur_gather {
     int32_t *self;   ///< MUR_GATHER_COLS offsets of the row's own cell inside its column
 } mur_gather;
 
+/// The falcon (falcon.c): one agent, planned from the state at the start of the tick into next,
+/// committed after the boids moved.
+typedef struct mur_falcon {
+    int phase;                 ///< mur_falcon_phase
+    float pos[3], vel[3];
+    int32_t target;            ///< locked-on bird, -1 none
+    uint64_t phase_tick;       ///< tick the phase began
+    uint64_t attack_tick;      ///< tick the current (or last) attack began
+    int64_t attacks, catches;  ///< since the falcon came on
+    float centre[3];           ///< the flock's centre at the start of the tick (mean of flying boids)
+    float centre_vel[3];       ///< the flock's mean velocity at the start of the tick
+    float mean_speed;          ///< the flying birds' mean speed at the start of the tick, m/s
+    float nearest;             ///< distance to the nearest flying bird at the start of the tick, m (INFINITY: none)
+    int32_t caught;            ///< the bird caught this tick (removed at commit with falcon_remove), -1 none
+    int32_t alarmed;           ///< birds escaping (state 1..4) after the last tick
+    int32_t wave_first;        ///< the first bird alarmed in the current attack, -1 none
+    float wave_first_pos[3];   ///< its position when it was alarmed
+    uint64_t wave_first_tick;  ///< and the tick
+    int phase_next;            ///< the plan's next phase, position, velocity, target
+    float pos_next[3], vel_next[3];
+    int32_t target_next;
+    int nevents;               ///< events of the last step
+    mur_event events[MUR_MAX_EVENTS];
+} mur_falcon;
+
+/// One boid's escape as the pass uses it: 16 bytes, one cache line touched per boid and tick.
+typedef struct mur_esc_row {
+    float acc[3];              ///< the escape acceleration of the tick
+    uint32_t ts;               ///< (tick its state began << 4) | state (bits 0-2) | side (bit 3)
+} mur_esc_row;
+
 struct mur_flock {
     mur_flock_def def;
     uint64_t tick;
@@ -69,6 +100,15 @@ struct mur_flock {
     struct mur_track *track;   ///< the metrics over time' state (metrics_track.c), NULL until measured
     mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)
     mur_stats stats;
+    /* the falcon and the prey's escape (falcon.c): the rows exist once the falcon was on */
+    mur_falcon falcon;
+    int32_t esc_cap;           ///< boids the escape rows hold (0: not allocated)
+    mur_esc_row *erow;         ///< per boid: the escape's working row (the pass reads and writes it)
+    uint8_t *esc;              ///< per boid: mur_escape_state | side << 3 after the last tick (the view)
+    uint8_t *ecopy;            ///< per boid: the escape a neighbour may copy next tick (kind | side << 3), 0 none
+    int32_t *alarm_tick;       ///< per boid: ticks from the attack's start to its first alarm in it, -1 none
+    float *alarm_pos;          ///< per boid: its position then, relative to the flock's centre, 3 floats
+    uint8_t *sesc;             ///< per sorted slot: ecopy of the boid there
 };
 
 /// Place predator k anew in def's world (resolved), seeded by (k, salt) (flock.c; the preset switch,

@@ -75,6 +75,36 @@ static const param_row ROWS[] = {
     /* drawing only (the program reads them; the simulation never does) */
     {{"look", MUR_PT_ENUM, 0, 0, false, "", "studio|dusk", "how the program draws the flock: studio (lit, coloured birds for studying rules) or dusk (dark birds against an evening sky)", true}, OFF(look), "studio"},
     {{"horizon", MUR_PT_ENUM, 0, 0, false, "", "trees|reeds|none", "the dusk look's silhouette on the horizon, for scale", true}, OFF(horizon), "trees"},
+    /* the hunting falcon and the prey's escape (docs/falcon.md), off by default */
+    {{"falcon", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "a falcon attacks the flock again and again: set-up, approach, lock-on, pursuit, retreat, wait", true}, OFF(falcon), "off"},
+    {{"falcon_speed", MUR_PT_FLOAT, 0, 100, true, "m/s", NULL, "falcon's cruise speed (set-up, retreat, waiting)", true}, OFF(falcon_speed), "20"},
+    {{"falcon_attack_speed", MUR_PT_FLOAT, 0, 100, true, "m/s", NULL, "falcon's top speed in an attack", true}, OFF(falcon_attack_speed), "30"},
+    {{"falcon_force", MUR_PT_FLOAT, 0, 1000, true, "N", NULL, "falcon's largest steering force (acceleration = force / falcon_mass)", true}, OFF(falcon_force), "20"},
+    {{"falcon_mass", MUR_PT_FLOAT, 0, 100, true, "kg", NULL, "falcon's mass", true}, OFF(falcon_mass), "0.9"},
+    {{"falcon_strategy", MUR_PT_ENUM, 0, 0, false, "", "above|behind|beside", "where an attack sets up: above, behind or beside the flock (falcon_setup from its centre)", true}, OFF(falcon_strategy), "above"},
+    {{"falcon_setup", MUR_PT_FLOAT, 0, 10000, true, "m", NULL, "distance of an attack's set-up point from the flock's centre", true}, OFF(falcon_setup), "50"},
+    {{"falcon_target", MUR_PT_ENUM, 0, 0, false, "", "nearest|exposed|centroid", "lock-on choice in the cone: the nearest bird, the most exposed (farthest from the flock's centre), or none (fly through the centroid)", true}, OFF(falcon_target), "nearest"},
+    {{"falcon_gain", MUR_PT_FLOAT, 0, 20, false, "", NULL, "proportional navigation constant N of the pursuit (a = N w_LOS x v; 0 = steer straight at the bird)", true}, OFF(falcon_gain), "3"},
+    {{"falcon_lock_radius", MUR_PT_FLOAT, 0, 1000, false, "m", NULL, "the falcon locks on to a bird closer than this ...", true}, OFF(falcon_lock_radius), "10"},
+    {{"falcon_lock_angle", MUR_PT_FLOAT, 0, 180, false, "deg", NULL, "... and within this angle of its heading", true}, OFF(falcon_lock_angle), "22.5"},
+    {{"falcon_catch", MUR_PT_FLOAT, 0, 100, false, "m", NULL, "a bird closer than this to the attacking falcon is caught (counted; removed with falcon_remove)", true}, OFF(falcon_catch), "0.2"},
+    {{"falcon_dogfight", MUR_PT_FLOAT, 0, 1000, false, "s", NULL, "pursuit time after lock-on before the falcon gives up", true}, OFF(falcon_dogfight), "1"},
+    {{"falcon_attack", MUR_PT_FLOAT, 0, 10000, true, "s", NULL, "longest attack, from the set-up point to the retreat", true}, OFF(falcon_attack), "10"},
+    {{"falcon_retreat", MUR_PT_FLOAT, 0, 10000, false, "s", NULL, "time the falcon flies away from the flock after an attack", true}, OFF(falcon_retreat), "3"},
+    {{"falcon_wait", MUR_PT_FLOAT, 0, 10000, false, "s", NULL, "time away before the next attack", true}, OFF(falcon_wait), "10"},
+    {{"falcon_remove", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "caught birds are removed from the flock", true}, OFF(falcon_remove), "off"},
+    {{"escape_radius", MUR_PT_FLOAT, 0, 10000, false, "m", NULL, "prey detect an attacking falcon closer than this (0 = none detects; copying still spreads)", true}, OFF(escape_radius), "20"},
+    {{"escape_fov", MUR_PT_FLOAT, 0, 360, false, "deg", NULL, "full angle of the field, facing away from the neighbours, in which a bird sees the falcon", true}, OFF(escape_fov), "270"},
+    {{"escape_exposure", MUR_PT_FLOAT, 0, 1, false, "", NULL, "least exposure (|mean unit direction to the neighbours|: ~0 inside, toward 1 at the border) to detect", true}, OFF(escape_exposure), "0.3"},
+    {{"escape_latency", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "a bird copies a topological neighbour's escape once that one has escaped this long (whole ticks, at least 1)", true}, OFF(escape_latency), "0.05"},
+    {{"escape_time", MUR_PT_FLOAT, 0, 100, true, "s", NULL, "duration of one escape manoeuvre", true}, OFF(escape_time), "0.55"},
+    {{"escape_refractory", MUR_PT_FLOAT, 0, 1000, false, "s", NULL, "after an escape no new one (detected or copied) for this long", true}, OFF(escape_refractory), "2"},
+    {{"escape_accel", MUR_PT_FLOAT, 0, 1000, false, "m/s^2", NULL, "acceleration of the manoeuvres (through the banked turn, the speed and the vertical pull)", true}, OFF(escape_accel), "20"},
+    {{"escape_zigzag", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the zig-zag roll in the mix of manoeuvres (one way 0.25 s, then the other)", true}, OFF(escape_zigzag), "0.5"},
+    {{"escape_dive", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the dive in the mix", true}, OFF(escape_dive), "0.15"},
+    {{"escape_turn", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the turn away from the falcon in the mix", true}, OFF(escape_turn), "0.25"},
+    {{"escape_speedup", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the speed-up in the mix", true}, OFF(escape_speedup), "0.1"},
+    {{"escape_copy_side", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "a bird that copies takes its neighbour's side of the manoeuvre too (off: it turns or rolls away from the falcon itself)", true}, OFF(escape_copy_side), "on"},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
@@ -474,6 +504,10 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     }
     if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && def->bounds == MUR_BOUNDS_WRAP) {
         mur_set_error(err, "neighbours=topological does not work with bounds=wrap: use soft, bounce or none");
+        return false;
+    }
+    if (def->falcon && def->bounds == MUR_BOUNDS_WRAP) {
+        mur_set_error(err, "falcon=on does not work with bounds=wrap: use soft, bounce or none");
         return false;
     }
     if (def->perch_min > def->perch_max) {

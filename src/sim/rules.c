@@ -13,6 +13,7 @@
 #include "rules.h"
 
 #include "cores.h"
+#include "falcon.h"
 #include "flock_impl.h"
 #include "kernel.h"
 #include "space.h"
@@ -83,6 +84,12 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     }
     if (w->soft)
         mur_soft_push(d, (const float[3]){b->px, b->py, b->pz}, (float *const[3]){&axx, &ayy, &azz}, d->bounds_turn);
+    if (st->escape) { /* the escape manoeuvre (falcon.c), before the starling terms: it banks and speeds */
+        const float *e = f->erow[i].acc;
+        axx += e[0];
+        ayy += e[1];
+        azz += e[2];
+    }
     if (st->starling) {
         float a[3] = {axx, ayy, azz};
         mur_starling_steer(d, &st->rule, b, a, f->roll + i);
@@ -254,6 +261,9 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
             continue;
         }
 #endif
+        if (t->move && t->s->escape)
+            for (int q = 0; q < nb; q++)
+                mur_escape_boid(f, t->s, ii[q], &bb[q], NULL, 0, 0);
         if (t->move)
             for (int q = 0; q < nb; q++)
                 mur_rules_update(f, t->s, ii[q], &bb[q], &ss[q], NULL);

@@ -38,6 +38,10 @@ static const column COLUMNS[] = {
     COL("heading_changes_per_min", COL_F64, heading_changes_per_min),
     COL("splits_per_min", COL_F64, splits_per_min),
     COL("merges_per_min", COL_F64, merges_per_min),
+    /* appended (issue 26): the falcon */
+    COL("falcon_distance", COL_F64, falcon_distance),
+    COL("alarmed", COL_F64, alarmed),
+    COL("falcon_state", COL_I32, falcon_state),
 };
 #define NCOLUMNS ((int)(sizeof COLUMNS / sizeof COLUMNS[0]))
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "falcon.h"
 #include "flock_impl.h"
 #include "space.h"
 
@@ -28,6 +29,10 @@ bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_error *err)
         return false;
     }
     f->def = *def;
+    if (def->falcon != old.falcon && !mur_falcon_switch(f, def->falcon, err)) {
+        f->def.falcon = old.falcon;
+        return false;
+    }
     if (old.perch && !def->perch)
         mur_flock_set_perch(f, false);
     if (old.bank && !def->bank)

@@ -10,6 +10,7 @@
 
 #include "topo_batch.h"
 
+#include "falcon.h"
 #include "flock_impl.h"
 #include "space.h"
 #include "starling.h"
@@ -250,6 +251,18 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             *A[a] = SEL(P[a] < lo, *A[a] + t, SEL(P[a] > hi, *A[a] - t, *A[a]));
         }
     }
+    if (st->escape) { /* rules.c: the escape manoeuvre (falcon.c) */
+        v4 e0, e1, e2;
+        for (int l = 0; l < 4; l++) {
+            const float *e = f->erow[B->i[q0 + l < B->nb ? q0 + l : q0]].acc;
+            e0[l] = e[0];
+            e1[l] = e[1];
+            e2[l] = e[2];
+        }
+        a0 += e0;
+        a1 += e1;
+        a2 += e2;
+    }
     if (st->starling) {
         /* starling.c mur_starling_steer */
         const v4 sp = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
@@ -367,6 +380,9 @@ bool mur_topo_batch_run(mur_flock *f, const mur_step *st, mur_topo_batch *B, acc
 
 void mur_topo_batch_flush(mur_flock *f, const mur_step *s, mur_topo_batch *B, acc *out)
 {
+    if (s->escape)
+        for (int q = 0; q < B->nb; q++)
+            mur_escape_boid(f, s, B->i[q], &B->b[q], &B->slot[0][q], MUR_TOPO_BATCH, B->n[q]);
 #ifdef MUR_X86_PATHS
     if (mur_topo_batch_run(f, s, B, out)) {
         B->nb = 0;

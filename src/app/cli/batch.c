@@ -43,7 +43,7 @@ static bool probe(const char *path)
 
 bool mur_batch_outputs_ok(const mur_cli *cli)
 {
-    return probe(cli->export_path) && probe(cli->metrics_path) && probe(cli->save_params);
+    return probe(cli->export_path) && probe(cli->metrics_path) && probe(cli->save_params) && probe(cli->events_path);
 }
 
 /* The --at changes due at the flock's current tick; false (with the message printed) when one is
@@ -62,12 +62,47 @@ static bool apply_due_changes(const mur_cli *cli, mur_flock *f, int *next_at)
     return true;
 }
 
+/* The events of the last tick into --events (docs/falcon.md); with the metrics also a change of the
+ * group count: split (more groups) or merge (fewer). */
+static void write_events(FILE *fp, const mur_flock *f, int32_t *groups)
+{
+    const mur_flock_def d = mur_flock_get_def(f);
+    mur_event ev[MUR_MAX_EVENTS];
+    const int n = mur_flock_events(f, ev, MUR_MAX_EVENTS);
+    for (int k = 0; k < n && k < MUR_MAX_EVENTS; k++) {
+        const mur_event *e = &ev[k];
+        fprintf(fp, "%llu,%.9g,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%lld\n", (unsigned long long)e->tick,
+                (double)e->tick * d.dt, mur_event_name(e->kind), (int)e->bird, (double)e->pos[0], (double)e->pos[1],
+                (double)e->pos[2], e->value, e->aux, (long long)e->count);
+    }
+    const mur_stats s = mur_flock_stats(f);
+    if (s.metrics_valid) {
+        if (*groups > 0 && s.groups != *groups)
+            fprintf(fp, "%llu,%.9g,%s,-1,%.9g,%.9g,%.9g,%d,%d,%d\n", (unsigned long long)s.tick, (double)s.tick * d.dt,
+                    s.groups > *groups ? "split" : "merge", s.centre[0], s.centre[1], s.centre[2], (int)*groups,
+                    (int)s.groups, (int)s.groups);
+        *groups = s.groups;
+    }
+}
+
 int mur_batch_main(const mur_cli *cli, mur_flock *f)
 {
     mur_afile *metrics = NULL;
     /* main.c checked the outputs (mur_batch_outputs_ok) before creating the flock */
     if (!mur_outputs_open(cli, f, &metrics))
         return MUR_EXIT_USAGE;
+    mur_afile *events = NULL;
+    int32_t groups = 0;
+    if (cli->events_path) {
+        mur_error ee;
+        events = mur_out_open(cli->events_path, &ee);
+        if (!events) {
+            fprintf(stderr, "murmur: %s\n", ee.msg);
+            mur_out_abort_all();
+            return MUR_EXIT_USAGE;
+        }
+        fputs("tick,time,event,bird,x,y,z,value,aux,count\n", events->fp);
+    }
     /* with --init the count is the file's: what the run will cost is known only now (else main.c
      * said it before creating the flock) */
     const mur_flock_def def = mur_flock_get_def(f);
@@ -96,6 +131,11 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
             if (ferror(metrics->fp))
                 break; /* disk full or reader gone: the commit below reports it */
         }
+        if (events) {
+            write_events(events->fp, f, &groups);
+            if (ferror(events->fp))
+                break;
+        }
         if (mur_progress_due(&prog)) {
             show_progress(&prog, done + 1, cli->steps, boids, mur_flock_stats(f).step_ms);
             shown_at = done + 1;
@@ -108,6 +148,15 @@ int mur_batch_main(const mur_cli *cli, mur_flock *f)
     int sig = mur_signals_stop();
     /* the final state's metrics: the last row of --metrics, and the mean neighbours of the summary */
     const mur_stats last = mur_flock_measure(f);
+    if (events) {
+        mur_error ee = {{0}};
+        if (!mur_out_done(events, true, &ee)) {
+            if (ee.msg[0])
+                fprintf(stderr, "murmur: %s\n", ee.msg);
+            mur_out_abort_all();
+            return MUR_EXIT_USAGE;
+        }
+    }
     int status = mur_outputs_close(cli, f, &metrics, sig ? 128 + sig : 0, &last);
     if (sig) {
         if (status == 128 + sig)

@@ -34,6 +34,7 @@ typedef struct mur_cli {
     const char *save_params;    ///< --save-params FILE: a parameter file that repeats the run
     const char *export_path;    ///< --export FILE.csv
     const char *metrics_path;   ///< --metrics FILE.csv (batch and viewer)
+    const char *events_path;    ///< --events FILE.csv (batch): the falcon's events
     bool list_params;           ///< --list-params
     bool params_markdown;       ///< --list-params=markdown (docs/parameters.md)
     bool list_keys;             ///< --list-keys: the viewer's key and mouse bindings

@@ -119,6 +119,7 @@ bool mur_outputs_distinct(const mur_cli *cli)
         const char *flag, *path;
     } out[] = {{"--export", cli->export_path},
                {"--metrics", cli->metrics_path},
+               {"--events", cli->events_path},
                {"--record", cli->record},
                {"--screenshot", cli->screenshot},
                {"--save-params", cli->save_params}};

@@ -206,6 +206,13 @@ static void act_switch(viewer *v, int key, int mods)
         mur_flock_set(v->flock, "look", look, NULL); /* drawing only: the simulation never reads it */
         mur_msg(&v->msg, "look %s", look);
         return;
+    } else if (key == GLFW_KEY_Z) {
+        what = "falcon";
+        mur_error err = {{0}};
+        if (!mur_flock_set(v->flock, "falcon", (on = !d.falcon) ? "on" : "off", &err)) {
+            mur_msg(&v->msg, "%s", err.msg);
+            return;
+        }
     } else {
         what = "scatter";
         mur_flock_set_scatter(v->flock, on = !d.scatter);

@@ -16,7 +16,7 @@ typedef enum viewer_cmd {
     VIEWER_CMD_PAUSE,         ///< pause / resume
     VIEWER_CMD_STEP,          ///< one tick (pauses first)
     VIEWER_CMD_SPEED,         ///< slower / faster (by the key: ] faster)
-    VIEWER_CMD_SWITCH,        ///< the flock's switches: P perch, G goal, W wind, else scatter
+    VIEWER_CMD_SWITCH,        ///< the flock's switches: P perch, G goal, W wind, Y falcon, else scatter
     VIEWER_CMD_PREDATORS,     ///< predators on / off
     VIEWER_CMD_MOUSE_PREDATOR, ///< the cursor as a predator on / off
     VIEWER_CMD_PRESET,        ///< the next preset

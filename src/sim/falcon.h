@@ -1,0 +1,47 @@
+/* The hunting falcon and the prey's escape (falcon.c, docs/falcon.md): one falcon that sets up,
+ * approaches, locks on, pursues by proportional navigation, retreats and waits, again and again; and
+ * per bird an escape state machine (calm, escaping by a manoeuvre, refractory) started by seeing the
+ * falcon or by copying a topological neighbour. The escape acts as an acceleration added to the
+ * steering before the starling terms, so it goes through the banked turn, the cruise speed and the
+ * vertical pull. */
+#ifndef MUR_SIM_FALCON_H
+#define MUR_SIM_FALCON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "murmur/murmur.h"
+#include "rules.h"
+
+struct mur_step;
+
+/// Bytes of the escape rows per boid.
+size_t mur_escape_bytes_per_boid(void);
+/// Grow the escape rows to cap boids (never shrinks); new rows calm. False when memory runs out.
+bool mur_escape_reserve(mur_flock *f, int32_t cap);
+/// Free the escape rows.
+void mur_escape_free(mur_flock *f);
+/// Boid i calm, never alarmed (a new or moved boid).
+void mur_escape_clear(mur_flock *f, int32_t i);
+/// The falcon comes on (rows allocated for every boid, every bird calm, an attack starts on the next
+/// tick) or goes off. False + err when memory runs out (the flock then stays without the falcon).
+bool mur_falcon_switch(mur_flock *f, bool on, mur_error *err);
+
+/// The falcon's next state from the state at the start of the tick (after the grid build): the
+/// flock's centre, the nearest bird, lock-on, catch, the phase; events into f->falcon.
+void mur_falcon_plan(mur_flock *f, const struct mur_step *s);
+/// Each sorted slot's escape that its neighbours may copy (after the last grid build of the tick).
+void mur_escape_snapshot(mur_flock *f, const struct mur_step *s);
+/// Boid i's escape this tick (state b; its topological neighbours at sorted slots slot[0],
+/// slot[stride], ..., n of them; n = 0: no list, metric mode): its state advanced, detection or
+/// copying, and its escape acceleration into f->erow[i].acc. Writes boid i's escape rows only.
+void mur_escape_boid(mur_flock *f, const struct mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
+                     int stride, int n);
+/// The falcon's metrics of the current state into st (falcon_distance, alarmed, falcon_state).
+void mur_falcon_measure(const mur_flock *f, mur_stats *st);
+/// Make the planned falcon state the current one; count the alarmed birds; remove the caught bird
+/// (falcon_remove); at the end of a retreat, the wave of the attack (its speed into an event).
+void mur_falcon_commit(mur_flock *f, const struct mur_step *s);
+
+#endif

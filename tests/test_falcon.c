@@ -1,0 +1,355 @@
+/* The hunting falcon and the prey's escape (src/sim/falcon.c, docs/falcon.md): the attack cycle runs by
+ * itself, catches are counted (and removed when asked), the falcon switches on a live flock, the state is
+ * the same on any thread count and path and finite, bad values are refused; the escape spreads from a
+ * detecting bird to others through topological neighbours with the latency. */
+#include "util.h"
+
+static mur_flock_def starling(int32_t boids)
+{
+    mur_flock_def d;
+    assert_true(mur_def_preset(&d, "starling", NULL));
+    d.boids = boids;
+    return d;
+}
+
+/* Events of a run of ticks: counts by kind. */
+typedef struct tally {
+    int64_t kind[MUR_EVENT_KIND_COUNT];
+    int phases_seen[5];
+    double wave_speed;
+} tally;
+
+static void run(mur_flock *f, int ticks, tally *t)
+{
+    for (int k = 0; k < ticks; k++) {
+        mur_flock_step(f);
+        mur_event ev[MUR_MAX_EVENTS];
+        const int n = mur_flock_events(f, ev, MUR_MAX_EVENTS);
+        assert_true(n <= MUR_MAX_EVENTS);
+        for (int e = 0; e < n; e++) {
+            assert_true(ev[e].kind >= 0 && ev[e].kind < MUR_EVENT_KIND_COUNT);
+            assert_non_null(mur_event_name(ev[e].kind));
+            if (t) {
+                t->kind[ev[e].kind]++;
+                if (ev[e].kind == MUR_EVENT_WAVE)
+                    t->wave_speed = ev[e].value;
+            }
+        }
+        const mur_view v = mur_flock_view(f);
+        if (t && v.falcon_phase >= 0 && v.falcon_phase < 5)
+            t->phases_seen[v.falcon_phase]++;
+    }
+}
+
+/* The cycle runs by itself: set-up, approach, lock-on, pursuit, retreat, wait, and again. */
+static void falcon_cycle(void **st)
+{
+    (void)st;
+    mur_flock_def d = starling(600);
+    d.falcon = true;
+    d.falcon_wait = 2.0f;
+    mur_flock *f = make(&d);
+    tally t = {{0}, {0}, 0};
+    run(f, 1500, &t); /* 30 s */
+    const mur_view v = mur_flock_view(f);
+    assert_true(v.falcon_attacks >= 2);
+    assert_true(t.kind[MUR_EVENT_ATTACK_START] >= 2);
+    assert_true(t.kind[MUR_EVENT_LOCK_ON] >= 1);
+    assert_true(t.kind[MUR_EVENT_ATTACK_END] >= 2);
+    assert_true(t.kind[MUR_EVENT_WAVE] >= 1);
+    for (int p = MUR_FALCON_APPROACH; p <= MUR_FALCON_WAIT; p++)
+        assert_true(t.phases_seen[p] > 0);
+    assert_int_equal(t.phases_seen[MUR_FALCON_OFF], 0);
+    assert_non_null(v.escape);
+    mur_flock_destroy(f);
+}
+
+/* Catches are counted; with falcon_remove the caught birds leave the flock. */
+static void falcon_catches(void **st)
+{
+    (void)st;
+    for (int remove = 0; remove <= 1; remove++) {
+        mur_flock_def d = starling(400);
+        d.falcon = true;
+        d.falcon_catch = 3.0f; /* a generous catch distance: some catches in a short run */
+        d.falcon_wait = 1.0f;
+        d.falcon_retreat = 1.0f;
+        d.falcon_remove = remove;
+        mur_flock *f = make(&d);
+        tally t = {{0}, {0}, 0};
+        run(f, 2000, &t);
+        const mur_view v = mur_flock_view(f);
+        assert_true(v.falcon_catches >= 1);
+        assert_int_equal(v.falcon_catches, t.kind[MUR_EVENT_CATCH]);
+        assert_int_equal(v.boids, remove ? 400 - v.falcon_catches : 400);
+        assert_int_equal(mur_flock_get_def(f).boids, v.boids);
+        mur_flock_destroy(f);
+    }
+}
+
+/* The boids' positions and velocities, hashed (FNV-1a). */
+static uint64_t boid_hash(const mur_flock *f)
+{
+    const mur_view v = mur_flock_view(f);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    const unsigned char *b[2] = {(const void *)v.pos, (const void *)v.vel};
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < sizeof(float) * 3 * (size_t)v.boids; i++) {
+            h ^= b[a][i];
+            h *= 0x100000001b3ULL;
+        }
+    for (int32_t i = 0; v.escape && i < v.boids; i++) {
+        h ^= v.escape[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* The same bits on 1, 2 and 3 threads, on every kernel path, and through the 4-wide update
+ * (topo_batch.c) and the scalar one (a predator that acts on nobody sends every boid through
+ * mur_rules_update); the metric (classic) pass too. */
+static void falcon_deterministic(void **st)
+{
+    (void)st;
+    uint64_t ref = 0;
+    bool have = false;
+    for (int scalar = 0; scalar <= 1; scalar++) {
+        for (int p = MUR_SIMD_BASE; p < MUR_SIMD_COUNT; p++) {
+            for (int threads = 1; threads <= 3; threads++) {
+                mur_flock_def d = starling(1500);
+                d.falcon = true;
+                d.falcon_setup = 20.0f; /* a quick first attack */
+                if (scalar) {
+                    d.predators = 1;
+                    d.predator_radius = 0.0f;
+                    d.flee = 0.0f;
+                }
+                mur_flock *f = make(&d);
+                mur_flock_set_threads(f, threads);
+                if (!mur_flock_set_simd(f, (mur_simd)p, NULL)) {
+                    mur_flock_destroy(f);
+                    continue;
+                }
+                run(f, 150, NULL);
+                const mur_view v = mur_flock_view(f);
+                int alarmed = 0;
+                for (int32_t i = 0; i < v.boids; i++)
+                    alarmed += v.escape[i] != MUR_ESCAPE_CALM;
+                assert_true(alarmed > 0); /* the escape ran */
+                const uint64_t h = boid_hash(f);
+                if (!have) {
+                    ref = h;
+                    have = true;
+                } else if (h != ref) {
+                    fail_msg("scalar %d, path %s, %d threads: %016llx, first %016llx", scalar,
+                             mur_simd_name((mur_simd)p), threads, (unsigned long long)h, (unsigned long long)ref);
+                }
+                mur_flock_destroy(f);
+            }
+        }
+    }
+    /* the classic (metric) pass: detection only, the same on any thread count */
+    uint64_t c[2];
+    for (int threads = 1; threads <= 2; threads++) {
+        mur_flock_def d = mur_flock_default_def();
+        d.boids = 3000;
+        d.falcon = true;
+        d.falcon_setup = 20.0f;
+        mur_flock *f = make(&d);
+        mur_flock_set_threads(f, threads);
+        run(f, 200, NULL);
+        c[threads - 1] = mur_flock_hash(f);
+        mur_flock_destroy(f);
+    }
+    assert_true(c[0] == c[1]);
+}
+
+static void all_finite(const mur_flock *f)
+{
+    const mur_view v = mur_flock_view(f);
+    for (int64_t k = 0; k < 3 * (int64_t)v.boids; k++) {
+        assert_true(isfinite(v.pos[k]));
+        assert_true(isfinite(v.vel[k]));
+    }
+    for (int c = 0; c < 3; c++)
+        assert_true(isfinite(v.falcon_pos[c]) && isfinite(v.falcon_vel[c]));
+}
+
+/* Extreme values within the ranges stay finite. */
+static void falcon_finite(void **st)
+{
+    (void)st;
+    static const char *const cases[][6] = {
+        {"falcon_force=1000", "falcon_mass=0.001", "falcon_gain=20", "escape_accel=1000", "falcon_attack_speed=100", NULL},
+        {"falcon_gain=0", "falcon_catch=100", "falcon_remove=on", "escape_time=100", "escape_latency=0", NULL},
+        {"falcon_strategy=beside", "falcon_target=centroid", "falcon_setup=10000", "escape_radius=10000", "escape_exposure=0", NULL},
+        {"falcon_strategy=behind", "falcon_target=exposed", "escape_zigzag=0", "escape_dive=0", "escape_turn=0", "escape_speedup=0"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        mur_flock_def d = starling(500);
+        d.falcon = true;
+        for (int j = 0; j < 6 && cases[k][j]; j++)
+            assert_true(mur_def_set_pair(&d, cases[k][j], NULL));
+        mur_flock *f = make(&d);
+        run(f, 400, NULL);
+        all_finite(f);
+        mur_flock_destroy(f);
+    }
+}
+
+/* Bad values: one line naming the value and the range; falcon with wrap refused. */
+static void falcon_bad_values(void **st)
+{
+    (void)st;
+    static const char *const bad[] = {"falcon=maybe", "falcon_speed=0", "falcon_speed=nan", "falcon_gain=-1",
+                                      "falcon_strategy=below", "falcon_target=random", "falcon_catch=inf",
+                                      "escape_fov=361", "escape_exposure=2", "escape_time=0", "falcon_mass=0"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        mur_flock_def d = mur_flock_default_def();
+        mur_error err = {{0}};
+        assert_false(mur_def_set_pair(&d, bad[k], &err));
+        assert_non_null(strstr(err.msg, "bad value"));
+        assert_null(strchr(err.msg, '\n'));
+    }
+    mur_flock_def d = mur_flock_default_def();
+    d.falcon = true;
+    d.bounds = MUR_BOUNDS_WRAP;
+    mur_error err = {{0}};
+    assert_false(mur_def_check(&d, &err));
+    assert_non_null(strstr(err.msg, "falcon"));
+}
+
+/* On a live flock through the table (what --set, --at, the viewer and the panel use); off hides the
+ * escape state; the flock without the falcon keeps the state it would have had. */
+static void falcon_live(void **st)
+{
+    (void)st;
+    mur_flock_def d = starling(500);
+    mur_flock *a = make(&d), *b = make(&d);
+    run(a, 50, NULL);
+    run(b, 50, NULL);
+    mur_error err = {{0}};
+    assert_true(mur_flock_set(a, "falcon", "on", &err));
+    assert_true(mur_flock_get_def(a).falcon);
+    run(a, 200, NULL);
+    mur_view v = mur_flock_view(a);
+    assert_true(v.falcon_phase != MUR_FALCON_OFF);
+    assert_non_null(v.escape);
+    assert_true(v.falcon_attacks >= 1);
+    /* the state CSV: the escape column at the end, and the file reads back */
+    char path[] = "/tmp/murmur_falcon_csvXXXXXX";
+    const int fdesc = mkstemp(path);
+    assert_true(fdesc >= 0);
+    FILE *fp = fdopen(fdesc, "w+");
+    assert_true(mur_flock_write_csv(a, fp));
+    rewind(fp);
+    char line[256];
+    assert_non_null(fgets(line, sizeof line, fp));
+    assert_string_equal(line, "kind,x,y,z,vx,vy,vz,perch,escape\n");
+    int rows = 0;
+    while (fgets(line, sizeof line, fp)) {
+        const char *last = strrchr(line, ',');
+        assert_non_null(last);
+        const int e = atoi(last + 1);
+        assert_true(e >= MUR_ESCAPE_CALM && e <= MUR_ESCAPE_REFRACTORY);
+        assert_int_equal(e, v.escape[rows] & 7);
+        rows++;
+    }
+    assert_int_equal(rows, v.boids);
+    fclose(fp);
+    mur_flock *back = mur_flock_load_csv(&d, path, &err);
+    assert_non_null(back);
+    assert_int_equal(mur_flock_view(back).boids, v.boids);
+    mur_flock_destroy(back);
+    remove(path);
+    assert_true(mur_flock_set(a, "falcon", "off", &err));
+    v = mur_flock_view(a);
+    assert_int_equal(v.falcon_phase, MUR_FALCON_OFF);
+    assert_null(v.escape);
+    run(a, 10, NULL);
+    /* the memory figure follows the rows */
+    assert_true(mur_flock_memory(a) > mur_flock_memory(b));
+    mur_flock_def fd = starling(500);
+    fd.falcon = true;
+    assert_true(mur_def_memory(&fd, 1, false) > mur_def_memory(&d, 1, false));
+    /* a flock that never had the falcon: the same as before the falcon existed */
+    run(b, 10, NULL);
+    assert_null(mur_flock_view(b).escape);
+    mur_flock_destroy(a);
+    mur_flock_destroy(b);
+}
+
+/* A chain of birds 1 m apart along z, flying +x side by side, each seeing its 2 nearest (the birds on
+ * either side); the falcon sets up beside the chain's last bird, close enough for that bird alone to
+ * see it (the end bird is exposed: all its neighbours on one side). No manoeuvre moves a bird
+ * (escape_accel 0), so the alarm must spread by copying: bird 39 - m at the tick of the first alarm
+ * plus m latencies, and the wave's speed is 1 m per latency. */
+static void chain_alarm(float latency, int expect_l)
+{
+    const int n = 40;
+    mur_flock_def d = topo_def(n, 1000.0f);
+    d.dt = 0.02f;
+    d.topo_k = 2.0f;
+    d.view_radius = 3.0f;
+    d.falcon = true;
+    d.falcon_strategy = MUR_FALCON_BESIDE;
+    d.falcon_setup = 21.5f; /* the chain's centre is z = 19.5: the falcon starts at z = 41 */
+    d.falcon_speed = 1.0f;
+    d.falcon_attack_speed = 1.0f;
+    d.falcon_attack = 3.0f;
+    d.falcon_retreat = 4.0f; /* the wave is measured at the end of the retreat: all alarmed by then */
+    d.escape_radius = 2.5f;
+    d.escape_accel = 0.0f;
+    d.escape_latency = latency;
+    d.escape_exposure = 0.5f;
+    mur_flock *f = make(&d);
+    for (int i = 0; i < n; i++)
+        put(f, i, 0.0f, 40.0f, (float)i, 10.0f, 0.0f, 0.0f);
+    int first[40];
+    for (int i = 0; i < n; i++)
+        first[i] = -1;
+    double speed = -1.0;
+    for (int t = 1; t <= 500; t++) {
+        mur_flock_step(f);
+        const mur_view v = mur_flock_view(f);
+        for (int i = 0; i < n; i++)
+            if (first[i] < 0 && (v.escape[i] & 7) >= MUR_ESCAPE_ZIGZAG && (v.escape[i] & 7) <= MUR_ESCAPE_SPEEDUP)
+                first[i] = t;
+        mur_event ev[MUR_MAX_EVENTS];
+        const int ne = mur_flock_events(f, ev, MUR_MAX_EVENTS);
+        for (int e = 0; e < ne; e++)
+            if (ev[e].kind == MUR_EVENT_WAVE && speed < 0.0) {
+                speed = ev[e].value;
+                assert_int_equal(ev[e].count, n);
+                assert_int_equal(ev[e].bird, n - 1);
+            }
+    }
+    /* the end bird saw the falcon in the first tick after the set-up; the others copied, one
+     * latency per bird down the chain */
+    assert_int_equal(first[n - 1], 2);
+    for (int m = 0; m < n - 1; m++)
+        if (first[n - 1 - m] != 2 + m * expect_l)
+            fail_msg("latency %g: bird %d alarmed after %d ticks, expected %d", (double)latency, n - 1 - m,
+                     first[n - 1 - m], 2 + m * expect_l);
+    /* the first bird of the chain sees birds 1 and 2: it copies bird 2 */
+    assert_int_equal(first[0], first[2] + expect_l);
+    assert_near(speed, 1.0 / (expect_l * 0.02), 0.03 / (expect_l * 0.02));
+    mur_flock_destroy(f);
+}
+
+static void falcon_alarm_spreads(void **st)
+{
+    (void)st;
+    chain_alarm(0.05f, 3); /* 2.5 ticks: whole ticks, rounded */
+    chain_alarm(0.1f, 5);
+    chain_alarm(0.0f, 1);  /* at least one tick: the neighbours read the state at the tick's start */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(falcon_cycle),      cmocka_unit_test(falcon_catches), cmocka_unit_test(falcon_deterministic),
+        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
