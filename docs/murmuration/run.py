@@ -93,18 +93,23 @@ def one_flock(args, tmp, variant, n, seed, p):
     extra, link = VARIANTS[variant]
     extra = ["--preset", "starling"] + extra + args.set_args
     state = os.path.join(tmp, "%s-%d-%d.csv" % (variant, n, seed))
-    nxt = state + ".next.csv"
-    run([args.murmur, "--boids", str(n), "--seed", str(seed), "--steps", str(args.settle), "--export", state,
-         "--threads", "1"] + extra)
+    nxt, met = state + ".next.csv", state + ".metrics.csv"
+    # the settling run stops `every` ticks early: each snapshot ends a chained run of `every` ticks whose
+    # metrics give the whole flock's mean nearest-neighbour distance at the snapshot
+    run([args.murmur, "--boids", str(n), "--seed", str(seed), "--steps", str(max(1, args.settle - args.every)),
+         "--export", state, "--threads", "1"] + extra)
     rows = []
     for k in range(args.snaps):
-        if k > 0:
-            run([args.murmur, "--init", state, "--steps", str(args.every), "--export", nxt, "--threads", "1"] + extra)
-            os.replace(nxt, state)
+        run([args.murmur, "--init", state, "--steps", str(args.every), "--export", nxt, "--metrics", met,
+             "--threads", "1"] + extra)
+        os.replace(nxt, state)
+        with open(met) as f:
+            last = list(csv.DictReader(f))[-1]
         row = measure(args, state, link, p)
         if row is None:
             continue
-        row.update(n=n, seed=seed, tick=args.settle + k * args.every, variant=variant)
+        row.update(n=n, seed=seed, tick=args.settle + k * args.every, variant=variant,
+                   nn=float(last["nn_distance"]))
         rows.append(row)
     print("%-16s N=%-5d seed=%d: %d snapshots, group %s" % (variant, n, seed, len(rows),
           rows[-1]["group_size"] if rows else "-"), file=sys.stderr)
