@@ -66,13 +66,18 @@ class Batch(TempCase):
         r = run("--steps", "50", "--boids", "300", "--export", self.p("e.csv"), "--metrics", self.p("m.csv"))
         self.assertEqual(r.returncode, 0, r.stderr)
         head, rows = read_csv(self.p("m.csv"))
+        # the first ten columns keep their names and order; issue 24's columns follow
         self.assertEqual(head, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,"
-                               "nn_distance,perching,groups")
+                               "nn_distance,perching,groups,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,"
+                               "splits,merges,heading_changes_per_min,splits_per_min,merges_per_min")
         self.assertEqual([int(r[0]) for r in rows], list(range(51)))
         for row in rows:
-            self.assertEqual(len(row), 10)
+            self.assertEqual(len(row), 19)
             self.assertTrue(0.0 <= float(row[5]) <= 1.0)
             self.assertGreaterEqual(int(row[9]), 1)
+            self.assertTrue(0.0 <= float(row[10]) <= 90.0)
+            self.assertEqual(float(row[11]), -1.0)  # 50 ticks: the 10 s window has not passed
+            self.assertTrue(0.0 <= float(row[12]) <= 1.0)
         head, rows = read_csv(self.p("e.csv"))
         self.assertEqual(head, "kind,x,y,z,vx,vy,vz,perch")
         self.assertEqual(len(rows), 300)

@@ -153,8 +153,11 @@ static void predator_turn_rate(void **s)
 static void stats_columns(void **s)
 {
     (void)s;
-    const char *want = "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,perching,groups\n";
-    char got[512] = "";
+    /* the first ten columns keep their names and order; issue 24's columns are appended */
+    const char *want = "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,perching,groups,"
+                       "thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,splits,merges,"
+                       "heading_changes_per_min,splits_per_min,merges_per_min\n";
+    char got[1024] = "";
     for (int i = 0; i < mur_stats_column_count(); i++) {
         strcat(got, mur_stats_column_name(i));
         strcat(got, i + 1 < mur_stats_column_count() ? "," : "\n");
@@ -174,6 +177,15 @@ static void stats_columns(void **s)
     st.nn_distance = 0.1;
     st.perching = 7;
     st.groups = -1;
+    st.thin_tilt = 45.5;
+    st.neighbour_turnover = -1.0;
+    st.at_speed_limit = 0.25;
+    st.heading_changes = 9007199254740993LL;
+    st.splits = 2;
+    st.merges = 3;
+    st.heading_changes_per_min = 1.5;
+    st.splits_per_min = 0.5;
+    st.merges_per_min = 0.75;
     char cell[8];
     assert_int_equal(mur_stats_column_text(&st, mur_stats_column_count(), cell, sizeof cell), -1);
     /* snprintf semantics: the length needed, the text cut to fit */
@@ -184,13 +196,15 @@ static void stats_columns(void **s)
     assert_true(mur_stats_write_header(fp));
     assert_true(mur_stats_write_row(fp, &st));
     rewind(fp);
-    char text[1024] = "";
+    char text[2048] = "";
     size_t n = fread(text, 1, sizeof text - 1, fp);
     text[n] = 0;
     fclose(fp);
     assert_string_equal(text, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,"
-                              "perching,groups\n18446744073709551615,0.333333333,-2.5,1e-20,123456789,0.999999999,"
-                              "30,0.1,7,-1\n");
+                              "perching,groups,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,splits,"
+                              "merges,heading_changes_per_min,splits_per_min,merges_per_min\n"
+                              "18446744073709551615,0.333333333,-2.5,1e-20,123456789,0.999999999,"
+                              "30,0.1,7,-1,45.5,-1,0.25,9007199254740993,2,3,1.5,0.5,0.75\n");
 }
 
 static double centre_distance(mur_flock *f, const float *g)

@@ -10,6 +10,9 @@ chaining murmur's batch mode (`--steps T --export S.csv`, then `--init S.csv --s
 the chain restarts the roll angles at 0, a small perturbation). Each snapshot's biggest group is
 measured by build/tests/shape_tool (src/sim/shape.c) or the pure-Python reference shape_ref.py
 (--engine python); columns: shape_ref.COLUMNS. --rows FILE reads rows written earlier instead.
+Issue 24's metrics over time (thin-axis tilt, neighbour turnover, heading changes, splits and merges
+a minute, share at a speed limit) need one continuous run, not the snapshot chain: tracked_metrics()
+below gets them from `murmur --metrics` at the same ticks (docs/rules.md, "Metrics over time").
 Standard library only; plots need gnuplot.
 """
 import argparse
@@ -101,6 +104,65 @@ def measure(args, state, link, p):
         return {k: float(v) for k, v in next(csv.DictReader(out.splitlines())).items()}
     pos, vel = shape_ref.read_state(state)
     return shape_ref.measure(pos, vel, link, p["min_speed"], p["max_speed"])
+
+
+# The metrics CSV columns of issue 24 (docs/rules.md, "Metrics over time"), written by murmur --metrics.
+TRACKED = ("thin_tilt", "neighbour_turnover", "at_speed_limit", "heading_changes", "splits", "merges")
+
+
+def tick_length(murmur, extra):
+    """dt in s for murmur's arguments extra: --set dt=, else the preset's (default starling), else the default."""
+    for i, a in enumerate(extra):
+        if a == "--set" and extra[i + 1].startswith("dt="):
+            return float(extra[i + 1][3:])
+    preset = extra[extra.index("--preset") + 1] if "--preset" in extra else "starling"
+    blk = None
+    for line in run([murmur, "--list-presets"]).splitlines():
+        if not line.startswith(" "):
+            blk = line.split(":")[0]
+        elif blk == preset and line.strip().startswith("dt="):
+            return float(line.strip()[3:])
+    for line in run([murmur, "--list-params"]).splitlines():
+        if line.split()[:1] == ["dt"]:
+            return float(line.split()[2])
+    raise RuntimeError("no dt in murmur --list-params")
+
+
+def tracked_metrics(murmur, n, seed, extra, settle, every, snaps, threads=1):
+    """Issue 24's metrics over time of one flock, from one continuous `murmur --metrics` run.
+
+    Runs murmur (path `murmur`) for settle + (snaps - 1) * every ticks with --boids n --seed seed and
+    the extra arguments (e.g. ["--preset", "starling"]; the run is continuous, so the turnover's
+    10 s lists and the event counts carry across the snapshots, unlike the --export/--init chain).
+    Returns a dict: "rows", the metrics rows (column -> float) at the snapshot ticks settle,
+    settle + every, ...; "heading_changes_per_min", "splits_per_min", "merges_per_min", the counts'
+    differences between the first and the last snapshot over that time (so only the settled span
+    counts); "tilt_median" and "tilt_over_10" (the share of snapshots whose thin_tilt exceeds 10
+    degrees); "turnover_mean" over the snapshots that have a value (turnover -1 = not yet known).
+    """
+    steps = settle + (snaps - 1) * every
+    tmp = tempfile.mkdtemp(prefix="murmur-tracked-")
+    try:
+        path = os.path.join(tmp, "m.csv")
+        run([murmur, "--boids", str(n), "--seed", str(seed), "--steps", str(steps), "--metrics", path,
+             "--threads", str(threads)] + list(extra))
+        with open(path) as fp:
+            table = {int(r["tick"]): r for r in csv.DictReader(fp)}
+        dt = tick_length(murmur, extra)
+        ticks = [settle + k * every for k in range(snaps)]
+        rows = [{k: float(table[t][k]) for k in table[t]} for t in ticks]
+        minutes = (ticks[-1] - ticks[0]) * dt / 60.0
+        out = {"rows": rows}
+        for k in ("heading_changes", "splits", "merges"):
+            out[k + "_per_min"] = (rows[-1][k] - rows[0][k]) / minutes if minutes > 0 else 0.0
+        tilts = sorted(r["thin_tilt"] for r in rows)
+        out["tilt_median"] = (tilts[(len(tilts) - 1) // 2] + tilts[len(tilts) // 2]) / 2.0
+        out["tilt_over_10"] = sum(t > 10.0 for t in tilts) / len(tilts)
+        turn = [r["neighbour_turnover"] for r in rows if r["neighbour_turnover"] >= 0.0]
+        out["turnover_mean"] = sum(turn) / len(turn) if turn else -1.0
+        return out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def one_flock(args, tmp, variant, n, seed, p):

@@ -351,6 +351,16 @@ typedef struct mur_stats {
     double group_extent[3];     ///< its extents along them, 2 sqrt(3 lambda), wu: thin <= mid <= long
     double group_thin_angle;    ///< angle of its thin axis to vertical, degrees (0..90)
     double group_polarisation;  ///< |mean unit velocity| of its boids, 0..1
+    /* flock metrics over time (docs/rules.md, "Metrics over time"); CSV columns after `groups` */
+    double thin_tilt;           ///< angle of the whole flock's thin principal axis to vertical, degrees (0..90)
+    double neighbour_turnover;  ///< mean share of 7 nearest neighbours still among them 10 s later (0..1; -1 before the first 10 s)
+    double at_speed_limit;      ///< share of flying boids within 0.1% of min_speed or max_speed, 0..1
+    int64_t heading_changes;    ///< mean heading turns of more than 30 degrees since tracking began
+    int64_t splits;             ///< sub-flock splits since tracking began
+    int64_t merges;             ///< sub-flock merges since tracking began
+    double heading_changes_per_min; ///< heading_changes per minute of tracked (simulated) time
+    double splits_per_min;      ///< splits per minute of tracked time
+    double merges_per_min;      ///< merges per minute of tracked time
 } mur_stats;
 
 /* The metrics CSV (one row per tick, docs/rules.md): its columns are defined here, once. Numbers are

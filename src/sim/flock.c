@@ -296,6 +296,7 @@ void mur_flock_destroy(mur_flock *f)
     for (size_t r = 0; r < NBUFFERS; r++)
         free(buf_get(f, &BUFFERS[r]));
     free_gather(f);
+    mur_track_free(f);
     free(f);
 }
 
@@ -449,7 +450,7 @@ int32_t mur_label_groups(const float *pos, int32_t n, float link, int32_t *label
 
 void mur_flock_set_metrics(mur_flock *f, bool every_tick)
 {
-    f->metrics_every = every_tick && ensure_metric_buffers(f);
+    f->metrics_every = every_tick && ensure_metric_buffers(f) && mur_track_reserve(f);
 }
 
 void mur_flock_set_group_shape(mur_flock *f, bool on)
@@ -654,6 +655,8 @@ size_t mur_def_memory(const mur_flock_def *def, int threads, bool metrics)
             continue; /* never allocated for a flock without predators */
         b += units(k, n, cells_for(n), np) * BUFFERS[r].bytes;
     }
+    if (metrics)
+        b += mur_track_bytes(n); /* allocated at the first measure */
     /* gather buffers are never released: those of creation (all cores) and of any larger count */
     int t = threads > 0 ? threads : mur_all_cores();
     t = t > MUR_MAX_THREADS ? MUR_MAX_THREADS : t;
@@ -669,5 +672,5 @@ size_t mur_flock_memory(const mur_flock *f)
     for (int t = 0; t < MUR_MAX_THREADS; t++)
         if (f->gather[t].x)
             b += sizeof(float) * GATHER_FLOATS + sizeof(int32_t) * GATHER_INTS;
-    return b;
+    return b + mur_track_memory(f);
 }

@@ -65,6 +65,7 @@ struct mur_flock {
     float topo_spacing;
     bool metrics_every;
     bool group_shape;          ///< metrics also describe the biggest group (mur_flock_set_group_shape)
+    struct mur_track *track;   ///< the metrics over time' state (metrics_track.c), NULL until measured
     mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)
     mur_stats stats;
 };

@@ -458,11 +458,13 @@ int32_t mur_metrics_label(mur_flock *f, const mur_step *st, int32_t *label)
 }
 
 /* Position sums, unit velocity sums and counts of the boids of block b. */
-static block_sum sum_block(const mur_flock *f, int64_t b)
+static block_sum sum_block(const mur_flock *f, int64_t b, double lo_speed, double hi_speed)
 {
     const float *p = f->pos, *v = f->vel;
     const int32_t n = f->n;
-    block_sum a = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    block_sum a;
+    memset(&a, 0, sizeof a);
+    const double lo_v = lo_speed, hi_v = hi_speed;
     int32_t hi = (int32_t)((b + 1) * BLOCK < n ? (b + 1) * BLOCK : n);
     for (int32_t i = (int32_t)(b * BLOCK); i < hi; i++) {
         a.x += p[3 * i];
@@ -474,6 +476,7 @@ static block_sum sum_block(const mur_flock *f, int64_t b)
         }
         double vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2];
         double l = sqrt(vx * vx + vy * vy + vz * vz);
+        a.at_limit += l <= lo_v || l >= hi_v;
         if (l > 0.0) {
             a.ux += vx / l;
             a.uy += vy / l;
@@ -491,6 +494,7 @@ void mur_metrics_state(mur_flock *f, const mur_step *st, mur_stats *s)
     s->groups = 0;
     memset(s->centre, 0, sizeof s->centre);
     s->diameter = s->polarisation = 0.0;
+    s->neighbour_turnover = -1.0;
     if (n == 0)
         return;
     const int64_t nb = (n + BLOCK - 1) / BLOCK;
@@ -498,41 +502,80 @@ void mur_metrics_state(mur_flock *f, const mur_step *st, mur_stats *s)
     const float *p = f->pos;
     const int nt = st->threads;
     (void)nt;
+    /* at a speed limit: within MUR_SPEED_LIMIT_TOL of min_speed (when above 0) or of max_speed */
+    const double vmin = st->def->min_speed, vmax = st->def->max_speed;
+    const double lo_speed = vmin > 0.0 ? vmin * (1.0 + MUR_SPEED_LIMIT_TOL) : -1.0;
+    const double hi_speed = vmax > 0.0 ? vmax * (1.0 - MUR_SPEED_LIMIT_TOL) : INFINITY;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
     for (int64_t b = 0; b < nb; b++)
-        bs[b] = sum_block(f, b);
-    block_sum t = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+        bs[b] = sum_block(f, b, lo_speed, hi_speed);
+    block_sum t;
+    memset(&t, 0, sizeof t);
     for (int64_t b = 0; b < nb; b++) {
         t.x += bs[b].x; t.y += bs[b].y; t.z += bs[b].z;
         t.ux += bs[b].ux; t.uy += bs[b].uy; t.uz += bs[b].uz;
         t.flying += bs[b].flying;
         t.perching += bs[b].perching;
+        t.at_limit += bs[b].at_limit;
     }
     const double cx = t.x / n, cy = t.y / n, cz = t.z / n;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
     for (int64_t b = 0; b < nb; b++) {
-        double d = 0.0;
+        double d = 0.0, xx = 0.0, yy = 0.0, zz = 0.0, xy = 0.0, xz = 0.0, yz = 0.0;
         int32_t hi = (int32_t)((b + 1) * BLOCK < n ? (b + 1) * BLOCK : n);
         for (int32_t i = (int32_t)(b * BLOCK); i < hi; i++) {
             double dx = p[3 * i] - cx, dy = p[3 * i + 1] - cy, dz = p[3 * i + 2] - cz;
             d += sqrt(dx * dx + dy * dy + dz * dz);
+            xx += dx * dx;
+            yy += dy * dy;
+            zz += dz * dz;
+            xy += dx * dy;
+            xz += dx * dz;
+            yz += dy * dz;
         }
         bs[b].dist = d;
+        bs[b].cxx = xx;
+        bs[b].cyy = yy;
+        bs[b].czz = zz;
+        bs[b].cxy = xy;
+        bs[b].cxz = xz;
+        bs[b].cyz = yz;
     }
-    double dsum = 0.0;
-    for (int64_t b = 0; b < nb; b++)
+    double dsum = 0.0, cov[3][3] = {{0}};
+    for (int64_t b = 0; b < nb; b++) {
         dsum += bs[b].dist;
+        cov[0][0] += bs[b].cxx;
+        cov[1][1] += bs[b].cyy;
+        cov[2][2] += bs[b].czz;
+        cov[0][1] += bs[b].cxy;
+        cov[0][2] += bs[b].cxz;
+        cov[1][2] += bs[b].cyz;
+    }
+    cov[1][0] = cov[0][1];
+    cov[2][0] = cov[0][2];
+    cov[2][1] = cov[1][2];
+    for (int a = 0; a < 3; a++)
+        for (int c = 0; c < 3; c++)
+            cov[a][c] /= n;
     s->centre[0] = cx;
     s->centre[1] = cy;
     s->centre[2] = cz;
     s->diameter = dsum / n;
     s->polarisation = t.flying > 0 ? sqrt(t.ux * t.ux + t.uy * t.uy + t.uz * t.uz) / (double)t.flying : 0.0;
     s->perching = (int32_t)t.perching;
+    /* the thin axis: the eigenvector of the smallest eigenvalue; y is up */
+    double val[3], vec[3][3];
+    mur_shape_eig3(cov, val, vec);
+    const double up = fabs(vec[0][1]) < 1.0 ? fabs(vec[0][1]) : 1.0;
+    s->thin_tilt = n >= 3 && val[1] > 0.0 ? acos(up) * (180.0 / 3.14159265358979323846) : 0.0;
+    s->at_speed_limit = t.flying > 0 ? (double)t.at_limit / (double)t.flying : 0.0;
     s->groups = count_groups(f, st);
+    const double mean_unit[3] = {t.ux, t.uy, t.uz};
+    mur_track_measure(f, st, mean_unit, uf_find, f->cellof, s);
     s->group_size = 0;
     if (f->group_shape)
         biggest_group(f, s);

@@ -6,7 +6,7 @@
 
 #include "murmur/murmur.h"
 
-typedef enum col_type { COL_U64, COL_I32, COL_F64 } col_type;
+typedef enum col_type { COL_U64, COL_I32, COL_I64, COL_F64 } col_type;
 
 typedef struct column {
     const char *name;
@@ -26,6 +26,16 @@ static const column COLUMNS[] = {
     COL("nn_distance", COL_F64, nn_distance),
     COL("perching", COL_I32, perching),
     COL("groups", COL_I32, groups),
+    /* appended (issue 24): metrics over time */
+    COL("thin_tilt", COL_F64, thin_tilt),
+    COL("neighbour_turnover", COL_F64, neighbour_turnover),
+    COL("at_speed_limit", COL_F64, at_speed_limit),
+    COL("heading_changes", COL_I64, heading_changes),
+    COL("splits", COL_I64, splits),
+    COL("merges", COL_I64, merges),
+    COL("heading_changes_per_min", COL_F64, heading_changes_per_min),
+    COL("splits_per_min", COL_F64, splits_per_min),
+    COL("merges_per_min", COL_F64, merges_per_min),
 };
 #define NCOLUMNS ((int)(sizeof COLUMNS / sizeof COLUMNS[0]))
 
@@ -46,6 +56,8 @@ int mur_stats_column_text(const mur_stats *s, int i, char *buf, size_t len)
         return snprintf(buf, len, "%" PRIu64, *(const uint64_t *)field);
     case COL_I32:
         return snprintf(buf, len, "%d", (int)*(const int32_t *)field);
+    case COL_I64:
+        return snprintf(buf, len, "%" PRId64, *(const int64_t *)field);
     case COL_F64:
         return snprintf(buf, len, "%.9g", *(const double *)field);
     }
