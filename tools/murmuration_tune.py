@@ -48,6 +48,7 @@ def main():
     if a.config_file:
         a.config += [x.strip() for x in open(a.config_file) if x.strip() and not x.startswith("#")]
     a.engine = "tool"
+    a.tracked = False  # the tuning lines do not need the continuous metrics run
     plan = []
     for c in a.config or ["preset:"]:
         name, _, kv = c.partition(":")

@@ -57,6 +57,11 @@ LABEL = {"mid/thin": "mid/thin", "long/thin": "long/thin", "group_polarisation":
          "thin_angle_median": "thin axis from vertical, median (°)",
          "tilt_over_10": "share of snapshots tilted > 10°", "corr_len/flock_size": "ξ / L",
          "turnover": "neighbour turnover (10 s)"}
+# issue 24's metrics over time, per seed from one continuous run (tracked_metrics)
+LIVING = ("turnover", "heading_changes_per_min", "splits_per_min", "merges_per_min")
+LABEL.update(heading_changes_per_min="heading changes a minute", splits_per_min="splits a minute",
+             merges_per_min="merges a minute", group_size="biggest group (birds)",
+             close_frac="share of overrun pairs")
 # variant: (extra murmur args, group link wu). Densities 4x apart: separation_radius x 4^(1/3).
 SEP_SPARSE = 2.0 * 4 ** (1 / 3)
 METRIC_RADIUS = 3.0
@@ -185,8 +190,15 @@ def one_flock(args, tmp, variant, n, seed, p):
         if row is None:
             continue
         row.update(n=n, seed=seed, tick=args.settle + k * args.every, variant=variant,
-                   nn=float(last["nn_distance"]), turnover=float("nan"))
+                   nn=float(last["nn_distance"]), turnover=float("nan"), heading_changes_per_min=float("nan"),
+                   splits_per_min=float("nan"), merges_per_min=float("nan"))
         rows.append(row)
+    if getattr(args, "tracked", True) and rows:
+        # issue 24's metrics over time need one continuous run (metrics24's tracked_metrics)
+        tr = tracked_metrics(args.murmur, n, seed, extra, args.settle, args.every, args.snaps)
+        for r in rows:
+            r.update(turnover=tr["turnover_mean"], heading_changes_per_min=tr["heading_changes_per_min"],
+                     splits_per_min=tr["splits_per_min"], merges_per_min=tr["merges_per_min"])
     print("%-16s N=%-5d seed=%d: %d snapshots, group %s" % (variant, n, seed, len(rows),
           rows[-1]["group_size"] if rows else "-"), file=sys.stderr)
     return rows
@@ -252,7 +264,7 @@ def per_seed(rows):
         sel = [r for r in rows if r["seed"] == seed]
         d = {k: mean_sd([r[k] for r in sel])[0] for k in ("mid/thin", "long/thin", "group_polarisation", "nn",
              "speed_mean", "speed_cv", "at_limit_frac", "border_ratio", "gamma1", "corr_len/flock_size",
-             "thin_angle_deg", "group_size", "close_frac", "turnover")}
+             "thin_angle_deg", "group_size", "close_frac") + LIVING}
         curve = gamma_curve(sel)
         d["gamma7_10_dev"] = max(abs(g - 1 / 3) for g in curve[6:10])
         out[seed] = d
@@ -297,7 +309,7 @@ def fmt(v, sd=None):
 def write_outputs(rows, out_dir, doc, quick):
     data = os.path.join(out_dir, "data")
     os.makedirs(data, exist_ok=True)
-    cols = ["variant", "n", "seed", "tick"] + shape_ref.COLUMNS + ["nn", "turnover"]
+    cols = ["variant", "n", "seed", "tick"] + shape_ref.COLUMNS + ["nn"] + list(LIVING)
     with open(os.path.join(data, "rows.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
@@ -362,8 +374,8 @@ plot 'data/corr.dat' u 1:2 w p pt 7 ps 0.5 t 'snapshots', 0.35*x dt 2 t 'starlin
             if not met:
                 misses.append((key, n, m, miss(m), tv))
         lines.append("| %s | %s | %s | %s |" % (LABEL[key], tv, " | ".join(cells), src))
-    for key in ("group_size", "close_frac"):
-        lines.append("| %s | - | %s | - |" % (key, " | ".join(fmt(*per_n[n][key]) for n in sizes)))
+    for key in ("heading_changes_per_min", "splits_per_min", "merges_per_min", "group_size", "close_frac"):
+        lines.append("| %s | - | %s | - |" % (LABEL.get(key, key), " | ".join(fmt(*per_n[n][key]) for n in sizes)))
     lines.append("| seeds × snapshots | ≥ 5 × 20 | %s | issue 24 |" % " | ".join(
         "%d × %d" % (per_n[n]["seeds"], per_n[n]["snaps"] // max(1, per_n[n]["seeds"])) for n in sizes))
     table = "\n".join(lines)
@@ -374,6 +386,13 @@ plot 'data/corr.dat' u 1:2 w p pt 7 ps 0.5 t 'snapshots', 0.35*x dt 2 t 'starlin
     gam = ["| k | %s |" % " | ".join("N = %d" % n for n in sizes), "|---|%s" % ("---|" * len(sizes))]
     for k in range(shape_ref.KMAX):
         gam.append("| %d | %s |" % (k + 1, " | ".join("%.3f" % per_n[n]["curve"][k] for n in sizes)))
+    seed_tab = ["| N | seed | thin (m) | mid (m) | long (m) | mid/thin | polarisation | biggest group |",
+                "|---|---|---|---|---|---|---|---|"]
+    for n in sizes:
+        for seed in sorted({r["seed"] for r in main if int(r["n"]) == n}):
+            sel = [r for r in main if int(r["n"]) == n and r["seed"] == seed]
+            seed_tab.append("| %d | %d | %s |" % (n, seed, " | ".join("%.3g" % mean_sd([r[k] for r in sel])[0] for k in (
+                "thin", "mid", "long", "mid/thin", "group_polarisation", "group_size"))))
     miss_lines = ["- %s at N = %d: %s against %s, off by %.3g." % (LABEL[k], n, fmt(m), tv, d) for k, n, m, d, tv in misses]
     met_all = [LABEL[t[0]] for t in TARGETS if all(t[2](per_n[n][t[0]][0]) for n in sizes)]
     with open(os.path.join(out_dir, "results.md"), "w") as f:
@@ -385,13 +404,13 @@ plot 'data/corr.dat' u 1:2 w p pt 7 ps 0.5 t 'snapshots', 0.35*x dt 2 t 'starlin
                "@NMISS@": str(len(misses)), "@NCELLS@": str(len(TARGETS) * len(sizes)),
                "@SIZES@": ", ".join(str(n) for n in sizes)}
         for n in sizes:
-            for k in keys + ["group_size", "close_frac", "thin_angle_deg"]:
+            for k in keys + ["group_size", "close_frac", "thin_angle_deg"] + list(LIVING):
                 val["@%s@%d@" % (k, n)] = fmt(per_n[n][k][0])
             val["@gamma9@%d@" % n] = "%.3f" % per_n[n]["curve"][8]
         text = open(os.path.join(HERE, "template.md")).read()
         for a, b in (("@WHY@", open(os.path.join(HERE, "why.md")).read().strip()),
                      ("@TUNING@", open(os.path.join(HERE, "tuning.md")).read().strip()),
-                     ("@TABLE@", table), ("@CROSS@", "\n".join(cross)), ("@GAMMA@", "\n".join(gam)),
+                     ("@SEEDS@", "\n".join(seed_tab)), ("@TABLE@", table), ("@CROSS@", "\n".join(cross)), ("@GAMMA@", "\n".join(gam)),
                      ("@FIGURES@", fig), ("@MISSES@", "\n".join(miss_lines) or "none"),
                      ("@RUN@", "quick run" if quick else "full run"), ("@RATIO@", "%.2f" % (r1 / r0)),
                      ("@PEARSON@", "%.3f" % pr)):
