@@ -35,7 +35,7 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([sys.executable, run_py, "--quick", "--murmur", murmur, "--tool", tool,
                         "--engine", "python", "--out", os.path.join(tmp, "out")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert "group_polarisation" in r.stdout
+    assert "| polarisation |" in r.stdout
     with open(os.path.join(tmp, "out", "data", "rows.csv")) as f:
         assert len(list(csv.DictReader(f))) >= 1
 print("ok")
