@@ -109,6 +109,58 @@ static void centrality(void **st)
     assert_non_null(strstr(err.msg, "centrality"));
 }
 
+/* One tick of boid 0 (at the origin, velocity (0, 0, 1)) among still neighbours nb[0..n-1] with
+ * topo_k = n, no blind angle and the given def changes; its new velocity must be want. */
+static void one_tick(mur_flock_def d, int n, const float nb[][3], const double want[3])
+{
+    d.boids = n + 1;
+    d.topo_k = (float)n;
+    d.view_angle = 360.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, 0, 0, 0, 0, 0, 1);
+    for (int j = 0; j < n; j++)
+        put(f, j + 1, nb[j][0], nb[j][1], nb[j][2], 0, 0, 0);
+    mur_flock_steps(f, 1);
+    assert_vec(mur_flock_view(f).vel, want[0], want[1], want[2], 1e-5);
+    mur_flock_destroy(f);
+}
+
+/* Issue 24's flight model, each term by hand. Weak pitch: the cohesion toward (2, 2, 0) keeps its
+ * horizontal part and a quarter of its vertical one. Separation from the closest one: only the
+ * neighbour at 0.5 pushes, (1 - 0.5/2) = 0.75 away from it; from all: the mean of that and the 0.5
+ * push from the one at 1. Cohesion ramp from 0.5 to 3: the neighbour at 0.4 does not pull, the one
+ * at 1.75 (t = 0.5, smoothstep 0.5) pulls 0.5 along its unit vector, averaged over the two. */
+static void flight_model(void **st)
+{
+    (void)st;
+    mur_flock_def d = topo_def(2, 10.0f);
+    d.cohesion = 1.0f;
+    d.pitch = 0.25f;
+    one_tick(d, 1, (const float[][3]){{2, 2, 0}}, (const double[3]){2.0, 0.5, 1.0});
+    d = topo_def(3, 10.0f);
+    d.separation = 1.0f;
+    d.separation_radius = 2.0f;
+    d.separation_nearest = 1;
+    const float sep[2][3] = {{1, 0, 0}, {0, 0.5f, 0}};
+    one_tick(d, 2, sep, (const double[3]){0.0, -0.75, 1.0});
+    d.separation_nearest = 0;
+    one_tick(d, 2, sep, (const double[3]){-0.25, -0.375, 1.0});
+    d = topo_def(3, 10.0f);
+    d.cohesion = 1.0f;
+    d.cohesion_near = 0.5f;
+    d.cohesion_far = 3.0f;
+    one_tick(d, 2, (const float[][3]){{0.4f, 0, 0}, {0, 1.75f, 0}}, (const double[3]){0.0, 0.25, 1.0});
+    /* metric neighbours: both topological terms are refused */
+    mur_error err = {{0}};
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "cohesion_far"));
+    d.cohesion_far = 0.0f;
+    d.separation_nearest = 1;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "separation_nearest"));
+}
+
 static void presets(void **st)
 {
     (void)st;
@@ -133,7 +185,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hard_sphere), cmocka_unit_test(banking), cmocka_unit_test(cruise),
-        cmocka_unit_test(centrality),  cmocka_unit_test(presets),
+        cmocka_unit_test(centrality),  cmocka_unit_test(presets), cmocka_unit_test(flight_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

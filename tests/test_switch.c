@@ -370,7 +370,11 @@ static void topological_then_metric_every_path(void **state)
             continue;
         }
         mur_flock_steps(f, 5);
-        assert_true(mur_flock_set(f, "hard_radius", "0", &err)); /* a hard sphere needs topological */
+        /* a hard sphere, centrality, separation from the closest few and the cohesion ramp need
+         * topological neighbours */
+        static const char *const topo_only[] = {"hard_radius", "centrality", "separation_nearest", "cohesion_far"};
+        for (size_t q = 0; q < sizeof topo_only / sizeof topo_only[0]; q++)
+            assert_true(mur_flock_set(f, topo_only[q], "0", &err));
         assert_true(mur_flock_set(f, "neighbours", "metric", &err));
         for (int t = 0; t < 5; t++) {
             mur_flock_step(f);

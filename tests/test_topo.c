@@ -423,8 +423,10 @@ static void bit_identical(void **st)
 
 /* Pinned starling runs: the batched contacts, sums and update (topo_batch.c, 4 boids per vector) give
  * the state of the scalar per-boid code they replaced (the hashes of murmur --preset starling --boids
- * 2500 --steps 40 with these --set pairs, before the batch), on 1 and 2 threads and every path; the
- * last case (predators) takes the scalar update. Update deliberately. */
+ * 2500 --steps 40 with these --set pairs), on 1 and 2 threads and every path; the last case
+ * (predators) takes the scalar update. Update deliberately: issue 24's flight model (weak pitch,
+ * separation from the closest neighbour, the centrality-weighted cohesion ramp, the weak altitude
+ * control) changed the preset and so all three. */
 static void pinned_starling(void **st)
 {
     (void)st;
@@ -432,10 +434,10 @@ static void pinned_starling(void **st)
         const char *pairs[7];
         uint64_t hash;
     } cases[] = {
-        {{NULL}, 0x9e35009231fe0a47ULL},
+        {{NULL}, 0x405f6761f8c6dde5ULL},
         {{"bounds=soft", "goal=on", "wind=on", "wind_vel=1,0,2", "perch=on", "ground=38", "hard_radius=2"},
-         0x97dd4af4f3bb22c2ULL},
-        {{"predators=3", "hard_radius=1"}, 0xd788b9e48e48cbb8ULL},
+         0x01ef801b2ea78c99ULL},
+        {{"predators=3", "hard_radius=1"}, 0xab33b5d8650ee735ULL},
     };
     const mur_simd best = mur_kernel_best();
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

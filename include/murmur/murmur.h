@@ -181,6 +181,10 @@ typedef struct mur_flock_def {
     float hard_radius;          ///< hard-sphere radius, wu; 0 = off (topological neighbours only)
     float centrality;           ///< cohesion scaled by C^centrality, C = |mean unit direction to the neighbours|
                                 ///< in [0, 1] (1 at the flock's edge, ~0 inside); 0 = off (topological only)
+    float pitch;                ///< gain of the vertical part of the social steering (weak pitch), 0..1; 1 = full
+    int32_t separation_nearest; ///< separation from the n closest neighbours only; 0 = all (topological only)
+    float cohesion_near;        ///< cohesion ramp: no pull from neighbours closer than this, wu (with cohesion_far)
+    float cohesion_far;         ///< cohesion ramp: full pull from this distance on, wu; 0 = ramp off (topological)
     mur_world_mode world;       ///< fixed: geometry as given; scale: geometry for MUR_WORLD_REF_BOIDS, scaled
     /* drawing only: the program reads these, the simulation never does */
     mur_look look;              ///< studio or dusk

@@ -71,6 +71,10 @@ static const param_row ROWS[] = {
     {{"max_turn", MUR_PT_FLOAT, 0, 36000, true, "deg/s", NULL, "largest turn rate of a banked turn", true}, OFF(max_turn), "120"},
     {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius), "0"},
     {{"centrality", MUR_PT_FLOAT, 0, 8, false, "", NULL, "cohesion scaled by C^centrality, C = length of the mean unit direction to the neighbours (1 at the flock's edge, near 0 inside; 0 = off; topological neighbours only)", true}, OFF(centrality), "0"},
+    {{"pitch", MUR_PT_FLOAT, 0, 1, false, "", NULL, "gain of the vertical part of the social steering (cohesion, alignment, separation): weak pitch, birds climb and dive less readily than they turn (1 = full)", true}, OFF(pitch), "1"},
+    {{"separation_nearest", MUR_PT_INT, 0, 20, false, "", NULL, "separation from the n closest neighbours only (0 = all in the list; topological neighbours only)", true}, OFF(separation_nearest), "0"},
+    {{"cohesion_near", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: neighbours closer than this do not pull (with cohesion_far > 0)", true}, OFF(cohesion_near), "0"},
+    {{"cohesion_far", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: the pull toward each neighbour grows smoothly from cohesion_near to full at cohesion_far (0 = off: the mean offset; topological neighbours only)", true}, OFF(cohesion_far), "0"},
     {{"world", MUR_PT_ENUM, 0, 0, false, "", "fixed|scale", "fixed: the box, margin, goal, ground and roost as given; scale: given for 2000 boids, scaled by cbrt(boids/2000) so the neighbour density stays", true}, OFF(world), "fixed"},
     /* drawing only (the program reads them; the simulation never does) */
     {{"look", MUR_PT_ENUM, 0, 0, false, "", "studio|dusk", "how the program draws the flock: studio (lit, coloured birds for studying rules) or dusk (dark birds against an evening sky)", true}, OFF(look), "studio"},
@@ -496,6 +500,20 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     }
     if (def->hard_radius > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
         mur_set_error(err, "hard_radius %g needs neighbours=topological (or hard_radius=0)", (double)def->hard_radius);
+        return false;
+    }
+    if (def->cohesion_far > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
+        mur_set_error(err, "cohesion_far %g needs neighbours=topological (or cohesion_far=0)", (double)def->cohesion_far);
+        return false;
+    }
+    if (def->cohesion_far > 0.0f && !(def->cohesion_near < def->cohesion_far)) {
+        mur_set_error(err, "cohesion_near %g must be below cohesion_far %g", (double)def->cohesion_near,
+                      (double)def->cohesion_far);
+        return false;
+    }
+    if (def->separation_nearest > 0 && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
+        mur_set_error(err, "separation_nearest %d needs neighbours=topological (or separation_nearest=0)",
+                      (int)def->separation_nearest);
         return false;
     }
     if (def->centrality > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {

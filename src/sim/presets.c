@@ -15,7 +15,8 @@ static const preset PRESETS[] = {
     {"classic", "Reynolds/Parker boids in a soft-walled box (the library defaults)", ""},
     {"starling",
      "starling murmuration after StarDisplay (Hemelrijk & Hildenbrandt 2011): topological neighbours, "
-     "cruise speed, roost, banking, hard sphere (docs/murmuration-model.md)",
+     "cruise speed, weak pitch, banking, a roost that turns birds back, weak altitude control, separation from the "
+     "closest neighbour, centrality-weighted cohesion ramp, hard sphere (docs/murmuration-model.md)",
      "boids=2000\n"
      "dt=0.02\n"
      "neighbours=topological\n"
@@ -23,10 +24,15 @@ static const preset PRESETS[] = {
      "view_radius=10\n"
      "view_angle=300\n"
      "steer_unit=on\n"
-     "cohesion=3\n"
+     "cohesion=6\n"
      "alignment=12.5\n"
-     "separation=40\n"
-     "separation_radius=4\n"
+     "separation=20\n"
+     "separation_radius=2\n"
+     "separation_nearest=1\n"
+     "cohesion_near=0.5\n"
+     "cohesion_far=3\n"
+     "centrality=2\n"
+     "pitch=0.03\n"
      "hard_radius=0.2\n"
      "min_speed=2\n"
      "max_speed=30\n"
@@ -39,7 +45,7 @@ static const preset PRESETS[] = {
      "roost_pos=0,40,0\n"
      "roost_radius=60\n"
      "roost_weight=2.5\n"
-     "roost_vertical=1.3\n"
+     "roost_vertical=0.0625\n"
      "bank=on\n"
      "bank_rate=10\n"
      "max_turn=120\n"

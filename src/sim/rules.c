@@ -45,7 +45,8 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         float cx = s->cx * inv, cy = s->cy * inv, cz = s->cz * inv;
         float ax = s->ax * inv - b->vx, ay = s->ay * inv - b->vy, az = s->az * inv - b->vz;
         if (d->steer_unit) {
-            float kc = mur_unit_scale(cx, cy, cz), ka = mur_unit_scale(ax, ay, az);
+            /* the cohesion ramp's mean is already at most 1 long: not scaled */
+            float kc = d->cohesion_far > 0.0f ? 1.0f : mur_unit_scale(cx, cy, cz), ka = mur_unit_scale(ax, ay, az);
             cx *= kc; cy *= kc; cz *= kc;
             ax *= ka; ay *= ka; az *= ka;
         }
@@ -61,6 +62,7 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     axx += d->separation * s->sx;
     ayy += d->separation * s->sy;
     azz += d->separation * s->sz;
+    ayy *= d->pitch; /* weak pitch: birds climb and dive less readily than they turn (exact when 1) */
     if (d->goal) {
         axx += d->goal_weight * (d->goal_pos[0] - b->px);
         ayy += d->goal_weight * (d->goal_pos[1] - b->py);

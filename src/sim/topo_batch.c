@@ -37,7 +37,7 @@ static inline v4 vsqrt(v4 x)
     return __builtin_ia32_sqrtps(x);
 }
 
-/* The sums of 4 boids (acc's fields but nn and ux, uy, uz, which the update does not read). */
+/* The sums of 4 boids (acc's fields but nn, which the update does not read). */
 /* The rows of the sorted slots slot[0..3] of the lanes that are on (slot 0 elsewhere): position and
  * velocity. */
 typedef struct rows_v {
@@ -60,7 +60,7 @@ static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
 }
 
 typedef struct sums_v {
-    v4 cnt, cx, cy, cz, ax, ay, az, sx, sy, sz;
+    v4 cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz;
 } sums_v;
 
 /* topo.c sums(), lanes q0..q0+3 of the batch: into V, and into out[q] unless out is NULL. */
@@ -69,6 +69,9 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     const int kk = (int)floorf(d->topo_k);
     const float frac = d->topo_k - (float)kk;
     const float sr = d->separation_radius;
+    const int ns = d->separation_nearest > 0 ? d->separation_nearest : MUR_TOPO_MAX;
+    const bool ramp = d->cohesion_far > 0.0f;
+    const float cn = d->cohesion_near, cw = 1.0f / (d->cohesion_far - d->cohesion_near);
     const v4 zero = {0}, one = zero + 1.0f;
     v4 px, py, pz;
     i4 n;
@@ -90,19 +93,31 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
         const v4 d2 = SEL(on, load4(&B->d2[q][q0]), one);
         const float w = q < kk ? 1.0f : frac;
         const v4 dx = jx - px, dy = jy - py, dz = jz - pz;
+        const v4 dist = vsqrt(d2);
+        const i4 pos = on & (dist > zero);
         cnt = SEL(on, cnt + w, cnt);
-        cx = SEL(on, cx + w * dx, cx);
-        cy = SEL(on, cy + w * dy, cy);
-        cz = SEL(on, cz + w * dz, cz);
+        if (!ramp) {
+            cx = SEL(on, cx + w * dx, cx);
+            cy = SEL(on, cy + w * dy, cy);
+            cz = SEL(on, cz + w * dz, cz);
+        } else {
+            const v4 t0 = (dist - cn) * cw;
+            const v4 t1 = SEL(t0 > zero, t0, zero); /* fmaxf(0, t0); t0 is never NaN where kept */
+            const v4 t = SEL(t1 < one, t1, one);
+            const v4 r = w * (t * t * (3.0f - 2.0f * t)) / dist;
+            cx = SEL(pos, cx + r * dx, cx);
+            cy = SEL(pos, cy + r * dy, cy);
+            cz = SEL(pos, cz + r * dz, cz);
+        }
         ax = SEL(on, ax + w * jvx, ax);
         ay = SEL(on, ay + w * jvy, ay);
         az = SEL(on, az + w * jvz, az);
-        const v4 dist = vsqrt(d2);
-        const i4 pos = on & (dist > zero);
         const v4 u = w / dist;
         ux = SEL(pos, ux + u * dx, ux);
         uy = SEL(pos, uy + u * dy, uy);
         uz = SEL(pos, uz + u * dz, uz);
+        if (q >= ns)
+            continue;
         const i4 near = pos & (dist < sr);
         const v4 m = w * (1.0f - dist / sr) / dist;
         sx = SEL(near, sx - m * dx, sx);
@@ -114,7 +129,7 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     sx = SEL(div, sx / sw, sx);
     sy = SEL(div, sy / sw, sy);
     sz = SEL(div, sz / sw, sz);
-    *V = (sums_v){cnt, cx, cy, cz, ax, ay, az, sx, sy, sz};
+    *V = (sums_v){cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz};
     for (int l = 0; out && l < 4 && q0 + l < B->nb; l++) {
         const int q = q0 + l;
         out[q] = (acc){cnt[l], cx[l], cy[l], cz[l], ax[l], ay[l], az[l], sx[l], sy[l], sz[l],
@@ -180,12 +195,11 @@ static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch
     }
 }
 
-/* What the batched update leaves to mur_rules_update: predators, centrality, plane mode. A new term
- * in mur_rules_update or mur_starling_steer must either be added here too or make this false. */
+/* What the batched update leaves to mur_rules_update: predators, plane mode. A new term in
+ * mur_rules_update or mur_starling_steer must either be added here too or make this false. */
 static bool update_ok(const mur_step *st)
 {
-    const mur_flock_def *d = st->def;
-    return st->np == 0 && !(d->centrality > 0.0f) && !st->world.plane;
+    return st->np == 0 && !st->world.plane;
 }
 
 /* 1 / |(x, y, z)|, or 0 for the zero vector (space.h mur_unit_scale). */
@@ -221,9 +235,18 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     v4 cx = S->cx * inv, cy = S->cy * inv, cz = S->cz * inv;
     v4 ax = S->ax * inv - bvx, ay = S->ay * inv - bvy, az = S->az * inv - bvz;
     if (d->steer_unit) {
-        const v4 kc = unit_scale(cx, cy, cz), ka = unit_scale(ax, ay, az);
+        /* the cohesion ramp's mean is already at most 1 long: not scaled */
+        const v4 kc = d->cohesion_far > 0.0f ? one : unit_scale(cx, cy, cz), ka = unit_scale(ax, ay, az);
         cx *= kc; cy *= kc; cz *= kc;
         ax *= ka; ay *= ka; az *= ka;
+    }
+    if (d->centrality > 0.0f) { /* rules.c: C^centrality, powf per lane (its vector versions round apart) */
+        const v4 ux = S->ux * inv, uy = S->uy * inv, uz = S->uz * inv;
+        const v4 c = vsqrt(ux * ux + uy * uy + uz * uz);
+        v4 kc = zero;
+        for (int l = 0; l < 4; l++)
+            kc[l] = powf(fminf(1.0f, c[l]), d->centrality);
+        cx *= kc; cy *= kc; cz *= kc;
     }
     const float coh = k->cohesion, al = d->alignment;
     v4 a0 = SEL(has, coh * cx + al * ax, zero);
@@ -232,6 +255,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     a0 += d->separation * S->sx;
     a1 += d->separation * S->sy;
     a2 += d->separation * S->sz;
+    a1 *= d->pitch; /* weak pitch (exact when 1) */
     if (d->goal) {
         a0 += d->goal_weight * (d->goal_pos[0] - px);
         a1 += d->goal_weight * (d->goal_pos[1] - py);

@@ -34,7 +34,7 @@ typedef struct mur_topo_batch {
 #ifdef MUR_X86_PATHS
 /// The contacts (topo.c contacts()), sums (sums()) and update (mur_rules_update) of every boid of the
 /// batch, the same bits: true when done; false where the update has a term the batch leaves to
-/// mur_rules_update (predators, centrality, plane mode): then B->c[q], B->has_c[q] and out[q] hold
+/// mur_rules_update (predators, plane mode): then B->c[q], B->has_c[q] and out[q] hold
 /// the contacts and the sums of boid q for it.
 bool mur_topo_batch_run(mur_flock *f, const struct mur_step *s, mur_topo_batch *B, acc *out);
 #endif

@@ -13,25 +13,38 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
     const float frac = d->topo_k - (float)kk;
     memset(a, 0, sizeof *a);
     const float sr = d->separation_radius;
+    const int ns = d->separation_nearest > 0 ? d->separation_nearest : S->n;
+    const bool ramp = d->cohesion_far > 0.0f;
+    const float cn = d->cohesion_near, cw = 1.0f / (d->cohesion_far - d->cohesion_near);
     float sw = 0.0f;
     for (int q = 0; q < S->n; q++) {
         const int32_t j = S->slot[q];
         const float w = q < kk ? 1.0f : frac;
         const float dx = f->sx[j] - S->px, dy = f->sy[j] - S->py, dz = f->sz[j] - S->pz;
+        const float dist = sqrtf(key_d2(S->key[q]));
         a->cnt += w;
-        a->cx += w * dx;
-        a->cy += w * dy;
-        a->cz += w * dz;
+        if (!ramp) {
+            a->cx += w * dx;
+            a->cy += w * dy;
+            a->cz += w * dz;
+        } else if (dist > 0.0f) { /* the ramp: w s(dist) unit(d), s smoothstep from cohesion_near to _far */
+            const float t = fminf(1.0f, fmaxf(0.0f, (dist - cn) * cw));
+            const float r = w * (t * t * (3.0f - 2.0f * t)) / dist;
+            a->cx += r * dx;
+            a->cy += r * dy;
+            a->cz += r * dz;
+        }
         a->ax += w * f->svx[j];
         a->ay += w * f->svy[j];
         a->az += w * f->svz[j];
-        const float dist = sqrtf(key_d2(S->key[q]));
         if (dist > 0.0f) {
             const float u = w / dist;
             a->ux += u * dx;
             a->uy += u * dy;
             a->uz += u * dz;
         }
+        if (q >= ns)
+            continue;
         if (dist < sr && dist > 0.0f) {
             const float m = w * (1.0f - dist / sr) / dist;
             a->sx -= m * dx;

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Tune the starling preset on the TUNING seeds only (docs/murmuration.md "Protocol"): every named
+configuration (murmur --set pairs on top of --preset starling) at every N on its own, a few snapshots
+per seed, one line per (configuration, N) with the issue-24 targets' statistics.
+
+    tools/murmuration_tune.py --sizes 500,2000,8000 --seeds 1001,1002,1003 \\
+        --config 'A:pitch=0.1,roost_vertical=0.0625' --config 'B:...'
+
+Standard library only; reuses docs/murmuration/run.py's runner (murmur batch mode + build/tests/shape_tool).
+"""
+import argparse
+import os
+import statistics
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "docs", "murmuration"))
+import run as mrun  # noqa: E402
+
+
+def line(rows):
+    d = [mrun.derived(r) for r in rows]
+    med = lambda k: statistics.median([r[k] for r in d])  # noqa: E731
+    mean = lambda k: statistics.fmean([r[k] for r in d])  # noqa: E731
+    tilt10 = sum(r["thin_angle_deg"] > 10 for r in d) / len(d)
+    g710 = statistics.fmean([r["gamma%d" % k] for r in d for k in range(7, 11)])
+    return ("m/t %5.2f l/t %5.2f ang %4.1f tilt>10 %4.2f pol %5.3f nn %4.2f sp %5.2f cv %5.3f lim %5.3f "
+            "bord %4.2f g1 %4.2f g7-10 %4.2f xi/L %5.3f grp %4.2f" % (
+                mean("mid/thin"), mean("long/thin"), med("thin_angle_deg"), tilt10, mean("group_polarisation"),
+                mean("nn"), mean("speed_mean"), mean("speed_cv"), mean("at_limit_frac"), mean("border_ratio"),
+                mean("gamma1"), g710, mean("corr_len/flock_size"), mean("group_size") / d[0]["n"]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--murmur", default=os.path.join(ROOT, "build", "src", "app", "murmur"))
+    ap.add_argument("--tool", default=os.path.join(ROOT, "build", "tests", "shape_tool"))
+    ap.add_argument("--sizes", default="500,2000,8000")
+    ap.add_argument("--seeds", default="1001,1002,1003")
+    ap.add_argument("--settle", type=int, default=2500)
+    ap.add_argument("--snaps", type=int, default=3)
+    ap.add_argument("--every", type=int, default=100)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--config", action="append", default=[], help="NAME:k=v,k=v")
+    ap.add_argument("--config-file", help="one NAME:k=v,k=v per line")
+    a = ap.parse_args()
+    if a.config_file:
+        a.config += [x.strip() for x in open(a.config_file) if x.strip() and not x.startswith("#")]
+    a.engine = "tool"
+    a.tracked = False  # the tuning lines do not need the continuous metrics run
+    plan = []
+    for c in a.config or ["preset:"]:
+        name, _, kv = c.partition(":")
+        sets = [x for p in kv.split(",") if p for x in ("--set", p)]
+        for n in reversed([int(x) for x in a.sizes.split(",")]):
+            for s in (int(x) for x in a.seeds.split(",")):
+                plan.append((name, sets, n, s))
+    p = mrun.preset_speeds(a.murmur, [])
+    import tempfile
+    tmp = tempfile.mkdtemp(prefix="tune-")
+
+    def job(t):
+        name, sets, n, s = t
+        b = argparse.Namespace(**vars(a))
+        b.set_args = sets
+        d = os.path.join(tmp, name)
+        os.makedirs(d, exist_ok=True)
+        return t, mrun.one_flock(b, d, "starling", n, s, dict(p, **speed_over(sets, p)))
+
+    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        res = list(ex.map(job, [(nm, st, n, s) for nm, st, n, s in plan]))
+    out = {}
+    for (name, sets, n, s), rows in res:
+        out.setdefault((name, n), []).extend(rows)
+    for (name, n), rows in out.items():
+        print("%-10s N=%-6d %s" % (name, n, line(rows) if rows else "no rows"), flush=True)
+
+
+def speed_over(sets, p):
+    o = {}
+    for i in range(0, len(sets), 2):
+        k, _, v = sets[i + 1].partition("=")
+        if k in p:
+            o[k] = float(v)
+    return o
+
+
+if __name__ == "__main__":
+    main()
