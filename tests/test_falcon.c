@@ -236,7 +236,7 @@ static void falcon_live(void **st)
     assert_true(v.falcon_phase != MUR_FALCON_OFF);
     assert_non_null(v.escape);
     assert_true(v.falcon_attacks >= 1);
-    /* the state CSV: the escape column at the end, and the file reads back */
+    /* the state CSV: roll, then the escape column at the end, and the file reads back */
     char path[] = "/tmp/murmur_falcon_csvXXXXXX";
     const int fdesc = mkstemp(path);
     assert_true(fdesc >= 0);
@@ -245,7 +245,7 @@ static void falcon_live(void **st)
     rewind(fp);
     char line[256];
     assert_non_null(fgets(line, sizeof line, fp));
-    assert_string_equal(line, "kind,x,y,z,vx,vy,vz,perch,escape\n");
+    assert_string_equal(line, "kind,x,y,z,vx,vy,vz,perch,roll,escape\n");
     int rows = 0;
     while (fgets(line, sizeof line, fp)) {
         const char *last = strrchr(line, ',');

@@ -185,7 +185,7 @@ def one_flock(args, tmp, variant, n, seed, p):
              "--threads", "1"] + extra)
         os.replace(nxt, state)
         with open(met) as f:
-            last = list(csv.DictReader(f))[-1]
+            last = list(csv.DictReader(line for line in f if not line.startswith("#")))[-1]
         row = measure(args, state, link, p)
         if row is None:
             continue
