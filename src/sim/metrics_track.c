@@ -19,6 +19,7 @@
 
 struct mur_track {
     int32_t n;              ///< boids when started (a change starts again)
+    int32_t cap;            ///< boids the per-boid rows hold (kept across restarts)
     int32_t window;         ///< turnover window, ticks
     float dt;               ///< the tick length the window was made for
     uint64_t last;          ///< last tick tracked
@@ -60,7 +61,7 @@ size_t mur_track_bytes(int32_t n)
 
 size_t mur_track_memory(const mur_flock *f)
 {
-    return f->track ? mur_track_bytes(f->track->n) : 0;
+    return f->track ? mur_track_bytes(f->track->cap) : 0;
 }
 
 int32_t mur_track_window(float dt)
@@ -75,26 +76,44 @@ int32_t mur_track_subflock_min(int32_t n)
     return m < 3 ? 3 : m;
 }
 
-/* A fresh tracker for n boids, or NULL without memory. */
-static struct mur_track *track_new(int32_t n, float dt)
+/* (Re)start f's tracker for n boids. Its per-boid rows are kept when they hold n boids and grown
+ * otherwise, so a flock whose count goes up and down holds steady memory once it has seen its largest
+ * count. NULL without memory (then f has no tracker). */
+static struct mur_track *track_start(mur_flock *f, int32_t n, float dt)
 {
-    struct mur_track *t = calloc(1, sizeof *t);
-    if (!t)
+    struct mur_track *t = f->track;
+    uint8_t *sub = t ? t->sub : NULL;
+    int32_t *size = t ? t->size : NULL;
+    int32_t cap = t ? t->cap : 0;
+    f->track = NULL;
+    if (!t && !(t = malloc(sizeof *t)))
         return NULL;
+    if (n > cap || !sub || !size) {
+        const size_t m = n > 0 ? (size_t)n : 1;
+        uint8_t *ns = realloc(sub, m);
+        if (ns)
+            sub = ns;
+        int32_t *nz = ns ? realloc(size, m * sizeof *size) : NULL;
+        if (nz)
+            size = nz;
+        if (!ns || !nz) {
+            free(sub);
+            free(size);
+            free(t);
+            return NULL;
+        }
+        cap = (int32_t)m;
+    }
+    memset(t, 0, sizeof *t);
+    t->sub = sub;
+    t->size = size;
+    t->cap = cap;
     t->n = n;
     t->dt = dt;
     t->window = mur_track_window(dt);
     t->stride = n > MUR_TRACK_SAMPLES ? (n + MUR_TRACK_SAMPLES - 1) / MUR_TRACK_SAMPLES : 1;
     t->samples = n > 0 ? (n - 1) / t->stride + 1 : 0;
-    const size_t m = n > 0 ? (size_t)n : 1;
-    t->sub = malloc(m);
-    t->size = malloc(m * sizeof *t->size);
-    if (!t->sub || !t->size) {
-        free(t->sub);
-        free(t->size);
-        free(t);
-        return NULL;
-    }
+    f->track = t;
     memset(t->kept, NONE8, sizeof t->kept);
     return t;
 }
@@ -223,9 +242,7 @@ bool mur_track_reserve(mur_flock *f)
 {
     if (f->track && f->track->n == f->n && f->track->dt == f->def.dt)
         return true;
-    mur_track_free(f);
-    f->track = track_new(f->n, f->def.dt);
-    if (f->track)
+    if (track_start(f, f->n, f->def.dt))
         f->track->first = f->track->last = UINT64_MAX; /* nothing tracked yet */
     return f->track != NULL;
 }
@@ -235,13 +252,11 @@ void mur_track_measure(mur_flock *f, const mur_step *s, const double mean_unit[3
 {
     const uint64_t tick = f->tick;
     struct mur_track *t = f->track;
-    if (t && (t->n != f->n || t->dt != s->def->dt || (t->last != UINT64_MAX && tick < t->last))) {
-        mur_track_free(f); /* another flock size, tick length, or a jump back: start again */
-        t = NULL;
-    }
+    if (t && (t->n != f->n || t->dt != s->def->dt || (t->last != UINT64_MAX && tick < t->last)))
+        t = NULL; /* another flock size, tick length, or a jump back: start again (the rows are kept) */
     if (!t || t->last == UINT64_MAX) {
         if (!t)
-            t = f->track = track_new(f->n, s->def->dt);
+            t = track_start(f, f->n, s->def->dt);
         if (!t)
             return; /* no memory: the columns stay at their "not measured" values */
         t->first = t->last = tick;
