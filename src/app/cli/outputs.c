@@ -131,9 +131,10 @@ bool mur_outputs_distinct(const mur_cli *cli)
                 continue;
             char frame[8192];
             bool same = false;
-            if (i == 2 && is_pattern(a))
+            const bool rec_a = strcmp(out[i].flag, "--record") == 0, rec_b = strcmp(out[j].flag, "--record") == 0;
+            if (rec_a && is_pattern(a))
                 same = pattern_frame(a, b, frame, sizeof frame) && same_file(frame, b);
-            else if (j == 2 && is_pattern(b))
+            else if (rec_b && is_pattern(b))
                 same = pattern_frame(b, a, frame, sizeof frame) && same_file(a, frame);
             else
                 same = same_file(a, b);
