@@ -7,7 +7,7 @@
 
 Each flock is settled (--settle ticks), then --snaps snapshots are taken --every ticks apart by
 chaining murmur's batch mode (`--steps T --export S.csv`, then `--init S.csv --steps every --export`;
-the chain restarts the roll angles at 0, a small perturbation). Each snapshot's biggest group is
+the state file carries the roll angles, so the chain continues the flight exactly). Each snapshot's biggest group is
 measured by build/tests/shape_tool (src/sim/shape.c) or the pure-Python reference shape_ref.py
 (--engine python); columns: shape_ref.COLUMNS. --rows FILE reads rows written earlier instead.
 Issue 24's metrics over time (thin-axis tilt, neighbour turnover, heading changes, splits and merges

@@ -4,8 +4,8 @@
 For each flock size and seed: a starling flock settles, then snapshots are taken; each snapshot's
 biggest group (points linked within 10 wu, the library's own grouping) is measured with numpy: its
 principal axes and extents 2 sqrt(3 lambda), thin <= mid <= long. The plot: mid/thin and long/thin
-against N, beside the figure's own data (docs/murmuration/data/extents.dat, from murmur's batch mode
-and src/sim/shape.c) and the starlings' 2.8 and 5.6 (Ballerini et al. 2008).
+against N, beside the figure's own data (docs/murmuration/data/per_n.dat, from murmur's batch mode
+and src/sim/shape.c, on the same reporting seeds) and the starlings' 2.8 and 5.6 (Ballerini et al. 2008).
 
     python3 docs/python/extents.py                 # the figure's sizes and seeds (minutes)
     python3 docs/python/extents.py --sizes 200,400 --seeds 1 --settle 300 --snaps 2   # seconds
@@ -46,15 +46,15 @@ def run(n, seed, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="500,2000,8000")
-    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--seeds", default="2001,2002,2003,2004,2005", help="docs/murmuration.md's reporting seeds")
     ap.add_argument("--settle", type=int, default=2500, help="ticks before the first snapshot")
     ap.add_argument("--snaps", type=int, default=20)
-    ap.add_argument("--every", type=int, default=25, help="ticks between snapshots")
+    ap.add_argument("--every", type=int, default=100, help="ticks between snapshots")
     ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="flocks stepped at once (threads)")
     ap.add_argument("--out", default=".", help="folder for extents.csv and extents.png")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    plan = [(n, s) for n in sizes for s in range(1, args.seeds + 1)]
+    plan = [(n, int(s)) for n in sizes for s in args.seeds.split(",")]
     # each flock steps on one core with the GIL released, so Python threads run flocks side by side
     with ThreadPoolExecutor(args.jobs) as pool:
         rows = [r for part in pool.map(lambda p: run(p[0], p[1], args), plan) for r in part]
@@ -78,7 +78,7 @@ def main():
     fig, ax = plt.subplots(figsize=(7.2, 4.4))
     ax.errorbar(s[:, 0], s[:, 1], s[:, 2], marker="o", capsize=3, label="width/thickness (Python)")
     ax.errorbar(s[:, 0], s[:, 3], s[:, 4], marker="o", capsize=3, label="length/thickness (Python)")
-    ref = os.path.join(HERE, "..", "murmuration", "data", "extents.dat")
+    ref = os.path.join(HERE, "..", "murmuration", "data", "per_n.dat")
     if os.path.exists(ref):
         d = np.loadtxt(ref, ndmin=2)
         ax.plot(d[:, 0], d[:, 1], "x--", color="C0", alpha=0.6, label="width/thickness (murmuration.md)")

@@ -222,7 +222,9 @@ float mur_camera_fit(mur_camera *c, const float box[4][3], float dt)
     s = clampf(s, 0.5f, 2.0f); /* a step at a time: the perspective of a deep box is not linear */
     c->fit = clampf(c->fit * powf(1.0f / s, k), 0.05f, 20.0f);
     c->aim[0] = clampf(c->aim[0] + k * (0.5f * (x0 + x1) - rc), -0.6f, 0.6f);
-    c->aim[1] = clampf(c->aim[1] + k * 0.5f * (y0 + y1), -0.6f, 0.6f);
+    /* an observer's target never moves up: that would lift the eye with it, above the flock (seen from
+     * below, a wide flock's box projects above the screen's centre, and chasing it climbs) */
+    c->aim[1] = clampf(c->aim[1] + k * 0.5f * (y0 + y1), -0.6f, c->observer ? 0.0f : 0.6f);
     return share;
 }
 
