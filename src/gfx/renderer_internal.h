@@ -72,6 +72,13 @@ struct mur_lod_state {
     int32_t counts[MUR_LOD_KINDS]; /* the last copy's full, lean and point birds */
 };
 
+/* The falcon's state on its way to a frame (mur_view.falcon_*). */
+struct mur_falcon_host {
+    bool on;        /* falcon_phase != MUR_FALCON_OFF */
+    float pos[3], vel[3];
+    uint64_t tick;  /* tick + 1 of the state, 0 = none */
+};
+
 /* Uniform locations, looked up once when the programs are linked. */
 enum {
     BU_VP, BU_TIME, BU_SPEED_RANGE, BU_COLOR_PERCH, BU_EYE, BU_SUN_DIR, BU_SKY_COLOR, BU_GROUND_COLOR,
@@ -98,6 +105,14 @@ struct mur_renderer {
     mur_shadows *shadows;           /* ground shadows (shadows.c) */
     kind_gpu boids, preds;
     bool preds_on;
+    /* the falcon (mur_view.falcon_*): one bird of its own mesh, its state in host memory and drawn
+     * from constant vertex attributes (no buffers of its own); upload.c owns these */
+    GLuint falcon_vao;
+    int falcon_indices;           /* the falcon: the next falcon_indices after the lean bird's */
+    mur_falcon_host falcon_next;  /* filled by mur_upload_copy (any thread) between map and commit */
+    mur_falcon_host falcon;       /* the drawn falcon */
+    float falcon_prev_vel[3];     /* its velocity at the previous commit (for banking) */
+    float falcon_prev_dt;         /* seconds between the two, 0: unknown (no bank) */
     GLuint line_vao, line_vbo;
     line_vertex lines[LINE_MAX_VERTS];
     int nlines;
@@ -121,6 +136,8 @@ typedef struct mur_render_frame {
  * velocity and index; predators without), and their release. */
 void mur_ring_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perch);
 void mur_ring_free(kind_gpu *k);
+/* upload.c: the falcon's vertex array (its mesh only: the instance attributes are constants). */
+void mur_falcon_vao_init(mur_renderer *r);
 void mur_lod_state_free(mur_lod_state *L);
 
 /* renderer.c: n vertices of the line program (bound, with its u_vp set) from v, as mode. */
