@@ -268,11 +268,16 @@ static void act_show(viewer *v, int key, int mods)
     }
 }
 
-/* F, Home: the camera */
+/* F, Shift+F, Home: the camera */
 static void act_camera(viewer *v, int key, int mods)
 {
-    (void)mods;
-    if (key == GLFW_KEY_F) {
+    if (key == GLFW_KEY_F && (mods & GLFW_MOD_SHIFT)) {
+        v->camera.mode.falcon = !v->camera.mode.falcon;
+        if (v->camera.mode.falcon)
+            mur_camera_set_follow(&v->camera.cam, true);
+        mur_msg(&v->msg, "follow the falcon and the flock %s", v->camera.mode.falcon ? "on" : "off (the flock only)");
+    } else if (key == GLFW_KEY_F) {
+        v->camera.mode.falcon = false;
         bool on = viewer_camera_follow_toggle(&v->camera);
         mur_msg(&v->msg, "follow the biggest group %s", on ? "on" : "off (F follows it again)");
     } else if (key == GLFW_KEY_J) {

@@ -204,6 +204,7 @@ static void kick(viewer *v, int ticks)
     /* a paused flock is copied again when the camera changed the birds' sizes on screen (lod.h) */
     job.copy = ticks > 0 || v->flock_dirty || v->frame <= 1 || mur_renderer_lod_stale(v->renderer);
     job.centre = v->camera.cam.follow || mur_cam_mode_wants_centre(&v->camera.mode);
+    job.falcon = v->camera.mode.falcon;
     v->flock_dirty = false;
     if (job.copy)
         job.copy = mur_renderer_map(v->renderer, v->nboids, v->npredators, &job.dst);
