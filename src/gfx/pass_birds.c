@@ -47,6 +47,8 @@ static void point_boids_at(kind_gpu *k, int32_t first)
     glVertexAttribPointer(7, 1, GL_FLOAT, GL_FALSE, 0, (void *)f1);
     glBindBuffer(GL_ARRAY_BUFFER, s->ids);
     glVertexAttribIPointer(8, 1, GL_INT, 0, (void *)f1);
+    glBindBuffer(GL_ARRAY_BUFFER, s->esc);
+    glVertexAttribIPointer(9, 1, GL_UNSIGNED_BYTE, 0, (void *)(size_t)first);
 }
 
 /* The boid slot just committed is drawn from now on: its split into full birds, lean birds and
@@ -172,6 +174,7 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
     glUniform1f(u[BU_PX_PER_WU], f->px_per_wu);
     float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
     glUniform1i(u[BU_COLOR_MODE], s->color_by_speed ? 1 : 0);
+    glUniform1i(u[BU_TINT], s->tint_alarm ? 1 : 0);
     int32_t none[MUR_LOD_KINDS] = {0};
     const int32_t *n = r->no_boids ? none : r->split;
     const float *fly = f->dusk ? dusk_bird : mur_color_flying;
@@ -181,6 +184,8 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
         draw_points(r, f, s, n[MUR_LOD_FULL] + n[MUR_LOD_LEAN], n[MUR_LOD_POINTS]);
         glUseProgram(r->boid_prog);
     }
+    glUniform1i(u[BU_TINT], 0); /* predators and the falcon: attribute 9 is a constant */
+    glVertexAttribI1i(9, 0);
     if (r->preds_on) {
         glUniform1i(u[BU_COLOR_MODE], 0);
         glVertexAttribI1i(6, 0);

@@ -20,7 +20,7 @@
 static const char *const BOID_UNIFORMS[BU_COUNT] = {
     "u_vp", "u_time", "u_speed_range", "u_color_perch", "u_eye", "u_sun_dir", "u_sky_color",
     "u_ground_color", "u_fog_color", "u_fog_dist", "u_color_mode", "u_size", "u_color_fly", "u_bank_gain",
-    "u_look", "u_px_per_wu", "u_inv_dt",
+    "u_look", "u_px_per_wu", "u_inv_dt", "u_tint",
 };
 static const char *const POINT_UNIFORMS[PU_COUNT] = {
     "u_vp", "u_size", "u_px_per_wu", "u_color_fly", "u_color_perch", "u_sun_dir", "u_fog_color",

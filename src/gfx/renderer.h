@@ -33,6 +33,7 @@ typedef struct mur_upload_dst {
     float *roll;               ///< boids floats: bank angles (mur_view.roll)
     float *vel_prev;           ///< boids*3 floats: each bird's velocity at the previous upload
     int32_t *ids;              ///< boids ints: the bird's index in the flock
+    uint8_t *escape;           ///< boids bytes: mur_view.escape (0 without the falcon)
     mur_lod_state *lod;        ///< the draw order's memory (NULL: index order, every bird full)
     mur_lod_view lod_view;     ///< the camera and thresholds the order is made for
     float *pred_pos, *pred_vel; ///< predators*3 floats each

@@ -44,6 +44,7 @@ enum { SLOTS = 3 }; /* drawn, previous (for banking), being filled for the next 
 typedef struct kind_slot {
     GLuint pos, vel, perch, roll;   /* perch and roll: boids only */
     GLuint prevv, ids;              /* boids only: each bird's previous velocity and index (lod.h order) */
+    GLuint esc;                     /* boids only: each bird's escape byte (mur_view.escape; 0 without) */
     int count;     /* instances in this slot */
     uint64_t tick; /* tick + 1 of the state it holds, 0 = empty */
 } kind_slot;
@@ -83,7 +84,7 @@ struct mur_falcon_host {
 enum {
     BU_VP, BU_TIME, BU_SPEED_RANGE, BU_COLOR_PERCH, BU_EYE, BU_SUN_DIR, BU_SKY_COLOR, BU_GROUND_COLOR,
     BU_FOG_COLOR, BU_FOG_DIST, BU_COLOR_MODE, BU_SIZE, BU_COLOR_FLY, BU_BANK_GAIN, BU_LOOK, BU_PX_PER_WU,
-    BU_INV_DT, BU_COUNT
+    BU_INV_DT, BU_TINT, BU_COUNT
 };
 enum {
     PU_VP, PU_SIZE, PU_PX_PER_WU, PU_COLOR_FLY, PU_COLOR_PERCH, PU_SUN_DIR, PU_FOG_COLOR, PU_EYE,

@@ -59,6 +59,7 @@ void mur_ring_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perc
         glGenBuffers(1, &k->slot[i].roll);
         glGenBuffers(1, &k->slot[i].prevv);
         glGenBuffers(1, &k->slot[i].ids);
+        glGenBuffers(1, &k->slot[i].esc);
     }
     glBindVertexArray(k->vao);
     glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo);
@@ -76,7 +77,7 @@ void mur_ring_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perc
         glVertexAttribDivisor(a, 1);
     }
     if (with_perch) {
-        for (GLuint a = 6; a <= 8; a++) {
+        for (GLuint a = 6; a <= 9; a++) {
             glEnableVertexAttribArray(a);
             glVertexAttribDivisor(a, 1);
         }
@@ -119,8 +120,8 @@ static void kind_unmap(kind_gpu *k)
     if (k->mapped < 0)
         return;
     kind_slot *s = &k->slot[k->mapped];
-    GLuint bufs[6] = {s->pos, s->vel, s->perch, s->roll, s->prevv, s->ids};
-    for (int i = 0; i < (k->with_perch ? 6 : 2); i++) {
+    GLuint bufs[7] = {s->pos, s->vel, s->perch, s->roll, s->prevv, s->ids, s->esc};
+    for (int i = 0; i < (k->with_perch ? 7 : 2); i++) {
         glBindBuffer(GL_ARRAY_BUFFER, bufs[i]);
         if (s->count > 0)
             glUnmapBuffer(GL_ARRAY_BUFFER);
@@ -133,9 +134,9 @@ void mur_ring_free(kind_gpu *k)
     kind_unmap(k);
     glDeleteVertexArrays(1, &k->vao);
     for (int i = 0; i < SLOTS; i++) {
-        GLuint bufs[6] = {k->slot[i].pos,   k->slot[i].vel,   k->slot[i].perch,
-                          k->slot[i].roll,  k->slot[i].prevv, k->slot[i].ids};
-        glDeleteBuffers(6, bufs);
+        GLuint bufs[7] = {k->slot[i].pos,   k->slot[i].vel,   k->slot[i].perch,
+                          k->slot[i].roll,  k->slot[i].prevv, k->slot[i].ids, k->slot[i].esc};
+        glDeleteBuffers(7, bufs);
     }
 }
 
@@ -173,7 +174,8 @@ static bool kind_map(kind_gpu *k, int n, mur_upload_dst *d, bool boids)
     d->roll = map_orphan(s->roll, f1);
     d->vel_prev = map_orphan(s->prevv, f3);
     d->ids = map_orphan(s->ids, (size_t)n * sizeof(int32_t));
-    return n == 0 || (d->pos && d->vel && d->perch && d->roll && d->vel_prev && d->ids);
+    d->escape = map_orphan(s->esc, (size_t)n);
+    return n == 0 || (d->pos && d->vel && d->perch && d->roll && d->vel_prev && d->ids && d->escape);
 }
 
 static void kind_commit(kind_gpu *k, uint64_t tick, float dt)
@@ -253,6 +255,7 @@ static void copy_boids(const mur_upload_dst *d, const mur_view *v, int32_t n)
         d->perch[q] = v->perch[i];
         d->roll[q] = v->roll ? v->roll[i] : 0.0f;
         d->ids[q] = i;
+        d->escape[q] = v->escape ? v->escape[i] : 0;
     }
     if (L) {
         memcpy(L->prev, v->vel, (size_t)n * 3 * sizeof(float));

@@ -220,11 +220,15 @@ static void act_switch(viewer *v, int key, int mods)
     mur_msg(&v->msg, "%s %s", what, onoff(on));
 }
 
-/* C, O, Tab, M, H/F1: what the viewer shows */
+/* C, O, Tab, M, H/F1, Shift+Z: what the viewer shows */
 static void act_show(viewer *v, int key, int mods)
 {
-    (void)mods;
     viewer_display *d = &v->display;
+    if (key == GLFW_KEY_Z && (mods & GLFW_MOD_SHIFT)) {
+        d->tint_alarm = !d->tint_alarm;
+        mur_msg(&v->msg, "alarmed birds tinted %s", onoff(d->tint_alarm));
+        return;
+    }
     switch (key) {
     case GLFW_KEY_C:
         d->color_by_speed = !d->color_by_speed;
