@@ -50,7 +50,8 @@ static bool group_centre(const mur_sim *s, const mur_view *v, bool falcon, doubl
 {
     mur_flock_def def = mur_flock_get_def(s->flock);
     mur_group g = mur_biggest_group(v, &def);
-    if (falcon && v->falcon_phase != MUR_FALCON_OFF)
+    /* the falcon while it attacks (approach, pursuit): retreating and waiting it is far away */
+    if (falcon && (v->falcon_phase == MUR_FALCON_APPROACH || v->falcon_phase == MUR_FALCON_PURSUIT))
         mur_group_include(&g, v->falcon_pos);
     if (g.boids <= 0)
         return false;

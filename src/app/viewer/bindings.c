@@ -62,7 +62,7 @@ static const viewer_binding BINDINGS[] = {
      "state: flying amber, perching green, predators red; speed: blue slow .. red fast", VIEWER_CMD_SHOW},
     {K(GLFW_KEY_O), 0, false, "O", "world box outline on / off", NULL, VIEWER_CMD_SHOW},
     {K(GLFW_KEY_F), GLFW_MOD_SHIFT, false, "Shift+F", "camera follows the falcon and the biggest group together",
-     "frames both while the falcon is out (the flock alone while it is off); F: the flock only", VIEWER_CMD_CAMERA},
+     "frames both while the falcon attacks (the flock alone while it retreats, waits or is off); F: the flock only", VIEWER_CMD_CAMERA},
     {K(GLFW_KEY_F), 0, false, "F", "camera follows the biggest group, framed by its size",
      "the wheel zooms relative to that framing; panning stops following", VIEWER_CMD_CAMERA},
     {K(GLFW_KEY_I), 0, false, "I", "print and copy the camera as flags",
