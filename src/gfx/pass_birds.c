@@ -1,6 +1,8 @@
 /* The birds' pass (see renderer.h, renderer_internal.h): the boids of the drawn slot as instanced
  * full birds, lean birds and points, each kind a contiguous range of the slot in draw order (lod.h),
- * and the predators as larger full birds; the boid shader's and the point shader's uniforms. It owns
+ * the predators as larger full birds and the falcon as one bird of its own mesh (mesh.h; drawn from
+ * constant attributes while mur_view.falcon_phase is not OFF); the boid shader's and the point
+ * shader's uniforms, the alarmed birds' tint (scene.tint_alarm) among them. It owns
  * the drawn state's split into those kinds (taken from the upload at each commit), the vertex
  * arrays' pointers into the drawn slot, and the flock's colours.
  */

@@ -1,7 +1,8 @@
 /* The renderer's shared state, private to src/gfx (renderer.h is the interface). A frame's data
  * flows through five files, each owning some fields of struct mur_renderer:
  *   upload.c         the upload ring: boids and preds (kind_gpu: three buffer slots per kind), the
- *                    host memory of the draw order (lods, order_vp, order_k), preds_on, uploaded;
+ *                    host memory of the draw order (lods, order_vp, order_k), preds_on, uploaded,
+ *                    the falcon's state (falcon_next, falcon, falcon_prev_vel, falcon_prev_dt);
  *                    a view copied into GL in draw order;
  *   renderer.c       create and destroy (programs, uniform locations, meshes, vertex arrays: every
  *                    field is set there once), the frame's order of passes and the camera the next
