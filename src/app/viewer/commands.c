@@ -280,6 +280,9 @@ static void act_camera(viewer *v, int key, int mods)
         if (v->camera.mode.falcon)
             mur_camera_set_follow(&v->camera.cam, true);
         mur_msg(&v->msg, "follow the falcon and the flock %s", v->camera.mode.falcon ? "on" : "off (the flock only)");
+    } else if (key == GLFW_KEY_F && v->camera.mode.falcon && v->camera.cam.follow) {
+        v->camera.mode.falcon = false; /* from the falcon and the flock to the flock alone */
+        mur_msg(&v->msg, "follow the biggest group on (Shift+F: the falcon too)");
     } else if (key == GLFW_KEY_F) {
         v->camera.mode.falcon = false;
         bool on = viewer_camera_follow_toggle(&v->camera);
