@@ -22,6 +22,7 @@ layout(location = 5) in vec3 i_vel_prev;    // velocity at the previous upload (
 layout(location = 6) in int i_perch;        // remaining perch ticks, 0 = flying
 layout(location = 7) in float i_roll;       // the simulation's bank angle (radians; 0 without banked turns)
 layout(location = 8) in int i_id;           // the bird's index in the flock (-1: none, predators)
+layout(location = 9) in int i_escape;       // mur_view.escape: bits 0-2 the escape state (0 calm)
 
 uniform mat4 u_vp;
 uniform float u_size;          // body length, wu
@@ -40,11 +41,14 @@ uniform float u_fog_dist;      // distance at which the haze reaches about 40%
 uniform int u_look;            // 0 studio (lit colours), 1 dusk (dark silhouettes, alpha = coverage)
 uniform float u_px_per_wu;     // pixels per world unit at distance 1
 uniform float u_inv_dt;        // 1 / seconds between i_vel_prev and i_vel (0: unknown)
+uniform int u_tint;            // 1: birds escaping from the falcon are tinted (off by default)
 
 flat out vec4 v_color;
 
 const float MIN_PX = 3.0;      // dusk: birds shorter on screen are drawn this long, fainter
 const float DUSK_ALPHA = 0.92; // dusk: a whole bird's opacity (overlaps darken further)
+const vec3 TINT_STUDIO = vec3(0.90, 0.20, 0.85); // alarmed birds, tinted: magenta
+const vec3 TINT_DUSK = vec3(0.60, 0.06, 0.04);   // ... at dusk: a dark red that still reads on the sky
 
 float hash11(uint n)
 {
@@ -68,6 +72,7 @@ void main()
     // the bird's own variety: its index, not its place in this frame's draw order (lod.h)
     float h = hash11(uint(i_id >= 0 ? i_id : gl_InstanceID));
     bool perching = i_perch > 0;
+    bool alarmed = u_tint == 1 && (i_escape & 7) != 0;
     float speed = length(i_vel);
 
     vec3 fwd;
@@ -142,6 +147,8 @@ void main()
         vec3 c = u_color_mode == 1
             ? 0.55 * speed_ramp((speed - u_speed_range.x) / max(u_speed_range.y - u_speed_range.x, 1e-6))
             : u_color_fly * (0.8 + 0.4 * h);
+        if (alarmed)
+            c = TINT_DUSK;
         float d = dist / max(u_fog_dist, 1e-3);
         v_color = vec4(mix(c, u_fog_color, min(1.0 - exp(-0.5 * d * d), 0.5)), DUSK_ALPHA * cover);
         return;
@@ -152,6 +159,8 @@ void main()
         base = speed_ramp((speed - u_speed_range.x) / max(u_speed_range.y - u_speed_range.x, 1e-6));
     else
         base = perching ? u_color_perch : u_color_fly;
+    if (alarmed)
+        base = TINT_STUDIO;
     base *= 0.9 + 0.2 * h;                // a little variety between birds
 
     // lighting (only the provoking vertex's result is used)

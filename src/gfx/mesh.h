@@ -21,6 +21,10 @@ typedef struct mur_mesh_vertex {
 /// Fill verts and indices (room for the maxima above); returns the index count (3 per triangle)
 /// and sets *nverts.
 int mur_mesh_bird(mur_mesh_vertex *verts, int *nverts, uint16_t *indices);
+/// The falcon (wingspan 2.0 where the bird's is 1.56, pointed wings swept back, a long square tail):
+/// its vertices into verts (room for MUR_BIRD_MAX_VERTS - base) numbered from base on in indices.
+/// Returns the index count and sets *nverts.
+int mur_mesh_falcon(mur_mesh_vertex *verts, int *nverts, uint16_t *indices, int base);
 /// The lean bird for large flocks: the full bird's two wings only, using the same vertices.
 /// Fills indices (room for 6) and returns the index count.
 int mur_mesh_bird_lean(uint16_t *indices);

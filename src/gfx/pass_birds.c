@@ -1,6 +1,8 @@
 /* The birds' pass (see renderer.h, renderer_internal.h): the boids of the drawn slot as instanced
  * full birds, lean birds and points, each kind a contiguous range of the slot in draw order (lod.h),
- * and the predators as larger full birds; the boid shader's and the point shader's uniforms. It owns
+ * the predators as larger full birds and the falcon as one bird of its own mesh (mesh.h; drawn from
+ * constant attributes while mur_view.falcon_phase is not OFF); the boid shader's and the point
+ * shader's uniforms, the alarmed birds' tint (scene.tint_alarm) among them. It owns
  * the drawn state's split into those kinds (taken from the upload at each commit), the vertex
  * arrays' pointers into the drawn slot, and the flock's colours.
  */
@@ -13,10 +15,16 @@
 const float mur_color_flying[3] = {0.98f, 0.62f, 0.22f};
 const float mur_color_perching[3] = {0.30f, 0.90f, 0.40f};
 const float mur_color_predator[3] = {0.95f, 0.12f, 0.16f};
+const float mur_color_falcon[3] = {0.45f, 0.80f, 1.00f}; /* light blue: apart from the birds and the sky */
 
 /* dusk: silhouettes against the sky (a starling at dusk is a dark shape; the falcon a little warmer) */
 static const float dusk_bird[3] = {0.035f, 0.032f, 0.040f};
 static const float dusk_predator[3] = {0.120f, 0.040f, 0.030f};
+static const float dusk_falcon[3] = {0.045f, 0.040f, 0.048f}; /* as dark as the starlings */
+
+/* The falcon's size against the birds': its mesh spans 2.0 where the bird's spans 1.56, and a
+ * falcon's wingspan is about 1 m where a starling's is 0.4 m. */
+#define FALCON_SCALE (2.5f * 1.56f / 2.0f)
 static const float dusk_haze[3] = {0.560f, 0.530f, 0.570f}; /* the air between: greyer than the horizon */
 
 static const float ambient_sky[3] = {0.55f, 0.65f, 0.85f};
@@ -41,6 +49,8 @@ static void point_boids_at(kind_gpu *k, int32_t first)
     glVertexAttribPointer(7, 1, GL_FLOAT, GL_FALSE, 0, (void *)f1);
     glBindBuffer(GL_ARRAY_BUFFER, s->ids);
     glVertexAttribIPointer(8, 1, GL_INT, 0, (void *)f1);
+    glBindBuffer(GL_ARRAY_BUFFER, s->esc);
+    glVertexAttribIPointer(9, 1, GL_UNSIGNED_BYTE, 0, (void *)(size_t)first);
 }
 
 /* The boid slot just committed is drawn from now on: its split into full birds, lean birds and
@@ -116,6 +126,29 @@ static void draw_points(mur_renderer *r, const mur_render_frame *f, const mur_sc
     glDisable(GL_PROGRAM_POINT_SIZE);
 }
 
+/* The falcon: one bird of its own mesh, its instance attributes constants (no buffers). */
+static void draw_falcon(mur_renderer *r, const mur_render_frame *f, const mur_scene *s)
+{
+    const GLint *u = r->boid_u;
+    const float dt = r->falcon_prev_dt;
+    const float gain = s->bank_g > 0.0f && dt > 0.0f ? 1.0f / (s->bank_g * dt) : 0.0f;
+    glUniform1i(u[BU_COLOR_MODE], 0);
+    glUniform1f(u[BU_SIZE], s->boid_size * FALCON_SCALE);
+    glUniform3fv(u[BU_COLOR_FLY], 1, f->dusk ? dusk_falcon : mur_color_falcon);
+    glUniform1f(u[BU_BANK_GAIN], gain);
+    glUniform1f(u[BU_INV_DT], dt > 0.0f ? 1.0f / dt : 0.0f);
+    glBindVertexArray(r->falcon_vao);
+    glVertexAttrib3fv(3, r->falcon.pos);
+    glVertexAttrib3fv(4, r->falcon.vel);
+    glVertexAttrib3fv(5, r->falcon_prev_vel);
+    glVertexAttribI1i(6, 0);
+    glVertexAttrib1f(7, 0.0f);
+    glVertexAttribI1i(8, 7); /* its own wing beat (boid.vert hashes the index) */
+    glDrawElements(GL_TRIANGLES, r->falcon_indices, GL_UNSIGNED_SHORT,
+                   (void *)((size_t)(r->mesh_indices + r->lean_indices) * sizeof(uint16_t)));
+    glBindVertexArray(0);
+}
+
 /* Boids (full birds, lean birds, points: lod.h) and predators. In the dusk look their dark
  * silhouettes are blended over the sky (alpha = the bird's coverage of its pixels, lower for a bird
  * smaller than a pixel or two: boid.vert, point.vert), without writing depth, so overlapping birds
@@ -143,6 +176,7 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
     glUniform1f(u[BU_PX_PER_WU], f->px_per_wu);
     float gain = s->bank_g > 0.0f ? 1.0f / s->bank_g : 0.0f;
     glUniform1i(u[BU_COLOR_MODE], s->color_by_speed ? 1 : 0);
+    glUniform1i(u[BU_TINT], s->tint_alarm ? 1 : 0);
     int32_t none[MUR_LOD_KINDS] = {0};
     const int32_t *n = r->no_boids ? none : r->split;
     const float *fly = f->dusk ? dusk_bird : mur_color_flying;
@@ -152,12 +186,16 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
         draw_points(r, f, s, n[MUR_LOD_FULL] + n[MUR_LOD_LEAN], n[MUR_LOD_POINTS]);
         glUseProgram(r->boid_prog);
     }
+    glUniform1i(u[BU_TINT], 0); /* predators and the falcon: attribute 9 is a constant */
+    glVertexAttribI1i(9, 0);
     if (r->preds_on) {
         glUniform1i(u[BU_COLOR_MODE], 0);
         glVertexAttribI1i(6, 0);
         glVertexAttribI1i(8, -1); /* no index: the instance number varies the predators */
         draw_kind(r, &r->preds, s->boid_size * 2.6f, f->dusk ? dusk_predator : mur_color_predator, 0.0f, false, 0, r->preds.count);
     }
+    if (r->falcon.on)
+        draw_falcon(r, f, s);
     if (f->dusk) {
         glDepthMask(GL_TRUE);
         glDisable(GL_BLEND);

@@ -20,7 +20,7 @@
 static const char *const BOID_UNIFORMS[BU_COUNT] = {
     "u_vp", "u_time", "u_speed_range", "u_color_perch", "u_eye", "u_sun_dir", "u_sky_color",
     "u_ground_color", "u_fog_color", "u_fog_dist", "u_color_mode", "u_size", "u_color_fly", "u_bank_gain",
-    "u_look", "u_px_per_wu", "u_inv_dt",
+    "u_look", "u_px_per_wu", "u_inv_dt", "u_tint",
 };
 static const char *const POINT_UNIFORMS[PU_COUNT] = {
     "u_vp", "u_size", "u_px_per_wu", "u_color_fly", "u_color_perch", "u_sun_dir", "u_fog_color",
@@ -51,6 +51,9 @@ mur_renderer *mur_renderer_create(void)
     int nverts = 0;
     r->mesh_indices = mur_mesh_bird(mesh, &nverts, idx);
     r->lean_indices = mur_mesh_bird_lean(idx + r->mesh_indices);
+    int fverts = 0;
+    r->falcon_indices = mur_mesh_falcon(mesh + nverts, &fverts, idx + r->mesh_indices + r->lean_indices, nverts);
+    nverts += fverts;
     /* Software GL (llvmpipe) pays per primitive: there each bird's mesh follows its size on screen
      * (lod.h); a GPU always draws the full bird. MURMUR_BIRD=full|lean|points forces one. */
     r->lod = mur_lod_policy_for(mur_gl_is_software((const char *)glGetString(GL_RENDERER)), getenv("MURMUR_BIRD"));
@@ -64,10 +67,11 @@ mur_renderer *mur_renderer_create(void)
     glGenBuffers(1, &r->mesh_ibo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_ibo);
     glBufferData(GL_ARRAY_BUFFER,
-                 (GLsizeiptr)((size_t)(r->mesh_indices + r->lean_indices) * sizeof idx[0]), idx,
+                 (GLsizeiptr)((size_t)(r->mesh_indices + r->lean_indices + r->falcon_indices) * sizeof idx[0]), idx,
                  GL_STATIC_DRAW);
     mur_ring_init(&r->boids, r->mesh_vbo, r->mesh_ibo, true);
     mur_ring_init(&r->preds, r->mesh_vbo, r->mesh_ibo, false);
+    mur_falcon_vao_init(r);
     glGenVertexArrays(1, &r->point_vao);
     glBindVertexArray(r->point_vao);
     glEnableVertexAttribArray(3);
@@ -98,6 +102,7 @@ void mur_renderer_destroy(mur_renderer *r)
     if (r->mesh_vbo) {
         mur_ring_free(&r->boids);
         mur_ring_free(&r->preds);
+        glDeleteVertexArrays(1, &r->falcon_vao);
         glDeleteBuffers(1, &r->mesh_vbo);
         glDeleteBuffers(1, &r->mesh_ibo);
         glDeleteVertexArrays(1, &r->line_vao);

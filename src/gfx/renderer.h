@@ -23,6 +23,7 @@ void mur_renderer_destroy(mur_renderer *r);
 void mur_renderer_upload(mur_renderer *r, const mur_view *v, float dt, bool force);
 
 typedef struct mur_lod_state mur_lod_state;
+typedef struct mur_falcon_host mur_falcon_host;
 
 /// Where the next state goes: GL buffers mapped for writing (NULL where a count is 0). The boids go
 /// in draw order (lod.h: full birds, lean birds, points), each with its index and previous velocity.
@@ -32,9 +33,11 @@ typedef struct mur_upload_dst {
     float *roll;               ///< boids floats: bank angles (mur_view.roll)
     float *vel_prev;           ///< boids*3 floats: each bird's velocity at the previous upload
     int32_t *ids;              ///< boids ints: the bird's index in the flock
+    uint8_t *escape;           ///< boids bytes: mur_view.escape (0 without the falcon)
     mur_lod_state *lod;        ///< the draw order's memory (NULL: index order, every bird full)
     mur_lod_view lod_view;     ///< the camera and thresholds the order is made for
     float *pred_pos, *pred_vel; ///< predators*3 floats each
+    mur_falcon_host *falcon;   ///< the falcon's state (host memory of the renderer)
     int32_t boids, predators;  ///< sizes mapped
 } mur_upload_dst;
 
@@ -63,5 +66,6 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
 extern const float mur_color_flying[3];
 extern const float mur_color_perching[3];
 extern const float mur_color_predator[3];
+extern const float mur_color_falcon[3];
 
 #endif

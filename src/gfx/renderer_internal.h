@@ -1,7 +1,8 @@
 /* The renderer's shared state, private to src/gfx (renderer.h is the interface). A frame's data
  * flows through five files, each owning some fields of struct mur_renderer:
  *   upload.c         the upload ring: boids and preds (kind_gpu: three buffer slots per kind), the
- *                    host memory of the draw order (lods, order_vp, order_k), preds_on, uploaded;
+ *                    host memory of the draw order (lods, order_vp, order_k), preds_on, uploaded,
+ *                    the falcon's state (falcon_next, falcon, falcon_prev_vel, falcon_prev_dt);
  *                    a view copied into GL in draw order;
  *   renderer.c       create and destroy (programs, uniform locations, meshes, vertex arrays: every
  *                    field is set there once), the frame's order of passes and the camera the next
@@ -44,6 +45,7 @@ enum { SLOTS = 3 }; /* drawn, previous (for banking), being filled for the next 
 typedef struct kind_slot {
     GLuint pos, vel, perch, roll;   /* perch and roll: boids only */
     GLuint prevv, ids;              /* boids only: each bird's previous velocity and index (lod.h order) */
+    GLuint esc;                     /* boids only: each bird's escape byte (mur_view.escape; 0 without) */
     int count;     /* instances in this slot */
     uint64_t tick; /* tick + 1 of the state it holds, 0 = empty */
 } kind_slot;
@@ -72,11 +74,18 @@ struct mur_lod_state {
     int32_t counts[MUR_LOD_KINDS]; /* the last copy's full, lean and point birds */
 };
 
+/* The falcon's state on its way to a frame (mur_view.falcon_*). */
+struct mur_falcon_host {
+    bool on;        /* falcon_phase != MUR_FALCON_OFF */
+    float pos[3], vel[3];
+    uint64_t tick;  /* tick + 1 of the state, 0 = none */
+};
+
 /* Uniform locations, looked up once when the programs are linked. */
 enum {
     BU_VP, BU_TIME, BU_SPEED_RANGE, BU_COLOR_PERCH, BU_EYE, BU_SUN_DIR, BU_SKY_COLOR, BU_GROUND_COLOR,
     BU_FOG_COLOR, BU_FOG_DIST, BU_COLOR_MODE, BU_SIZE, BU_COLOR_FLY, BU_BANK_GAIN, BU_LOOK, BU_PX_PER_WU,
-    BU_INV_DT, BU_COUNT
+    BU_INV_DT, BU_TINT, BU_COUNT
 };
 enum {
     PU_VP, PU_SIZE, PU_PX_PER_WU, PU_COLOR_FLY, PU_COLOR_PERCH, PU_SUN_DIR, PU_FOG_COLOR, PU_EYE,
@@ -98,6 +107,14 @@ struct mur_renderer {
     mur_shadows *shadows;           /* ground shadows (shadows.c) */
     kind_gpu boids, preds;
     bool preds_on;
+    /* the falcon (mur_view.falcon_*): one bird of its own mesh, its state in host memory and drawn
+     * from constant vertex attributes (no buffers of its own); upload.c owns these */
+    GLuint falcon_vao;
+    int falcon_indices;           /* the falcon: the next falcon_indices after the lean bird's */
+    mur_falcon_host falcon_next;  /* filled by mur_upload_copy (any thread) between map and commit */
+    mur_falcon_host falcon;       /* the drawn falcon */
+    float falcon_prev_vel[3];     /* its velocity at the previous commit (for banking) */
+    float falcon_prev_dt;         /* seconds between the two, 0: unknown (no bank) */
     GLuint line_vao, line_vbo;
     line_vertex lines[LINE_MAX_VERTS];
     int nlines;
@@ -121,6 +138,8 @@ typedef struct mur_render_frame {
  * velocity and index; predators without), and their release. */
 void mur_ring_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perch);
 void mur_ring_free(kind_gpu *k);
+/* upload.c: the falcon's vertex array (its mesh only: the instance attributes are constants). */
+void mur_falcon_vao_init(mur_renderer *r);
 void mur_lod_state_free(mur_lod_state *L);
 
 /* renderer.c: n vertices of the line program (bound, with its u_vp set) from v, as mode. */

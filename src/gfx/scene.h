@@ -19,6 +19,7 @@ typedef struct mur_scene {
     float boid_size;                  ///< body length of a boid, wu (predators are larger)
     float bank_g;                     ///< lateral acceleration that banks a boid 45 degrees, wu/s^2
     bool color_by_speed;              ///< colour boids by speed instead of by state
+    bool tint_alarm;                  ///< tint the birds escaping from the falcon (mur_view.escape != 0)
     float time;                       ///< seconds, drives the wing beat
     mur_look look;                    ///< studio (lit colours) or dusk (dark birds on an evening sky)
     mur_horizon horizon;              ///< the dusk look's silhouette on the horizon

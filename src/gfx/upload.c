@@ -59,6 +59,7 @@ void mur_ring_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perc
         glGenBuffers(1, &k->slot[i].roll);
         glGenBuffers(1, &k->slot[i].prevv);
         glGenBuffers(1, &k->slot[i].ids);
+        glGenBuffers(1, &k->slot[i].esc);
     }
     glBindVertexArray(k->vao);
     glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo);
@@ -76,7 +77,7 @@ void mur_ring_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perc
         glVertexAttribDivisor(a, 1);
     }
     if (with_perch) {
-        for (GLuint a = 6; a <= 8; a++) {
+        for (GLuint a = 6; a <= 9; a++) {
             glEnableVertexAttribArray(a);
             glVertexAttribDivisor(a, 1);
         }
@@ -84,13 +85,43 @@ void mur_ring_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perc
     glBindVertexArray(0);
 }
 
+void mur_falcon_vao_init(mur_renderer *r)
+{
+    glGenVertexArrays(1, &r->falcon_vao);
+    glBindVertexArray(r->falcon_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->mesh_ibo);
+    GLsizei stride = (GLsizei)sizeof(mur_mesh_vertex);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, pos));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
+                          (void *)offsetof(mur_mesh_vertex, face_normal));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, part));
+    glBindVertexArray(0);
+}
+
+/* The falcon of the state just copied becomes the drawn one; its previous velocity banks it. */
+static void falcon_commit(mur_renderer *r, uint64_t tick, float dt)
+{
+    mur_falcon_host *n = &r->falcon_next, *d = &r->falcon;
+    if (n->tick != tick)
+        return; /* nothing copied into this state */
+    const bool same = d->on && n->on && d->tick != 0 && tick > d->tick;
+    memcpy(r->falcon_prev_vel, same ? d->vel : n->vel, sizeof r->falcon_prev_vel);
+    r->falcon_prev_dt = same ? (float)(tick - d->tick) * dt : 0.0f;
+    *d = *n;
+    n->tick = 0;
+}
+
 static void kind_unmap(kind_gpu *k)
 {
     if (k->mapped < 0)
         return;
     kind_slot *s = &k->slot[k->mapped];
-    GLuint bufs[6] = {s->pos, s->vel, s->perch, s->roll, s->prevv, s->ids};
-    for (int i = 0; i < (k->with_perch ? 6 : 2); i++) {
+    GLuint bufs[7] = {s->pos, s->vel, s->perch, s->roll, s->prevv, s->ids, s->esc};
+    for (int i = 0; i < (k->with_perch ? 7 : 2); i++) {
         glBindBuffer(GL_ARRAY_BUFFER, bufs[i]);
         if (s->count > 0)
             glUnmapBuffer(GL_ARRAY_BUFFER);
@@ -103,9 +134,9 @@ void mur_ring_free(kind_gpu *k)
     kind_unmap(k);
     glDeleteVertexArrays(1, &k->vao);
     for (int i = 0; i < SLOTS; i++) {
-        GLuint bufs[6] = {k->slot[i].pos,   k->slot[i].vel,   k->slot[i].perch,
-                          k->slot[i].roll,  k->slot[i].prevv, k->slot[i].ids};
-        glDeleteBuffers(6, bufs);
+        GLuint bufs[7] = {k->slot[i].pos,   k->slot[i].vel,   k->slot[i].perch,
+                          k->slot[i].roll,  k->slot[i].prevv, k->slot[i].ids, k->slot[i].esc};
+        glDeleteBuffers(7, bufs);
     }
 }
 
@@ -143,7 +174,8 @@ static bool kind_map(kind_gpu *k, int n, mur_upload_dst *d, bool boids)
     d->roll = map_orphan(s->roll, f1);
     d->vel_prev = map_orphan(s->prevv, f3);
     d->ids = map_orphan(s->ids, (size_t)n * sizeof(int32_t));
-    return n == 0 || (d->pos && d->vel && d->perch && d->roll && d->vel_prev && d->ids);
+    d->escape = map_orphan(s->esc, (size_t)n);
+    return n == 0 || (d->pos && d->vel && d->perch && d->roll && d->vel_prev && d->ids && d->escape);
 }
 
 static void kind_commit(kind_gpu *k, uint64_t tick, float dt)
@@ -178,6 +210,8 @@ bool mur_renderer_map(mur_renderer *r, int32_t boids, int32_t predators, mur_upl
     memset(dst, 0, sizeof *dst);
     dst->boids = boids;
     dst->predators = predators;
+    dst->falcon = &r->falcon_next;
+    r->falcon_next.tick = 0;
     /* the order follows the last frame's camera (lod.h); without host memory every bird is full */
     dst->lod = r->lods && lod_reserve(r->lods, boids) ? r->lods : NULL;
     dst->lod_view = mur_lod_view_for(&r->lod, boids, r->lod_vp, 1.0f, r->lod_k);
@@ -199,6 +233,7 @@ void mur_renderer_commit(mur_renderer *r, uint64_t tick, float dt, bool predator
         mur_shadows_source(r->shadows, r->boids.slot[r->boids.cur].pos);
     }
     kind_commit(&r->preds, tick + 1, dt);
+    falcon_commit(r, tick + 1, dt);
     r->preds_on = predators_on;
     r->uploaded = true;
 }
@@ -220,6 +255,7 @@ static void copy_boids(const mur_upload_dst *d, const mur_view *v, int32_t n)
         d->perch[q] = v->perch[i];
         d->roll[q] = v->roll ? v->roll[i] : 0.0f;
         d->ids[q] = i;
+        d->escape[q] = v->escape ? v->escape[i] : 0;
     }
     if (L) {
         memcpy(L->prev, v->vel, (size_t)n * 3 * sizeof(float));
@@ -240,6 +276,13 @@ void mur_upload_copy(const mur_upload_dst *d, const mur_view *v)
     if (d->pred_pos && np > 0) {
         memcpy(d->pred_pos, v->pred_pos, (size_t)np * 3 * sizeof(float));
         memcpy(d->pred_vel, v->pred_vel, (size_t)np * 3 * sizeof(float));
+    }
+    if (d->falcon) {
+        mur_falcon_host *f = d->falcon;
+        f->on = v->falcon_phase != MUR_FALCON_OFF;
+        memcpy(f->pos, v->falcon_pos, sizeof f->pos);
+        memcpy(f->vel, v->falcon_vel, sizeof f->vel);
+        f->tick = v->tick + 1;
     }
 }
 

@@ -75,7 +75,7 @@ bool mur_cli_parse_size(const char *flag, const char *s, int *w, int *h)
 
 bool mur_cli_check_camera(const char *s)
 {
-    if (strcmp(s, "follow") == 0 || strcmp(s, "fixed") == 0)
+    if (strcmp(s, "follow") == 0 || strcmp(s, "falcon") == 0 || strcmp(s, "fixed") == 0)
         return true;
     if (strncmp(s, "orbit:", 6) == 0) {
         char *end;
@@ -83,7 +83,7 @@ bool mur_cli_check_camera(const char *s)
         if (s[6] && !*end && isfinite(v) && v > 0 && v <= 1e6)
             return true;
     }
-    return mur_cli_fail("bad value '%s' for --camera: expected orbit:SECONDS (SECONDS in (0, 1e6]), follow or fixed", s);
+    return mur_cli_fail("bad value '%s' for --camera: expected orbit:SECONDS (SECONDS in (0, 1e6]), follow, falcon or fixed", s);
 }
 
 /* "TICK:name=value" -> at. Checks the syntax, the name (a live parameter) and the value's own range. */

@@ -18,7 +18,7 @@ bool mur_cli_parse_real(const char *flag, const char *s, double lo, double hi, d
 bool mur_cli_parse_onoff(const char *flag, const char *s, bool *out);
 /// WxH, each in [16, 16384].
 bool mur_cli_parse_size(const char *flag, const char *s, int *w, int *h);
-/// --camera: orbit:SECONDS, follow or fixed.
+/// --camera: orbit:SECONDS, follow, falcon or fixed.
 bool mur_cli_check_camera(const char *s);
 /// "TICK:name=value" -> at. Checks the syntax, the name (a live parameter) and the value's own range.
 bool mur_cli_parse_at(const char *s, mur_at *at);

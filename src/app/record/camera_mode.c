@@ -16,6 +16,8 @@ mur_cam_mode mur_cam_mode_parse(const char *spec)
         m.orbit_s = strtod(spec + 6, NULL);
     else if (!strcmp(spec, "follow"))
         m.follow = true;
+    else if (!strcmp(spec, "falcon"))
+        m.follow = m.falcon = true;
     return m;
 }
 

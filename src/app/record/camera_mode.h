@@ -1,4 +1,4 @@
-/* Camera modes (--camera orbit:SECONDS | follow | fixed, --camera-path FILE) and the starting
+/* Camera modes (--camera orbit:SECONDS | follow | falcon | fixed, --camera-path FILE) and the starting
  * camera (--camera-pos, --look-at, --fov), driven by the video's clock. */
 #ifndef MUR_APP_CAMERA_MODE_H
 #define MUR_APP_CAMERA_MODE_H
@@ -13,6 +13,7 @@
 typedef struct mur_cam_mode {
     double orbit_s;       ///< > 0: seconds per turn
     bool follow;
+    bool falcon;          ///< follow the biggest group and the falcon together (--camera falcon)
     mur_cam_path path;    ///< --camera-path keyframes (n = 0: none)
     bool have_centre;     ///< a relative path: centre holds the flock's smoothed centre
     double centre[3];

@@ -160,3 +160,33 @@ mur_group mur_biggest_group(const mur_view *v, const mur_flock_def *def)
     free(count);
     return out;
 }
+
+void mur_group_include(mur_group *g, const float p[3])
+{
+    if (g->boids <= 0)
+        return;
+    for (int a = 1; a <= 3; a++) {
+        float *h = g->box[a];
+        const float len = sqrtf(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+        if (!(len > 1e-6f))
+            continue;
+        float c = 0.0f;
+        for (int i = 0; i < 3; i++)
+            c += (p[i] - g->box[0][i]) * h[i] / len;
+        if (fabsf(c) <= len)
+            continue;
+        /* the side toward p moves out to p, the other stays: the half axis grows by half the gap */
+        const float grow = 0.5f * (fabsf(c) - len), shift = c > 0.0f ? grow : -grow;
+        for (int i = 0; i < 3; i++) {
+            g->box[0][i] += shift * h[i] / len;
+            h[i] *= (len + grow) / len;
+        }
+    }
+    double d2 = 0.0;
+    for (int i = 0; i < 3; i++) {
+        g->centre[i] = g->box[0][i];
+        d2 += ((double)p[i] - g->centre[i]) * ((double)p[i] - g->centre[i]);
+    }
+    if (sqrt(d2) > g->radius)
+        g->radius = sqrt(d2);
+}

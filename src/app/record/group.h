@@ -18,5 +18,8 @@ typedef struct mur_group {
 /// def's view radius (with topological neighbours, whose view radius is only a search limit: 2.5
 /// separation radii, the 10 wu of the starling analysis). O(boids).
 mur_group mur_biggest_group(const mur_view *v, const mur_flock_def *def);
+/// Grow g's box (along its axes) and radius so that they hold the point p too: the camera frames
+/// the group and p together (the falcon: --camera falcon). The centre becomes the box's centre.
+void mur_group_include(mur_group *g, const float p[3]);
 
 #endif

@@ -125,6 +125,7 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
     hl->job.copy = true;
     const bool follow = hl->mode.follow || hl->cam.follow; /* --camera follow, or a roost world's default */
     hl->job.centre = follow || mur_cam_mode_wants_centre(&hl->mode); /* or a path relative to the flock */
+    hl->job.falcon = hl->mode.falcon;
     hl->job.metrics = hl->metrics ? hl->metrics->fp : NULL;
     mur_renderer_map(hl->r, v0.boids, v0.predators, &hl->job.dst);
     hl->job.ticks = 0;

@@ -45,11 +45,14 @@ struct mur_sim {
  * (the centre of mass is empty air when the flock splits); else the metrics' centre when this job
  * measured them (free: the metrics of a step describe the state it started from, one tick
  * earlier, and older ones may predate a setter). */
-static bool group_centre(const mur_sim *s, const mur_view *v, double centre[3], double *radius, bool *has_box,
-                         float box[4][3])
+static bool group_centre(const mur_sim *s, const mur_view *v, bool falcon, double centre[3], double *radius,
+                         bool *has_box, float box[4][3])
 {
     mur_flock_def def = mur_flock_get_def(s->flock);
     mur_group g = mur_biggest_group(v, &def);
+    /* the falcon while it attacks (approach, pursuit): retreating and waiting it is far away */
+    if (falcon && (v->falcon_phase == MUR_FALCON_APPROACH || v->falcon_phase == MUR_FALCON_PURSUIT))
+        mur_group_include(&g, v->falcon_pos);
     if (g.boids <= 0)
         return false;
     memcpy(centre, g.centre, sizeof g.centre);
@@ -70,7 +73,7 @@ void mur_sim_stats_timings(mur_stats *kept, const mur_stats *now)
 static void flock_centre(const mur_sim *s, const mur_sim_job *job, mur_sim_result *r, const mur_view *v)
 {
     if (job->centre) {
-        if (group_centre(s, v, r->centre, &r->radius, &r->has_box, r->box))
+        if (group_centre(s, v, job->falcon, r->centre, &r->radius, &r->has_box, r->box))
             r->has_centre = true;
         return;
     }
@@ -223,7 +226,7 @@ static void after_tick(mur_sim *s, free_run *fr, double *next_measure, double *n
     if (fr->ctl.centre && mur_clock_s() >= *next_centre) {
         double t0 = mur_clock_s();
         mur_view v = mur_flock_view(s->flock);
-        if (group_centre(s, &v, fr->centre, &fr->radius, &fr->has_box, fr->box))
+        if (group_centre(s, &v, fr->ctl.falcon, fr->centre, &fr->radius, &fr->has_box, fr->box))
             fr->has_centre = true;
         double t1 = mur_clock_s();
         *next_centre = t1 + fmax(0.1, 10.0 * (t1 - t0));

@@ -46,6 +46,7 @@ typedef struct mur_sim_job {
     bool copy;            ///<   pointers: nothing); copy = false skips the copy
     bool measure;         ///< compute the flock metrics afterwards (mur_flock_measure)
     bool centre;          ///< the biggest group is wanted (a camera follows the flock)
+    bool falcon;          ///< ... with the falcon in its box while there is one (--camera falcon)
     FILE *metrics;        ///< --metrics: one row per tick (the flock computes metrics every tick)
 } mur_sim_job;
 
@@ -100,6 +101,7 @@ typedef struct mur_sim_ctl {
     int steps;                 ///< single ticks to add (paused or not)
     bool measure;              ///< metrics wanted (the HUD is shown): a few times a second
     bool centre;               ///< the biggest group's centre wanted (a camera follows)
+    bool falcon;               ///< ... with the falcon in its box while there is one
     int32_t sel_bird;          ///< -1, or the bird whose neighbours each state carries
 } mur_sim_ctl;
 

@@ -37,6 +37,9 @@ static const viewer_binding BINDINGS[] = {
      "and neighbour count show next to it (scripted: `--keys \"5:Click@XxY\"`); elsewhere on the ground the "
      "goal moves there, keeping its height, and the selection ends", VIEWER_CMD_NONE},
     {K(GLFW_KEY_W), 0, false, "W", "wind on / off", "blows with `wind_vel`", VIEWER_CMD_SWITCH},
+    {K(GLFW_KEY_Z), GLFW_MOD_SHIFT, false, "Shift+Z", "tint the birds escaping from the falcon on / off",
+     "off by default: the wave shows through the birds' rolling, as in the field; on: magenta (studio), dark red (dusk)",
+     VIEWER_CMD_SHOW},
     {K(GLFW_KEY_Z), 0, false, "Z", "falcon on / off", "a falcon attacks the flock again and again; birds escape and copy their neighbours' escapes (docs/falcon.md)", VIEWER_CMD_SWITCH},
     {K(GLFW_KEY_S), 0, false, "S", "scatter on / off", "negated cohesion", VIEWER_CMD_SWITCH},
     {K(GLFW_KEY_L), 0, false, "L", "look: dusk / studio",
@@ -58,6 +61,8 @@ static const viewer_binding BINDINGS[] = {
     {K(GLFW_KEY_C), 0, false, "C", "colour by state / by speed",
      "state: flying amber, perching green, predators red; speed: blue slow .. red fast", VIEWER_CMD_SHOW},
     {K(GLFW_KEY_O), 0, false, "O", "world box outline on / off", NULL, VIEWER_CMD_SHOW},
+    {K(GLFW_KEY_F), GLFW_MOD_SHIFT, false, "Shift+F", "camera follows the falcon and the biggest group together",
+     "frames both while the falcon attacks (the flock alone while it retreats, waits or is off); F: the flock only", VIEWER_CMD_CAMERA},
     {K(GLFW_KEY_F), 0, false, "F", "camera follows the biggest group, framed by its size",
      "the wheel zooms relative to that framing; panning stops following", VIEWER_CMD_CAMERA},
     {K(GLFW_KEY_I), 0, false, "I", "print and copy the camera as flags",

@@ -220,11 +220,15 @@ static void act_switch(viewer *v, int key, int mods)
     mur_msg(&v->msg, "%s %s", what, onoff(on));
 }
 
-/* C, O, Tab, M, H/F1: what the viewer shows */
+/* C, O, Tab, M, H/F1, Shift+Z: what the viewer shows */
 static void act_show(viewer *v, int key, int mods)
 {
-    (void)mods;
     viewer_display *d = &v->display;
+    if (key == GLFW_KEY_Z && (mods & GLFW_MOD_SHIFT)) {
+        d->tint_alarm = !d->tint_alarm;
+        mur_msg(&v->msg, "alarmed birds tinted %s", onoff(d->tint_alarm));
+        return;
+    }
     switch (key) {
     case GLFW_KEY_C:
         d->color_by_speed = !d->color_by_speed;
@@ -268,11 +272,19 @@ static void act_show(viewer *v, int key, int mods)
     }
 }
 
-/* F, Home: the camera */
+/* F, Shift+F, Home: the camera */
 static void act_camera(viewer *v, int key, int mods)
 {
-    (void)mods;
-    if (key == GLFW_KEY_F) {
+    if (key == GLFW_KEY_F && (mods & GLFW_MOD_SHIFT)) {
+        v->camera.mode.falcon = !v->camera.mode.falcon;
+        if (v->camera.mode.falcon)
+            mur_camera_set_follow(&v->camera.cam, true);
+        mur_msg(&v->msg, "follow the falcon and the flock %s", v->camera.mode.falcon ? "on" : "off (the flock only)");
+    } else if (key == GLFW_KEY_F && v->camera.mode.falcon && v->camera.cam.follow) {
+        v->camera.mode.falcon = false; /* from the falcon and the flock to the flock alone */
+        mur_msg(&v->msg, "follow the biggest group on (Shift+F: the falcon too)");
+    } else if (key == GLFW_KEY_F) {
+        v->camera.mode.falcon = false;
         bool on = viewer_camera_follow_toggle(&v->camera);
         mur_msg(&v->msg, "follow the biggest group %s", on ? "on" : "off (F follows it again)");
     } else if (key == GLFW_KEY_J) {

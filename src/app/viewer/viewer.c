@@ -127,6 +127,7 @@ static void fill_scene(viewer *v, mur_scene *s)
     s->shadows = mur_shadows_wanted((const char *)glGetString(GL_RENDERER), v->nboids, v->rec.session != NULL);
     s->show_box = s->show_box && d->show_box;
     s->color_by_speed = d->color_by_speed;
+    s->tint_alarm = d->tint_alarm;
     const mur_stats *st = &v->stats;
     s->axes_on = d->show_axes && st->metrics_valid && st->group_size > 1;
     for (int a = 0; s->axes_on && a < 3; a++) {
@@ -204,6 +205,7 @@ static void kick(viewer *v, int ticks)
     /* a paused flock is copied again when the camera changed the birds' sizes on screen (lod.h) */
     job.copy = ticks > 0 || v->flock_dirty || v->frame <= 1 || mur_renderer_lod_stale(v->renderer);
     job.centre = v->camera.cam.follow || mur_cam_mode_wants_centre(&v->camera.mode);
+    job.falcon = v->camera.mode.falcon;
     v->flock_dirty = false;
     if (job.copy)
         job.copy = mur_renderer_map(v->renderer, v->nboids, v->npredators, &job.dst);
@@ -271,9 +273,13 @@ static void print_state(viewer *v)
     const mur_flock_def w = mur_def_resolved(&d);
     int32_t lod[MUR_LOD_KINDS];
     mur_renderer_lod_counts(v->renderer, lod);
+    int alarmed = 0;
+    for (int32_t i = 0; view.escape && i < view.boids; i++)
+        alarmed += (view.escape[i] & 7) != 0;
     printf("viewer: state tick=%llu boids=%d predators=%d predators_on=%s perch=%s goal=%s "
            "goal_pos=%g,%g,%g wind=%s scatter=%s bounds=%s view_angle=%g speed=%g paused=%s "
-           "follow=%s color=%s hud=%s world=%s world_max_x=%g camera_distance=%g lod=%d,%d,%d\n",
+           "follow=%s color=%s hud=%s world=%s world_max_x=%g camera_distance=%g lod=%d,%d,%d "
+           "falcon_phase=%d falcon_pos=%g,%g,%g alarmed=%d tint=%s\n",
            (unsigned long long)view.tick, (int)view.boids, (int)view.predators,
            view.predators_on ? "on" : "off", d.perch ? "on" : "off", d.goal ? "on" : "off",
            (double)d.goal_pos[0], (double)d.goal_pos[1], (double)d.goal_pos[2],
@@ -282,7 +288,9 @@ static void print_state(viewer *v)
            v->display.color_by_speed ? "speed" : "state", v->display.show_hud ? "on" : "off",
            d.world == MUR_WORLD_SCALE ? "scale" : "fixed", (double)w.world_max[0],
            (double)v->camera.cam.goal.distance,
-           (int)lod[MUR_LOD_FULL], (int)lod[MUR_LOD_LEAN], (int)lod[MUR_LOD_POINTS]);
+           (int)lod[MUR_LOD_FULL], (int)lod[MUR_LOD_LEAN], (int)lod[MUR_LOD_POINTS],
+           view.falcon_phase, (double)view.falcon_pos[0], (double)view.falcon_pos[1], (double)view.falcon_pos[2],
+           alarmed, v->display.tint_alarm ? "on" : "off");
 }
 
 static void apply_inputs(viewer *v, const mur_key_event *keys, int nkeys, int *next_key,

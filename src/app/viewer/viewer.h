@@ -46,6 +46,7 @@ typedef struct viewer_input {
 /// scene and the panel read it.
 typedef struct viewer_display {
     bool show_hud, show_help, show_box, color_by_speed;
+    bool tint_alarm;      ///< Shift+Z: birds escaping from the falcon tinted (off by default)
     bool hud_full;             ///< U: every number and toggle (else a minimal line; --hud on: full)
     bool show_plots;           ///< M: the live plots
     bool show_axes;            ///< D: the biggest group's principal axes

@@ -39,6 +39,7 @@ static mur_sim_ctl control_of(viewer *v)
     c.steps = viewer_run_take_steps(&v->run);
     c.measure = v->display.show_hud || v->display.show_axes;
     c.centre = v->camera.cam.follow || mur_cam_mode_wants_centre(&v->camera.mode);
+    c.falcon = v->camera.mode.falcon;
     c.sel_bird = v->sel.bird;
     return c;
 }

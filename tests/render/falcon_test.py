@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""The falcon in the viewer (issue 26, item 5) under Xvfb + Mesa llvmpipe (standard library only).
+
+usage: falcon_test.py MURMUR RENDER_PROJECT CASE
+Each case runs the real viewer on a few birds loaded by --init, pauses it a few ticks after the falcon
+came on (Space, then single ticks), and reads the screenshot's pixels where the default camera
+projects the falcon (its position: the state line) or the birds (their positions and escape states:
+--export). The helpers are render_test.py's.
+"""
+import colorsys
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from render_test import SIZE, WORLD, Ctx, Failure, check, pixel, read_png, run_case  # noqa: E402
+
+BOX = ('-20,-20,-20', '20,20,20')
+# pause at frame 1, then one tick at each of frames 2..5: four ticks, the falcon set up 10 m above
+# the birds' centre and diving at them
+KEYS = 'Space,2:.,3:.,4:.,5:.'
+FALCON = ['--set', 'ground=-20', '--set', 'falcon_setup=10'] + WORLD
+
+
+def hsv(rgb):
+    h, s, v = colorsys.rgb_to_hsv(*(c / 255.0 for c in rgb))
+    return h * 360.0, s, v
+
+
+def is_falcon_studio(rgb):
+    """the studio falcon: light blue, brighter than the dark blue sky (max < 140)"""
+    h, s, v = hsv(rgb)
+    return 180.0 <= h <= 230.0 and s > 0.3 and max(rgb) >= 150
+
+
+def is_amber(rgb):
+    h, s, v = hsv(rgb)
+    return 18.0 <= h <= 55.0 and s >= 0.28 and v >= 0.12
+
+
+def is_magenta(rgb):
+    h, s, v = hsv(rgb)
+    return 280.0 <= h <= 335.0 and s >= 0.35 and v >= 0.2
+
+
+def near(img, x, y, pred, radius):
+    return [pixel(img, x + dx, y + dy) for dy in range(-radius, radius + 1)
+            for dx in range(-radius, radius + 1) if pred(pixel(img, x + dx, y + dy))]
+
+
+def count(img, pred):
+    w, h, _, _ = img
+    return sum(1 for y in range(h) for x in range(w) if pred(pixel(img, x, y)))
+
+
+def birds_csv(c, name, rows):
+    return c.state_csv(name, [('boid', x, y, z, 6, 0, 0, 0) for x, y, z in rows])
+
+
+def falcon_run(c, init, name, falcon, extra=(), keys=KEYS):
+    shot = c.path(name + '.png')
+    out = c.path(name + '.csv')
+    r = c.run(['--init', init, '--screenshot', shot, '--export', out, '--keys', keys, '--hud', 'off',
+               '--set', 'falcon=' + falcon] + FALCON + list(extra), frames=8)
+    st = c.state(r.stdout)
+    check(st['tick'] == '4' and st['paused'] == 'yes', 'four ticks, then paused: %s' % st)
+    birds = []
+    with open(out) as f:
+        lines = [line.strip().split(',') for line in f if not line.startswith('#')]
+    head = lines[0]
+    for row in lines[1:]:
+        d = dict(zip(head, row))
+        birds.append(((float(d['x']), float(d['y']), float(d['z'])), int(d.get('escape', 0)) & 7))
+    return read_png(shot), st, birds
+
+
+def case_drawn(c):
+    """The studio falcon: light blue pixels where its position projects while it is on, none anywhere
+    with it off (the same birds, the same ticks)."""
+    init = birds_csv(c, 'birds.csv', [(0, -8, 0), (3, -8, 2), (-3, -8, -2)])
+    img, st, _ = falcon_run(c, init, 'on', 'on')
+    check(st['falcon_phase'] != '0', 'the falcon should be out: %s' % st)
+    pos = tuple(float(v) for v in st['falcon_pos'].split(','))
+    (fx, fy), = c.projected(SIZE, BOX[0], BOX[1], [pos])
+    hits = near(img, fx, fy, is_falcon_studio, 4)
+    check(len(hits) >= 3, 'no falcon pixels within 4 px of its projection (%.1f, %.1f): %d' % (fx, fy, len(hits)))
+    total = count(img, is_falcon_studio)
+    # larger than a starling: its wings span 2.5 birds' (the birds here are a few pixels)
+    check(total >= 12, 'the falcon should cover a dozen pixels or more, got %d' % total)
+    # and nowhere else: every falcon pixel within 14 px of the projection
+    w, h, _, _ = img
+    for y in range(h):
+        for x in range(w):
+            if is_falcon_studio(pixel(img, x, y)):
+                check(abs(x - fx) + abs(y - fy) < 28, 'stray falcon pixel at (%d, %d), falcon at (%.1f, %.1f)' % (x, y, fx, fy))
+    img, st, _ = falcon_run(c, init, 'off', 'off')
+    check(st['falcon_phase'] == '0', 'no falcon: %s' % st)
+    check(count(img, is_falcon_studio) == 0, 'falcon pixels with the falcon off')
+    check(not near(img, fx, fy, lambda rgb: max(rgb) >= 150, 4),
+          'something bright where the falcon was: %s' % (pixel(img, fx, fy),))
+
+
+def case_dusk(c):
+    """At dusk the falcon is a dark shape on the evening sky: dark pixels at its projection with it on,
+    the sky there with it off (a camera below the birds, looking up at them)."""
+    init = birds_csv(c, 'birds.csv', [(0, 4, 0), (3, 4, 2), (-3, 4, -2)])
+    eye, at = (0.0, -15.0, -45.0), (0.0, 8.0, 0.0)
+    view = ['--set', 'look=dusk', '--camera-pos', '%g,%g,%g' % eye, '--look-at', '%g,%g,%g' % at]
+    img_on, st, _ = falcon_run(c, init, 'on', 'on', view)
+    pos = tuple(float(v) for v in st['falcon_pos'].split(','))
+    (fx, fy), = c.projected_from(SIZE, eye, at, [pos])
+    img_off, _, _ = falcon_run(c, init, 'off', 'off', view)
+    sky = pixel(img_off, fx, fy)
+    check(sum(sky) / 3 > 90, 'the sky behind the falcon should be light at dusk: %s' % (sky,))
+    dark = near(img_on, fx, fy, lambda rgb: sum(rgb) / 3 < 0.5 * sum(sky) / 3, 4)
+    check(len(dark) >= 3, 'no dark falcon pixels near (%.1f, %.1f) on the sky %s' % (fx, fy, sky))
+    check(not near(img_off, fx, fy, lambda rgb: sum(rgb) / 3 < 0.5 * sum(sky) / 3, 4),
+          'dark pixels where the falcon was, with it off')
+
+
+def case_tint(c):
+    """Shift+Z tints the alarmed birds (escape != 0) and only those: off (the default) every bird is
+    amber; on the alarmed ones turn magenta and the calm one stays amber."""
+    # three birds near the falcon's dive detect it (radius 14 m, all round, no exposure needed, no
+    # copying within the run); one 16 m away does not
+    init = birds_csv(c, 'birds.csv', [(-2, -8, 0), (2, -8, 2), (0, -8, -2), (16, -8, 0)])
+    esc = ['--set', 'escape_radius=14', '--set', 'escape_fov=360', '--set', 'escape_exposure=0',
+           '--set', 'escape_latency=5']
+    img_off, st_off, birds = falcon_run(c, init, 'tint_off', 'on', esc)
+    check(st_off['tint'] == 'off', 'the tint should be off by default: %s' % st_off)
+    alarmed = [p for p, e in birds if e]
+    calm = [p for p, e in birds if not e]
+    check(len(alarmed) >= 1 and len(calm) >= 1, 'want alarmed and calm birds: %s' % birds)
+    img_on, st_on, birds_on = falcon_run(c, init, 'tint_on', 'on', esc, keys=KEYS + ',Shift+Z')
+    check(st_on['tint'] == 'on' and birds_on == birds, 'the same state, tint on: %s' % st_on)
+    pts = c.projected(SIZE, BOX[0], BOX[1], alarmed + calm)
+    for i, (x, y) in enumerate(pts):
+        kind = 'alarmed' if i < len(alarmed) else 'calm'
+        check(near(img_off, x, y, is_amber, 2), 'tint off: %s bird at (%.1f, %.1f) should be amber' % (kind, x, y))
+        check(not near(img_off, x, y, is_magenta, 2), 'tint off: magenta at the %s bird (%.1f, %.1f)' % (kind, x, y))
+        if kind == 'alarmed':
+            check(near(img_on, x, y, is_magenta, 2), 'tint on: alarmed bird at (%.1f, %.1f) not magenta' % (x, y))
+        else:
+            check(near(img_on, x, y, is_amber, 2) and not near(img_on, x, y, is_magenta, 2),
+                  'tint on: the calm bird at (%.1f, %.1f) should stay amber' % (x, y))
+    check(count(img_off, is_magenta) == 0, 'magenta pixels with the tint off')
+
+
+CASES = {'drawn': case_drawn, 'dusk': case_dusk, 'tint': case_tint}
+
+
+def main():
+    murmur, project, name = sys.argv[1:4]
+    if not shutil.which('xvfb-run'):
+        print('FAIL: xvfb-run is not installed (apt-get install xvfb xauth); render tests need it')
+        return 1
+    return run_case(name, CASES[name], 'murmur-falcon-',
+                    lambda tmp: Ctx(os.path.abspath(murmur), os.path.abspath(project), tmp))
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""A strip of frames of one falcon attack for docs/falcon.md (issue 26, item 5).
+
+usage: /usr/bin/python3 tools/falcon_strip.py MURMUR OUT.png [FIRST STEP COUNT]
+Records the starling preset at dusk with the falcon hunting (--camera falcon, 10 frames a second of
+simulated time after a 30 s warm-up), then the same run again with the birds hidden
+(MURMUR_BIRD=none) in the studio look, where the falcon is the only light blue shape: its pixels give
+its place in each frame, which the strip rings in red (the dusk falcon is as dark as the birds).
+COUNT frames from FIRST, STEP apart, each scaled to 320x180, side by side with the time under each.
+Needs numpy and PIL (Debian's /usr/bin/python3).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+RUN = ['--headless', '--size', '640x360', '--warmup', '1500', '--frames', '100', '--fps', '10',
+       '--speed', '1', '--camera', 'falcon', '--set', 'falcon=on', '--set', 'falcon_wait=3']
+
+
+def record(murmur, folder, extra, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    subprocess.run([murmur] + RUN + extra + ['--record', os.path.join(folder, 'f%05d.png')],
+                   check=True, env=e, stdout=subprocess.DEVNULL)
+
+
+def falcon_at(path):
+    """the centre of the light blue pixels (the studio falcon), or None"""
+    a = np.asarray(Image.open(path).convert('RGB')).astype(int)
+    r, g, b = a[..., 0], a[..., 1], a[..., 2]
+    m = (b >= 150) & (b > r + 40) & (g > r + 20)
+    if m.sum() < 2:
+        return None
+    ys, xs = np.nonzero(m)
+    return float(xs.mean()), float(ys.mean())
+
+
+def main():
+    murmur, out = sys.argv[1], sys.argv[2]
+    first, step, count = (int(v) for v in sys.argv[3:6]) if len(sys.argv) > 5 else (40, 4, 5)
+    with tempfile.TemporaryDirectory(prefix='falcon-strip-') as tmp:
+        dusk, bare = os.path.join(tmp, 'dusk'), os.path.join(tmp, 'bare')
+        os.mkdir(dusk)
+        os.mkdir(bare)
+        record(murmur, dusk, [])
+        record(murmur, bare, ['--set', 'look=studio'], {'MURMUR_BIRD': 'none'})
+        W, H = 320, 180
+        strip = Image.new('RGB', (W * count, H + 16), (20, 20, 24))
+        draw = ImageDraw.Draw(strip)
+        for k in range(count):
+            i = first + k * step
+            img = Image.open(os.path.join(dusk, 'f%05d.png' % i)).convert('RGB').resize((W, H), Image.LANCZOS)
+            strip.paste(img, (k * W, 0))
+            at = falcon_at(os.path.join(bare, 'f%05d.png' % i))
+            if at:
+                x, y = at[0] / 2 + k * W, at[1] / 2
+                draw.ellipse([x - 9, y - 9, x + 9, y + 9], outline=(220, 30, 30), width=2)
+            draw.text((k * W + 4, H + 2), 't = %.1f s' % (i / 10.0), fill=(230, 230, 230))
+            print('frame %d: falcon at %s' % (i, 'none' if at is None else '%.0f,%.0f' % at))
+        strip.save(out, optimize=True)
+    print('%s: %d bytes' % (out, os.path.getsize(out)))
+
+
+if __name__ == '__main__':
+    main()
