@@ -297,7 +297,9 @@ static void fit_frames_the_box(void **state)
     float share = box_share(&c, box, ctr);
     assert_true(share > 0.4f && share < 0.6f);
     near_eq(ctr[0], 640.0f, 20.0f);
-    near_eq(ctr[1], 360.0f, 20.0f);
+    /* an observer's target never moves up (that would lift the eye above the flock): from below, the
+     * box sits in the upper part of the frame, never below its centre */
+    assert_true(ctr[1] > 120.0f && ctr[1] < 380.0f);
 
     /* the panel covers the right 40%: the box moves to the middle of the left 60% */
     mur_camera_set_free(&c, 0.0f, 768.0f, 1280);
