@@ -46,6 +46,22 @@ void mur_lod_state_free(mur_lod_state *L)
     free(L);
 }
 
+/* The mesh's per-vertex attributes (0 position, 1 face normal, 2 part) into the bound VAO: the birds'
+ * rings and the falcon draw the same mesh buffers. */
+static void mesh_attribs(GLuint mesh_vbo, GLuint mesh_ibo)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh_ibo);
+    GLsizei stride = (GLsizei)sizeof(mur_mesh_vertex);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, pos));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
+                          (void *)offsetof(mur_mesh_vertex, face_normal));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, part));
+}
+
 void mur_ring_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perch)
 {
     memset(k, 0, sizeof *k);
@@ -62,16 +78,7 @@ void mur_ring_init(kind_gpu *k, GLuint mesh_vbo, GLuint mesh_ibo, bool with_perc
         glGenBuffers(1, &k->slot[i].esc);
     }
     glBindVertexArray(k->vao);
-    glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh_ibo);
-    GLsizei stride = (GLsizei)sizeof(mur_mesh_vertex);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, pos));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
-                          (void *)offsetof(mur_mesh_vertex, face_normal));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, part));
+    mesh_attribs(mesh_vbo, mesh_ibo);
     for (GLuint a = 3; a <= 5; a++) {
         glEnableVertexAttribArray(a);
         glVertexAttribDivisor(a, 1);
@@ -89,16 +96,7 @@ void mur_falcon_vao_init(mur_renderer *r)
 {
     glGenVertexArrays(1, &r->falcon_vao);
     glBindVertexArray(r->falcon_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->mesh_ibo);
-    GLsizei stride = (GLsizei)sizeof(mur_mesh_vertex);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, pos));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
-                          (void *)offsetof(mur_mesh_vertex, face_normal));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mur_mesh_vertex, part));
+    mesh_attribs(r->mesh_vbo, r->mesh_ibo);
     glBindVertexArray(0);
 }
 
