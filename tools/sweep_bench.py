@@ -10,7 +10,9 @@ Each round measures (the order rotates from round to round), with the load avera
   par     murmur sweep SPEC --jobs 2 (threads = 1 per run)
   thr     murmur sweep SPEC2 --jobs 1 (threads = 2 per run)
 and prints par / (single / 2) (the target: <= 1.2) and thr / par per round, then of the medians and
-of the minima over the rounds (on a busy machine the minimum is the least disturbed figure). CPU
+of the minima over the rounds (on a busy machine the minimum is the least disturbed figure).
+Last, each round's own par / (single / 2), sorted, with their median: the three ways of a round run
+back to back, so a round's ratio is a paired figure that the machine's drift between rounds does not enter. CPU
 seconds (user + system of the murmur processes) show whether a way does more work or only waits.
 Standard library only; scratch files in a temporary folder.
 """
@@ -93,6 +95,11 @@ def main():
             single, par, thr = (pick([r[w] for r in rows]) for w in ("single", "par", "thr"))
             print("%s of %d rounds: single sum %.2f s, par %.2f s, thr %.2f s; par / (single / 2) = %.2f; "
                   "thr / par = %.2f" % (name, len(rows), single, par, thr, par / (single / 2), thr / par))
+        # Each round times the three ways back to back, so a round's own ratio is a paired figure: the
+        # machine's drift between rounds (other sessions' jobs come and go) cancels within it.
+        ratios = sorted(r["par"] / (r["single"] / 2) for r in rows)
+        print("per-round par / (single / 2): %s; median %.2f, max %.2f (target <= 1.2)"
+              % (", ".join("%.2f" % x for x in ratios), ratios[len(ratios) // 2], ratios[-1]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
