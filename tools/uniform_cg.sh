@@ -7,8 +7,9 @@
 #
 # Each BUILD is a meson build folder with tests/bench/murmur-bench (release). Runs murmur-bench's
 # uniform scenario on 1 thread, 1 warm-up + T timed ticks (default 100k, 3), under callgrind and
-# prints the whole run's instructions and the functions above 1% (per boid-tick where the name is one
-# of the step's: kernel, update, gather, scan, grid build, pass).
+# prints the whole run's instructions and the functions above 1%, each also divided by N x (1 + T)
+# ("per boid-tick"; the bench's final mur_flock_measure runs the neighbour pass once more without the
+# update, so the pass's functions (kernel, scan_boids, gather) run on N x (2 + T) boids).
 set -uo pipefail
 n=100k ticks=3
 while [ $# -gt 0 ]; do

@@ -161,7 +161,9 @@ static void print_row(const opts *o, int sc, int32_t n, int mi, int bi, const re
     double ns = r->ms_per_tick * 1e6 / (double)n;
     if (o->json) {
         print_json_core(o, sname, n, mname, bname, r);
-        printf("}\n");
+        /* the process's CPU time per tick (median, every thread): steadier than the wall time on a
+         * busy machine */
+        printf(",\"cpu_ms_per_tick\":%.6g}\n", r->cpu_ms);
     } else
         printf("%-8s %9d %-6s %-11s %3d %-4s %6d %11.4f %13.2f %10.2f %10.1f %9.1f %9.3f %10.3f %9.3f %5.2f %5.2f\n",
                sname, (int)n, mname, bname, r->threads, o->metrics ? "on" : "off", r->ticks, r->ms_per_tick, ns,
