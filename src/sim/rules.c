@@ -204,33 +204,25 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
     acc ss[UPDATE_BATCH];
     int32_t ii[UPDATE_BATCH], kk[UPDATE_BATCH];
     kparams p2 = J->p;
-    /* local copies: the stores below (perch, the batch) could otherwise alias f's pointers, which gcc
-     * then reloaded for every boid */
-    const int32_t *restrict order = f->order;
-    const float *restrict sx = f->sx, *restrict sy = f->sy, *restrict sz = f->sz;
-    const float *restrict svx = f->svx, *restrict svy = f->svy, *restrict svz = f->svz, *restrict sw = f->sw;
-    const float *pos = f->pos, *vel = f->vel;
-    int32_t *perch = f->perch;
-    const bool move = t->move, cone = t->cone;
     for (int32_t k0 = klo; k0 < khi; k0 += UPDATE_BATCH) {
         const int32_t k1 = khi - k0 > UPDATE_BATCH ? k0 + UPDATE_BATCH : khi;
         int nb = 0;
         for (int32_t k = k0; k < k1; k++) {
-            const int32_t i = order[k];
-            if (!(sw[k] > MUR_W_PERCHED)) {
-                if (move)
-                    perch[i]--;
+            const int32_t i = f->order[k];
+            if (!(f->sw[k] > MUR_W_PERCHED)) {
+                if (t->move)
+                    f->perch[i]--;
                 continue;
             }
             boid_in *b = &bb[nb];
-            *b = (boid_in){sx[k], sy[k], sz[k], svx[k], svy[k], svz[k], 0.0f};
-            if (cone)
+            *b = (boid_in){f->sx[k], f->sy[k], f->sz[k], f->svx[k], f->svy[k], f->svz[k], 0.0f};
+            if (t->cone)
                 b->vlen = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
-            if (move) {
+            if (t->move) {
                 /* the update writes pos/vel in boid order (random): fetch the lines while the
                  * batch's kernels run instead of stalling on them in the update */
-                __builtin_prefetch(pos + 3 * (size_t)i, 1);
-                __builtin_prefetch(vel + 3 * (size_t)i, 1);
+                __builtin_prefetch(f->pos + 3 * (size_t)i, 1);
+                __builtin_prefetch(f->vel + 3 * (size_t)i, 1);
             }
             kk[nb] = k;
             ii[nb++] = i;
