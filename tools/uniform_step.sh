@@ -11,7 +11,8 @@
 # average before the run) and goes to --out (default docs/perf_data/uniform_step.jsonl, appended).
 # --callgrind also counts instructions (valgrind's callgrind, 1 thread, 1 warm-up + 3 ticks, the same
 # count on every run whatever the load) and prints the functions above 1% for each build.
-# Ends with the median ms per tick of each build, reach and thread count.
+# Ends with the median ms per tick (and, from murmur-bench's cpu_ms_per_tick, the median CPU ms per tick
+# of the process, every thread) of each build, reach and thread count.
 set -uo pipefail
 old=$1 new=$2; shift 2
 n=100k rounds=3 reach2=0 cg=0 out=docs/perf_data/uniform_step.jsonl
@@ -57,14 +58,16 @@ if [ $cg = 1 ]; then
   done
 fi
 # medians of the rows this run added
-tail -n +"$((start + 1))" "$out" | python3 -c '
+tail -n +"$((start + 1))" "$out" | /usr/bin/python3 -c '
 import json, sys, statistics
 rows = [json.loads(l) for l in sys.stdin if l.strip()]
 keys = sorted({(r["reach"], r["threads"], r["build"]) for r in rows})
-print("reach threads build   median ms/tick  (runs)  cand/boid  loads")
+print("reach threads build   median ms/tick  cpu ms/tick  (runs)  cand/boid  loads")
 for k in keys:
     g = [r for r in rows if (r["reach"], r["threads"], r["build"]) == k]
     ms = statistics.median(r["ms_per_tick"] for r in g)
-    print("%5d %7d %-5s %15.2f  (%d)  %9.1f  %s" % (k[0], k[1], k[2], ms, len(g), g[0]["candidates_per_boid"],
+    cpu = [r["cpu_ms_per_tick"] for r in g if "cpu_ms_per_tick" in r]  # murmur-bench since round 7
+    print("%5d %7d %-5s %15.2f  %11s  (%d)  %9.1f  %s" % (k[0], k[1], k[2], ms,
+          "%.2f" % statistics.median(cpu) if cpu else "-", len(g), g[0]["candidates_per_boid"],
           " ".join("%.1f" % r["load"] for r in g)))
 '

@@ -66,6 +66,13 @@ static GATTR int32_t GATHER_COLUMN(const mur_flock *f, mur_gather *gb, const pie
         float *restrict d = gb->x;
         const ptrdiff_t off = (ptrdiff_t)o - lo;
         if (lean) {
+            /* the velocities go through an OR with an opaque zero (the same bits): a plain copy
+             * was split by gcc's generic tuning into two 16-byte loads per vector on AVX2 (3
+             * instructions per array and vector), an OR takes the whole vector as its operand */
+            vgi z0 = {0};
+#ifdef MUR_X86_PATHS
+            __asm__("" : "+x"(z0));
+#endif
             for (int32_t j = lo; j < hi; j += GW) {
                 vg a, w;
                 memcpy(&w, aw + j, sizeof w);
@@ -75,9 +82,10 @@ static GATTR int32_t GATHER_COLUMN(const mur_flock *f, mur_gather *gb, const pie
                 memcpy(d + (off + j), &a, sizeof a);
                 memcpy(&a, ay + j, sizeof a); a += sy; memcpy(d + (off + j) + S, &a, sizeof a);
                 memcpy(&a, az + j, sizeof a); a += sz; memcpy(d + (off + j) + 2 * S, &a, sizeof a);
-                memcpy(d + (off + j) + 3 * S, avx + j, sizeof a);
-                memcpy(d + (off + j) + 4 * S, avy + j, sizeof a);
-                memcpy(d + (off + j) + 5 * S, avz + j, sizeof a);
+                vgi v;
+                memcpy(&v, avx + j, sizeof v); v |= z0; memcpy(d + (off + j) + 3 * S, &v, sizeof v);
+                memcpy(&v, avy + j, sizeof v); v |= z0; memcpy(d + (off + j) + 4 * S, &v, sizeof v);
+                memcpy(&v, avz + j, sizeof v); v |= z0; memcpy(d + (off + j) + 5 * S, &v, sizeof v);
             }
             o += hi - lo;
             continue;

@@ -74,7 +74,9 @@ typedef void (*scan2_fn)(const scan_job *, const kparams *, int32_t, acc *);
  * a two-boid version sharing the candidate loads. */
 void mur_scan_boid_base(const scan_job *J, acc *out);
 /* The same sums over one unshifted run whose excluded candidates (weight 0, the boid itself) have
- * x = MUR_FAR (the row gather's buffer, rules.c); J->w and J->self are not read. */
+ * x = MUR_FAR (the row gather's buffer, rules.c); J->w and J->self are not read. The MUR_LANES - 1
+ * slots after the run must hold finite values with x = MUR_FAR too (the last chunk reads them as
+ * candidates that never count, instead of testing each lane against the end). */
 void mur_scan_boid_lean_base(const scan_job *J, acc *out);
 #ifdef MUR_X86_PATHS
 void mur_scan_boid_avx2(const scan_job *J, acc *out);

@@ -230,11 +230,10 @@ static inline __attribute__((always_inline)) KATTR void runs_lean(const scan_job
         vi cnt = {0};
         a.cnt = a.cx = a.cy = a.cz = a.ax = a.ay = a.az = a.sx = a.sy = a.sz = zero;
         a.nn = zero + INFINITY;
-        int32_t j = R->lo;
-        for (; j + MUR_LANES <= R->hi; j += MUR_LANES)
+        /* the last chunk reads up to 15 slots past the run's end, whose x is MUR_FAR (kernel.h):
+         * no lane test of the end, the same sums */
+        for (int32_t j = R->lo; j < R->hi; j += MUR_LANES)
             chunk_lean(&a, &cnt, src, j + so, R->hi, &J->p, cone, false, nnd);
-        if (j < R->hi)
-            chunk_lean(&a, &cnt, src, j + so, R->hi, &J->p, cone, true, nnd);
         a.cnt = __builtin_convertvector(cnt, vf);
         all[s] = a;
     }

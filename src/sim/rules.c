@@ -476,6 +476,10 @@ static void do_row(mur_flock *f, const tick_cfg *t, int32_t cy, int32_t cz, mur_
             const int32_t wlo = x - H > colmin ? x - H : colmin;
             one.lo = gb->col[wlo - cs];
             one.hi = gb->col[wend - cs + 1];
+            if (t->lean) /* the lean kernel's last chunk reads past the window (kernel.h): the slots
+                          * from o on are not gathered yet (o + MUR_LANES <= the buffer's end) */
+                for (int k = 0; k < MUR_LANES; k++)
+                    gb->x[one.hi + k] = MUR_FAR;
             scan_boids(f, t, &J, klo, khi, gb->self[x - cs] - klo, one.hi - one.lo, S, t->lean ? gb->x : NULL);
         }
         if (full && x == xs) {
