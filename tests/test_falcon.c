@@ -302,6 +302,8 @@ static void chain_alarm(float latency, int expect_l)
     d.escape_accel = 0.0f;
     d.escape_latency = latency;
     d.escape_exposure = 0.5f;
+    d.escape_reaction = 0.0f; /* copy at once after the latency: the hops are known by hand */
+    d.escape_flee_time = 0.0f;
     mur_flock *f = make(&d);
     for (int i = 0; i < n; i++)
         put(f, i, 0.0f, 40.0f, (float)i, 10.0f, 0.0f, 0.0f);

@@ -19,7 +19,7 @@
 
 size_t mur_escape_bytes_per_boid(void)
 {
-    return sizeof(mur_esc_row) + 3 * sizeof(uint8_t) + sizeof(int32_t) + 3 * sizeof(float);
+    return sizeof(mur_esc_row) + 3 * sizeof(uint8_t) + 2 * sizeof(int32_t) + 3 * sizeof(float);
 }
 
 void mur_escape_clear(mur_flock *f, int32_t i)
@@ -28,6 +28,7 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     f->esc[i] = MUR_ESCAPE_CALM;
     f->ecopy[i] = 0;
     f->alarm_tick[i] = -1;
+    f->alarm_src[i] = -1;
     memset(f->alarm_pos + 3 * (size_t)i, 0, 3 * sizeof(float));
 }
 
@@ -45,10 +46,10 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     if (cap <= f->esc_cap)
         return true;
     const size_t c = (size_t)cap;
-    void *p[6] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc};
-    const size_t b[6] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1};
+    void *p[7] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src};
+    const size_t b[7] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4};
     bool ok = true;
-    for (int r = 0; r < 6; r++)
+    for (int r = 0; r < 7; r++)
         ok = ok && grow(&p[r], c * b[r]);
     f->erow = p[0];
     f->esc = p[1];
@@ -56,6 +57,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->alarm_tick = p[3];
     f->alarm_pos = p[4];
     f->sesc = p[5];
+    f->alarm_src = p[6];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -73,6 +75,8 @@ void mur_escape_free(mur_flock *f)
     free(f->alarm_tick);
     free(f->alarm_pos);
     free(f->sesc);
+    free(f->alarm_src);
+    f->alarm_src = NULL;
     f->erow = NULL;
     f->esc = f->ecopy = f->sesc = NULL;
     f->alarm_tick = NULL;
@@ -188,8 +192,10 @@ static void set_up(mur_flock *f, const mur_flock_def *d)
     F->phase_tick = f->tick;
     F->attacks++;
     F->wave_first = -1;
-    for (int32_t i = 0; i < f->n; i++)
+    for (int32_t i = 0; i < f->n; i++) {
         f->alarm_tick[i] = -1;
+        f->alarm_src[i] = -1;
+    }
     event(f, MUR_EVENT_ATTACK_START, -1, F->pos_next, 0.0, 0.0, F->attacks);
 }
 
@@ -447,6 +453,14 @@ static int pick_kind(const mur_flock_def *d, uint64_t tick, int32_t i)
     return MUR_ESCAPE_SPEEDUP;
 }
 
+/* Whether the attacking falcon (at r from the bird, relative velocity rv = falcon's - bird's) would
+ * reach the bird within escape_flee_time: |r| < closing speed * time, closing speed = -r.rv / |r|,
+ * i.e. r.r < -r.rv * time (no square root). */
+static inline bool looming(const mur_flock_def *d, const float *r, float r2, const float *rv)
+{
+    return d->escape_flee_time > 0.0f && r2 < -dot3(r, rv) * d->escape_flee_time;
+}
+
 void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n)
 {
@@ -460,7 +474,9 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
     const float r2 = dot3(r, r);
     const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
-    if (kind == MUR_ESCAPE_CALM && !near) {
+    const float rv[3] = {F->vel[0] - b->vx, F->vel[1] - b->vy, F->vel[2] - b->vz};
+    const bool flee = attacking && looming(d, r, r2, rv);
+    if (kind == MUR_ESCAPE_CALM && !near && !flee) {
         /* the common case: calm, no falcon in sight; a neighbour's escape to copy? */
         uint8_t c = 0;
         for (int m = 0; !c && m < n; m++)
@@ -487,7 +503,13 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const float side[3] = {hv > 0.0f ? -v[2] / hv : 0.0f, 0.0f, hv > 0.0f ? v[0] / hv : 0.0f};
     if (kind == MUR_ESCAPE_CALM) {
         bool start = false;
-        if (near) {
+        int32_t src = i; /* the bird whose alarm starts this one's front: itself when it sees the falcon */
+        if (flee) {
+            /* the falcon looms: no need to be exposed or to look its way; the manoeuvre as if seen */
+            kind = pick_kind(d, f->tick, i);
+            e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+            start = true;
+        } else if (near) {
             /* exposure and the outward direction from the neighbours' unit directions */
             float u[3] = {0, 0, 0};
             for (int m = 0; m < n; m++) {
@@ -514,14 +536,30 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
                 start = true;
             }
         }
-        for (int m = 0; !start && m < n; m++) {
-            const uint8_t c = f->sesc[slot[m * stride]];
-            if (c) {
+        if (!start) {
+            /* copying: the first (nearest) of the k neighbours whose escape may be copied, with a rate
+             * k / escape_reaction per second (a counter-based draw per bird and tick) */
+            int first = -1, k = 0;
+            for (int m = 0; m < n; m++)
+                if (f->sesc[slot[m * stride]]) {
+                    first = first < 0 ? m : first;
+                    k++;
+                }
+            bool copy = k > 0;
+            if (copy && d->escape_reaction > 0.0f) {
+                const float p = 1.0f - expf(-dt * (float)k / d->escape_reaction);
+                copy = mur_hash_unit(d->seed ^ 0xc0b1e5ULL, f->tick, (uint64_t)i) < p;
+            }
+            if (copy) {
+                const uint8_t c = f->sesc[slot[first * stride]];
                 kind = c & 7;
                 /* the neighbour's manoeuvre; its side (away from the falcon) this bird's own unless
                  * escape_copy_side */
                 e = d->escape_copy_side ? c : (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
                 start = true;
+                /* the neighbour's front (it escapes since escape_latency: its alarm_src is not written
+                 * in this tick) */
+                src = f->alarm_src[f->order[slot[first * stride]]];
             }
         }
         if (start) {
@@ -529,6 +567,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             age = 0;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
+                f->alarm_src[i] = src;
                 f->alarm_pos[3 * (size_t)i] = b->px - F->centre[0];
                 f->alarm_pos[3 * (size_t)i + 1] = b->py - F->centre[1];
                 f->alarm_pos[3 * (size_t)i + 2] = b->pz - F->centre[2];
@@ -539,6 +578,24 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     float *acc = row->acc;
     acc[0] = acc[1] = acc[2] = 0.0f;
     const float A = d->escape_accel, sgn = (e & 8) ? -1.0f : 1.0f;
+    if (flee) {
+        /* away from the falcon's path (the part of its offset across the falcon's velocity): birds on
+         * either side of the path part, whatever manoeuvre they copy; straight away from the falcon
+         * when the bird is on the path itself */
+        const float fv2 = dot3(F->vel, F->vel);
+        const float along = fv2 > 0.0f ? dot3(r, F->vel) / fv2 : 0.0f;
+        float aw[3] = {-(r[0] - along * F->vel[0]), -(r[1] - along * F->vel[1]), -(r[2] - along * F->vel[2])};
+        float al = len3(aw);
+        if (!(al > 1e-3f * sqrtf(r2))) {
+            for (int c = 0; c < 3; c++)
+                aw[c] = -r[c];
+            al = sqrtf(r2);
+        }
+        if (al > 0.0f)
+            for (int c = 0; c < 3; c++)
+                acc[c] = A * aw[c] / al;
+        return;
+    }
     switch (kind) {
     case MUR_ESCAPE_ZIGZAG: {
         const float k = (float)age * dt < ZIGZAG_FIRST ? sgn * A : -sgn * A;
@@ -580,17 +637,46 @@ static void remove_boid(mur_flock *f, int32_t i)
         f->esc[i] = f->esc[last];
         f->ecopy[i] = f->ecopy[last];
         f->alarm_tick[i] = f->alarm_tick[last];
+        f->alarm_src[i] = f->alarm_src[last];
         memcpy(f->alarm_pos + 3 * (size_t)i, f->alarm_pos + 3 * (size_t)last, 3 * sizeof(float));
     }
+    for (int32_t j = 0; j < last; j++)
+        f->alarm_src[j] = f->alarm_src[j] == i ? -1 : (f->alarm_src[j] == last ? i : f->alarm_src[j]);
     f->n = last;
     f->def.boids = last;
 }
 
-/* The wave of the attack: time of first alarm against distance (in the flock's frame) from the first
- * bird alarmed, least squares t = t0 + dist / speed. */
+double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, int32_t n, float dt, int32_t *used)
+{
+    /* least squares t = t0 + dist / speed over the copied birds, each against its own front's first
+     * bird: a bird alarmed by another front than the earliest one is not read as a far, fast one */
+    double sd = 0, st = 0, sdd = 0, sdt = 0;
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t o = src[i];
+        if (tick[i] < 0 || o < 0 || o == i || o >= n || tick[o] < 0 || tick[o] > tick[i])
+            continue;
+        const float *p = pos + 3 * (size_t)i, *p0 = pos + 3 * (size_t)o;
+        const double dx = p[0] - p0[0], dy = p[1] - p0[1], dz = p[2] - p0[2];
+        const double dist = sqrt(dx * dx + dy * dy + dz * dz);
+        const double t = (double)(tick[i] - tick[o]) * dt;
+        sd += dist;
+        st += t;
+        sdd += dist * dist;
+        sdt += dist * t;
+        m++;
+    }
+    if (used)
+        *used = m;
+    if (m < 3)
+        return 0.0;
+    const double var = sdd - sd * sd / m, cov = sdt - sd * st / m;
+    return var > 0.0 && cov > 0.0 ? var / cov : 0.0;
+}
+
+/* The wave of the attack (mur_wave_fit) into an event. */
 static void wave(mur_flock *f, const mur_step *s)
 {
-    const float dt = s->def->dt;
     int32_t first = -1, count = 0;
     for (int32_t i = 0; i < f->n; i++) {
         const int32_t t = f->alarm_tick[i];
@@ -600,27 +686,7 @@ static void wave(mur_flock *f, const mur_step *s)
         if (first < 0 || t < f->alarm_tick[first])
             first = i;
     }
-    double speed = 0.0;
-    if (count >= 3) {
-        const float *p0 = f->alarm_pos + 3 * (size_t)first;
-        double sd = 0, st = 0, sdd = 0, sdt = 0;
-        for (int32_t i = 0; i < f->n; i++) {
-            if (f->alarm_tick[i] < 0)
-                continue;
-            const float *p = f->alarm_pos + 3 * (size_t)i;
-            const double dx = p[0] - p0[0], dy = p[1] - p0[1], dz = p[2] - p0[2];
-            const double dist = sqrt(dx * dx + dy * dy + dz * dz);
-            const double t = (double)(f->alarm_tick[i] - f->alarm_tick[first]) * dt;
-            sd += dist;
-            st += t;
-            sdd += dist * dist;
-            sdt += dist * t;
-        }
-        const double m = count;
-        const double var = sdd - sd * sd / m, cov = sdt - sd * st / m;
-        if (var > 0.0 && cov > 0.0)
-            speed = var / cov;
-    }
+    const double speed = mur_wave_fit(f->alarm_tick, f->alarm_src, f->alarm_pos, f->n, s->def->dt, NULL);
     const mur_falcon *F = &f->falcon;
     event(f, MUR_EVENT_WAVE, first, first >= 0 ? f->alarm_pos + 3 * (size_t)first : NULL, speed, F->mean_speed,
           count);
