@@ -16,6 +16,12 @@
 #define ZIGZAG_FIRST 0.25f
 /* Time constant of the falcon's speed control and of its straight steering, s. */
 #define FALCON_TAU 0.5f
+/* A bird's escape row's ts: the tick its state began (27 bits, wrapping) << 5 | FLEE | the state
+ * (mur_escape_state | side << 3). FLEE: it fled from the looming falcon in this manoeuvre and keeps
+ * the flight away from the falcon's path (row acc) to the manoeuvre's end. */
+#define TS_SHIFT 5
+#define TS_MASK 0x07ffffffu
+#define FLEE 16u
 
 size_t mur_escape_bytes_per_boid(void)
 {
@@ -467,9 +473,9 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const mur_flock_def *d = s->def;
     const mur_falcon *F = &f->falcon;
     mur_esc_row *row = &f->erow[i];
-    uint32_t e = row->ts & 15u;
+    uint32_t e = row->ts & 15u, fled = row->ts & FLEE;
     int kind = (int)(e & 7u);
-    const uint32_t now = (uint32_t)f->tick & 0x0fffffffu;
+    const uint32_t now = (uint32_t)f->tick & TS_MASK;
     const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
     const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
     const float r2 = dot3(r, r);
@@ -487,11 +493,14 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         }
     }
     const float dt = d->dt;
-    uint32_t since = row->ts >> 4;
-    uint32_t age = (now - since) & 0x0fffffffu;
-    if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= d->escape_time) {
+    uint32_t since = row->ts >> TS_SHIFT;
+    uint32_t age = (now - since) & TS_MASK;
+    /* a bird that fled keeps away from the falcon's path for escape_flee_time (at least escape_time) */
+    const float length = fled ? fmaxf(d->escape_time, d->escape_flee_time) : d->escape_time;
+    if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= length) {
         kind = MUR_ESCAPE_REFRACTORY;
         e = (uint32_t)kind;
+        fled = 0;
         since = now;
         age = 0;
     } else if (kind == MUR_ESCAPE_REFRACTORY && (float)age * dt >= d->escape_refractory) {
@@ -574,8 +583,13 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             }
         }
     }
-    row->ts = since << 4 | e;
+    const bool escaping = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
     float *acc = row->acc;
+    if (!flee && fled && escaping) { /* fled in this manoeuvre: on away from the path (acc as it was) */
+        row->ts = since << TS_SHIFT | FLEE | e;
+        return;
+    }
+    row->ts = since << TS_SHIFT | (flee && escaping ? FLEE : 0u) | e;
     acc[0] = acc[1] = acc[2] = 0.0f;
     const float A = d->escape_accel, sgn = (e & 8) ? -1.0f : 1.0f;
     if (flee) {
@@ -593,7 +607,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         }
         if (al > 0.0f)
             for (int c = 0; c < 3; c++)
-                acc[c] = A * aw[c] / al;
+                acc[c] = d->escape_flee_accel * aw[c] / al;
         return;
     }
     switch (kind) {
@@ -713,7 +727,7 @@ void mur_falcon_commit(mur_flock *f, const mur_step *s)
     /* the birds' states into the view, and what a neighbour may copy next tick: an escape that will
      * then have lasted the latency */
     const uint32_t L = latency_ticks(s->def);
-    const uint32_t next = (uint32_t)(f->tick + 1) & 0x0fffffffu;
+    const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
     int32_t alarmed = 0;
     for (int32_t i = 0; i < f->n; i++) {
         const uint32_t ts = f->erow[i].ts;
@@ -721,7 +735,7 @@ void mur_falcon_commit(mur_flock *f, const mur_step *s)
         const int k = e & 7;
         const bool escaping = k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
         f->esc[i] = e;
-        f->ecopy[i] = escaping && ((next - (ts >> 4)) & 0x0fffffffu) >= L ? e : 0;
+        f->ecopy[i] = escaping && ((next - (ts >> TS_SHIFT)) & TS_MASK) >= L ? e : 0;
         alarmed += escaping;
     }
     F->alarmed = alarmed;
