@@ -48,6 +48,7 @@ static void falcon_cycle(void **st)
     mur_flock_def d = starling(600);
     d.falcon = true;
     d.falcon_wait = 2.0f;
+    d.escape_flee_time = 0.0f; /* the birds fleeing its path leave a 600-bird flock no bird to lock on to in 30 s */
     mur_flock *f = make(&d);
     tally t = {{0}, {0}, 0};
     run(f, 1500, &t); /* 30 s */
@@ -75,6 +76,7 @@ static void falcon_catches(void **st)
         d.falcon_wait = 1.0f;
         d.falcon_retreat = 1.0f;
         d.falcon_remove = remove;
+        d.escape_flee_time = 0.0f; /* no flight from the falcon's path: birds stay to be caught */
         mur_flock *f = make(&d);
         tally t = {{0}, {0}, 0};
         run(f, 2000, &t);
