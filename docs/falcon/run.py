@@ -14,7 +14,8 @@ Per attack (the events' attack_start .. attack_end) it reads: the wave's speed (
 least squares of alarm time against distance, each copied bird against the first bird of its own
 front, in the flock's frame; docs/falcon.md) and the flock's speed, the largest share of birds
 alarmed, the jump of the nearest-neighbour distance (largest in the attack and 2 s after it, over the
-mean of the second before it), more groups than before (a split), lock-on and catch, and the time
+mean of the second before it), more groups than before (a split: the most groups in the attack and
+2 s after it against the most in as long a window before it), lock-on and catch, and the time
 after the attack until the polarisation is back to >= 0.85. The control runs the same attacks with
 birds that neither see nor flee the falcon (escape_radius 0, escape_flee_time 0): how often the
 flock's own fluctuations pass for a flash expansion or a split. Writes DIR/results_KIND.json and
@@ -105,7 +106,10 @@ def analyse(events, metrics, n, seed, extra):
         before = [float(m[t]["nn_distance"]) for t in range(s - 50, s) if t in m]
         pol0 = statistics.mean(float(m[t]["polarisation"]) for t in range(s - 50, s) if t in m) if before else None
         during = [float(m[t]["nn_distance"]) for t in range(s, end + 100) if t in m]
-        g0 = statistics.median(int(m[t]["groups"]) for t in range(s - 50, s) if t in m) if before else 0
+        # a split: more groups at some tick of the attack and the 2 s after it than at any tick of as
+        # long a window before it (the groups flicker: a max against a max, so the control reads 0)
+        span = end + 100 - s
+        g0 = max((int(m[t]["groups"]) for t in range(s - span, s) if t in m), default=0)
         g1 = max((int(m[t]["groups"]) for t in range(s, end + 100) if t in m), default=0)
         alarmed = max((float(m[t]["alarmed"]) for t in range(s, end + 100) if t in m), default=0.0)
         rec = None

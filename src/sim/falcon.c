@@ -16,6 +16,9 @@
 #define ZIGZAG_FIRST 0.25f
 /* Time constant of the falcon's speed control and of its straight steering, s. */
 #define FALCON_TAU 0.5f
+/* The approach steers at the centroid of the falcon's nearest prey (StarDisplay), this many birds: in
+ * a flock of several groups the nearest one, not the empty middle between them. */
+#define NEAREST_PREY 16
 /* A bird's escape row's ts: the tick its state began (27 bits, wrapping) << 5 | FLEE | the state
  * (mur_escape_state | side << 3). FLEE: it fled from the looming falcon in this manoeuvre and keeps
  * the flight away from the falcon's path (row acc) to the manoeuvre's end. */
@@ -255,6 +258,9 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
     double sum[3] = {0, 0, 0}, vs[3] = {0, 0, 0}, speed = 0.0;
     int32_t flying = 0, near_i = -1;
     float near_d2 = INFINITY;
+    int32_t prey[NEAREST_PREY];
+    float prey_d2[NEAREST_PREY];
+    int nprey = 0;
     const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
     const float sp = len3(F->vel);
     const float cos_lock = (float)cos((double)d->falcon_lock_angle * (MUR_TWO_PI / 360.0));
@@ -274,6 +280,29 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
         if (d2 < near_d2) {
             near_d2 = d2;
             near_i = i;
+        }
+        if (nprey < NEAREST_PREY || d2 < prey_d2[nprey - 1]) { /* the nearest prey, sorted, index order on ties */
+            int k = nprey < NEAREST_PREY ? nprey++ : NEAREST_PREY - 1;
+            for (; k > 0 && prey_d2[k - 1] > d2; k--) {
+                prey_d2[k] = prey_d2[k - 1];
+                prey[k] = prey[k - 1];
+            }
+            prey_d2[k] = d2;
+            prey[k] = i;
+        }
+    }
+    /* the centroid of the nearest prey and their mean velocity */
+    float prey_c[3] = {F->centre[0], F->centre[1], F->centre[2]}, prey_v[3] = {0, 0, 0};
+    if (nprey > 0) {
+        double pc[3] = {0, 0, 0}, pv[3] = {0, 0, 0};
+        for (int k = 0; k < nprey; k++)
+            for (int c = 0; c < 3; c++) {
+                pc[c] += f->pos[3 * (size_t)prey[k] + c];
+                pv[c] += f->vel[3 * (size_t)prey[k] + c];
+            }
+        for (int c = 0; c < 3; c++) {
+            prey_c[c] = (float)(pc[c] / nprey);
+            prey_v[c] = (float)(pv[c] / nprey);
         }
     }
     if (flying > 0)
@@ -353,10 +382,10 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
         return;
     }
     switch (next) {
-    case MUR_FALCON_APPROACH: { /* straight at the flock's centre, speeding up */
+    case MUR_FALCON_APPROACH: { /* at the centroid of the nearest prey, speeding up */
         top = d->falcon_attack_speed;
-        const float r[3] = {F->centre[0] - F->pos[0], F->centre[1] - F->pos[1], F->centre[2] - F->pos[2]};
-        pursue(d, F->vel, r, F->centre_vel, top, a);
+        const float r[3] = {prey_c[0] - F->pos[0], prey_c[1] - F->pos[1], prey_c[2] - F->pos[2]};
+        pursue(d, F->vel, r, nprey > 0 ? prey_v : F->centre_vel, top, a);
         break;
     }
     case MUR_FALCON_PURSUIT: {
