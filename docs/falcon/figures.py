@@ -11,7 +11,8 @@ patterns.png        the share of attacks with a flash expansion, a split and a w
                     et al. 2019) written beside
 alarm.png           alarm time against distance from the first bird alarmed for one attack
                     (N = 2000, reporting seed 1, the defaults), from the library through the Python
-                    module (build/python): each bird's first escape state in the attack
+                    module (build/python): each bird's first escape state in the attack; the
+                    front's speed in distance bands into alarm.json
 
 Needs matplotlib and numpy (Debian's /usr/bin/python3) and, for alarm.png, the Python module built
 in build/ (meson compile -C build).
@@ -125,6 +126,15 @@ def alarm(res):
     i0 = int(np.flatnonzero(first == t0)[0])
     d = np.linalg.norm(where[al] - where[i0], axis=1)
     tt = (first[al] - t0) * 0.02
+    # the front's local speed: least squares t = t0 + d / v over the birds in distance bands
+    bands = {}
+    for lo, hi in [(0, 10), (10, 20), (20, 30), (30, 40)]:
+        m = (d >= lo) & (d < hi)
+        if m.sum() >= 3 and np.var(d[m]) > 0:
+            slope = np.polyfit(d[m], tt[m], 1)[0]
+            bands["%d-%d m" % (lo, hi)] = {"birds": int(m.sum()), "speed": float(1.0 / slope) if slope > 0 else None}
+    with open(os.path.join(HERE, "alarm.json"), "w") as fp:
+        json.dump({"alarmed": int(al.sum()), "within_0.1s": int((tt <= 0.1).sum()), "bands": bands}, fp, indent=1)
     fig, ax = plt.subplots(figsize=(5, 3.6))
     ax.scatter(d, tt, s=3, color="C0", alpha=0.5, label="birds (%d of 2000 alarmed)" % al.sum())
     rep = [r["wave_speed"] for r in res["rows"] if r["group"] == "N = 2000" and r["seed"] == 1 and r["wave_speed"]]
