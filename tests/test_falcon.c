@@ -48,6 +48,7 @@ static void falcon_cycle(void **st)
     mur_flock_def d = starling(600);
     d.falcon = true;
     d.falcon_wait = 2.0f;
+    d.escape_flee_time = 0.0f; /* the birds fleeing its path leave a 600-bird flock no bird to lock on to in 30 s */
     mur_flock *f = make(&d);
     tally t = {{0}, {0}, 0};
     run(f, 1500, &t); /* 30 s */
@@ -75,6 +76,7 @@ static void falcon_catches(void **st)
         d.falcon_wait = 1.0f;
         d.falcon_retreat = 1.0f;
         d.falcon_remove = remove;
+        d.escape_flee_time = 0.0f; /* no flight from the falcon's path: birds stay to be caught */
         mur_flock *f = make(&d);
         tally t = {{0}, {0}, 0};
         run(f, 2000, &t);
@@ -203,7 +205,8 @@ static void falcon_bad_values(void **st)
     (void)st;
     static const char *const bad[] = {"falcon=maybe", "falcon_speed=0", "falcon_speed=nan", "falcon_gain=-1",
                                       "falcon_strategy=below", "falcon_target=random", "falcon_catch=inf",
-                                      "escape_fov=361", "escape_exposure=2", "escape_time=0", "falcon_mass=0"};
+                                      "escape_fov=361", "escape_exposure=2", "escape_time=0", "falcon_mass=0",
+                                      "escape_reaction=-1", "escape_flee_time=nan", "escape_flee_accel=2000"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         mur_flock_def d = mur_flock_default_def();
         mur_error err = {{0}};
@@ -302,6 +305,8 @@ static void chain_alarm(float latency, int expect_l)
     d.escape_accel = 0.0f;
     d.escape_latency = latency;
     d.escape_exposure = 0.5f;
+    d.escape_reaction = 0.0f; /* copy at once after the latency: the hops are known by hand */
+    d.escape_flee_time = 0.0f;
     mur_flock *f = make(&d);
     for (int i = 0; i < n; i++)
         put(f, i, 0.0f, 40.0f, (float)i, 10.0f, 0.0f, 0.0f);
@@ -345,11 +350,47 @@ static void falcon_alarm_spreads(void **st)
     chain_alarm(0.0f, 1);  /* at least one tick: the neighbours read the state at the tick's start */
 }
 
+/* The flight from the falcon's path: two birds 3 m either side of a falcon diving at them from above
+ * (the path vertical) flee in opposite directions, across the path; a bird the falcon would reach
+ * only later than escape_flee_time does not flee. The neutral rules (no steering of their own) and
+ * no detection (escape_radius 0), so only the flight moves them. */
+static void falcon_flee_parts(void **st)
+{
+    (void)st;
+    for (int far = 0; far <= 1; far++) {
+        mur_flock_def d = topo_def(2, 1000.0f);
+        d.dt = 0.02f;
+        d.falcon = true;
+        d.falcon_strategy = MUR_FALCON_ABOVE;
+        d.falcon_setup = 20.0f; /* 20 m above the birds' centre, flying down at 20 m/s: 1 s to reach them */
+        d.escape_radius = 0.0f;
+        d.escape_flee_time = far ? 0.5f : 2.0f;
+        d.escape_flee_accel = 10.0f;
+        mur_flock *f = make(&d);
+        put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+        put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+        for (int t = 0; t < 10; t++)
+            mur_flock_step(f);
+        const mur_view v = mur_flock_view(f);
+        if (far) { /* 0.5 s: the falcon is 16 m away at 20 m/s, 0.8 s: no flight yet */
+            assert_true(fabsf(v.vel[0]) < 1e-6f && fabsf(v.vel[3]) < 1e-6f);
+            assert_int_equal(v.escape[0] & 7, MUR_ESCAPE_CALM);
+        } else {
+            assert_true(v.vel[0] < -0.5f); /* the bird at x = -3 flees to -x */
+            assert_true(v.vel[3] > 0.5f);  /* the one at x = +3 to +x */
+            assert_near(v.vel[0], -v.vel[3], 1e-4);
+            assert_true((v.escape[0] & 7) >= MUR_ESCAPE_ZIGZAG && (v.escape[0] & 7) <= MUR_ESCAPE_SPEEDUP);
+        }
+        mur_flock_destroy(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_cycle),      cmocka_unit_test(falcon_catches), cmocka_unit_test(falcon_deterministic),
         cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads),
+        cmocka_unit_test(falcon_flee_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,19 +1,26 @@
 #!/usr/bin/env python3
 """Falcon attacks on murmur's starling flock, measured against the field (docs/falcon.md, issue 26).
 
-    docs/falcon/run.py                   # the reporting run: N = 500, 2000, 8000 (seeds 1, 2) and
-                                         # strategies x attack speeds at N = 2000 (seed 1)
-    docs/falcon/run.py --tuning          # the tuning run (seed 101): escape_latency 0.05 .. 0.2 s
-    docs/falcon/run.py --quick           # one small run of each kind (a smoke test)
+    docs/falcon/run.py                   # the reporting run (seeds 1, 2, 3): N = 500, 2000, 8000, and
+                                         # strategies x attack speeds at N = 2000, and the control
+    docs/falcon/run.py --tuning          # the tuning run (seeds 101, 102): escape_reaction and
+                                         # escape_flee_time at N = 500 and 2000
+    docs/falcon/run.py --quick           # one small run (a smoke test)
 
-Each run is one batch command: the starling preset settles for --settle ticks (2500: 50 s), then `--at` switches
-the falcon on and the run goes on for --attack ticks with --events and --metrics. Per attack (the
-events' attack_start .. attack_end) it reads: the wave's speed (the `wave` event: least squares of
-alarm time against distance from the first bird alarmed, in the flock's frame) and the flock's speed,
-the largest share of birds alarmed, the jump of the nearest-neighbour distance (largest in the attack
-and 2 s after it, over the mean of the second before it), more groups than before (a split), and the
-time after the attack until the polarisation is back to >= 0.85. Writes DIR/results.json and
-DIR/results.md (default DIR: docs/falcon). Standard library only; 2 runs at a time (--jobs).
+Each run is one batch command and one attack: the starling preset settles for --settle ticks (2500:
+50 s), then `--at` switches the falcon on (falcon_wait 60 s: no second attack in the run) and the run
+goes on for --attack ticks (1900: 38 s, the attack and 30 s after it) with --events and --metrics.
+Per attack (the events' attack_start .. attack_end) it reads: the wave's speed (the `wave` event:
+least squares of alarm time against distance, each copied bird against the first bird of its own
+front, in the flock's frame; docs/falcon.md) and the flock's speed, the largest share of birds
+alarmed, the jump of the nearest-neighbour distance (largest in the attack and 2 s after it, over the
+mean of the second before it), more groups than before (a split: the most groups in the attack and
+2 s after it against the most in as long a window before it), lock-on and catch, and the time
+after the attack until the polarisation is back to >= 0.85. The control runs the same attacks with
+birds that neither see nor flee the falcon (escape_radius 0, escape_flee_time 0): how often the
+flock's own fluctuations pass for a flash expansion or a split. Writes DIR/results_KIND.json and
+DIR/results_KIND.md (default DIR: docs/falcon); docs/falcon/figures.py draws the figures from the
+json. Standard library only; 2 runs at a time (--jobs).
 """
 import argparse
 import csv
@@ -29,8 +36,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DT = 0.02  # the starling preset's tick
 
-TUNING_SEEDS = [101]
-REPORT_SEEDS = [1, 2]
+# declared before any run: tune on TUNING_SEEDS only, report on REPORT_SEEDS (run once)
+TUNING_SEEDS = [101, 102]
+REPORT_SEEDS = [1, 2, 3]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
@@ -59,7 +67,7 @@ def one_run(murmur, n, seed, settle, attack, extra, tmp):
     ev, me = os.path.join(tmp, tag + "_ev.csv"), os.path.join(tmp, tag + "_m.csv")
     cmd = [murmur, "--preset", "starling", "--boids", str(n), "--seed", str(seed), "--quiet",
            "--steps", str(settle + attack), "--at", "%d:falcon=on" % settle,
-           "--set", "falcon_wait=5", "--events", ev, "--metrics", me]
+           "--set", "falcon_wait=60", "--events", ev, "--metrics", me]
     for x in extra:
         cmd += ["--set", x]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -75,7 +83,8 @@ def analyse(events, metrics, n, seed, extra):
     for e in events:
         k, t = e["event"], int(e["tick"])
         if k == "attack_start":
-            cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "catch": False}
+            cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "catch": False,
+                   "lock_on": False}
             attacks.append(cur)
         elif cur is None:
             continue
@@ -83,6 +92,8 @@ def analyse(events, metrics, n, seed, extra):
             cur["end"] = t
         elif k == "catch":
             cur["catch"] = True
+        elif k == "lock_on":
+            cur["lock_on"] = True
         elif k == "wave":
             cur["wave"] = float(e["value"]) or None
             cur["flock_speed"] = float(e["aux"])
@@ -95,7 +106,10 @@ def analyse(events, metrics, n, seed, extra):
         before = [float(m[t]["nn_distance"]) for t in range(s - 50, s) if t in m]
         pol0 = statistics.mean(float(m[t]["polarisation"]) for t in range(s - 50, s) if t in m) if before else None
         during = [float(m[t]["nn_distance"]) for t in range(s, end + 100) if t in m]
-        g0 = statistics.median(int(m[t]["groups"]) for t in range(s - 50, s) if t in m) if before else 0
+        # a split: more groups at some tick of the attack and the 2 s after it than at any tick of as
+        # long a window before it (the groups flicker: a max against a max, so the control reads 0)
+        span = end + 100 - s
+        g0 = max((int(m[t]["groups"]) for t in range(s - span, s) if t in m), default=0)
         g1 = max((int(m[t]["groups"]) for t in range(s, end + 100) if t in m), default=0)
         alarmed = max((float(m[t]["alarmed"]) for t in range(s, end + 100) if t in m), default=0.0)
         rec = None
@@ -110,8 +124,9 @@ def analyse(events, metrics, n, seed, extra):
         out.append({"n": n, "seed": seed, "extra": extra, "start": s, "length_s": (end - s) * DT,
                     "wave_speed": a["wave"], "flock_speed": a["flock_speed"], "wave_birds": a["wave_birds"],
                     "alarmed_max": alarmed, "nn_jump": jump, "groups_before": g0, "groups_max": g1,
-                    "split": g1 > g0, "flash": jump >= 1.25, "wave": a["wave"] is not None and alarmed >= 0.2,
-                    "recovery_s": rec, "catch": a["catch"], "polarisation_before": pol0})
+                    "split": g1 > g0, "flash": jump >= 1.25,
+                    "wave": a["wave"] is not None and a["wave_birds"] >= 0.2 * n,
+                    "recovery_s": rec, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
     return out
 
 
@@ -119,17 +134,29 @@ def summary(rows):
     ws = [r["wave_speed"] for r in rows if r["wave_speed"]]
     fs = [r["flock_speed"] for r in rows if r["wave_speed"] and r["flock_speed"]]
     rec = [r["recovery_s"] for r in rows if r["recovery_s"] is not None]
+    pol = [r for r in rows if r["polarisation_before"] is not None and r["polarisation_before"] >= 0.85]
     k = len(rows)
+
+    def share(key):
+        return sum(bool(r[key]) for r in rows) / k if k else None
+
     return {
         "attacks": k,
         "wave_speed_median": statistics.median(ws) if ws else None,
+        "wave_speed_min": min(ws) if ws else None,
+        "wave_speed_max": max(ws) if ws else None,
         "wave_over_flock_median": statistics.median(w / f for w, f in zip(ws, fs)) if fs else None,
-        "flash_share": sum(r["flash"] for r in rows) / k if k else None,
-        "wave_share": sum(r["wave"] for r in rows) / k if k else None,
-        "split_share": sum(r["split"] for r in rows) / k if k else None,
+        "flash_share": share("flash"),
+        "wave_share": share("wave"),
+        "split_share": share("split"),
+        "lock_on_share": share("lock_on"),
+        "catch_share": share("catch"),
         "reacted_share": sum(r["flash"] or r["split"] for r in rows) / k if k else None,
         "recovered_30s_share": sum(1 for r in rows if r["recovery_s"] is not None and r["recovery_s"] <= 30) / k
         if k else None,
+        "polarised_before": len(pol),
+        "polarised_recovered_30s_share": sum(1 for r in pol if r["recovery_s"] is not None and r["recovery_s"] <= 30)
+        / len(pol) if pol else None,
         "recovery_median_s": statistics.median(rec) if rec else None,
         "polarisation_before": statistics.median(r["polarisation_before"] for r in rows) if k else None,
         "alarmed_median": statistics.median(r["alarmed_max"] for r in rows) if k else None,
@@ -143,14 +170,18 @@ def fmt(x, p=2):
 
 def table(title, groups):
     lines = ["### " + title, "",
-             "| run | attacks | wave speed m/s (median) | wave / flock speed | alarmed (median max) | NN jump (median) "
-             "| flash | wave | split | polarisation before | polarisation >= 0.85 within 30 s |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| run | attacks | wave speed m/s: median (range) | wave / flock speed | alarmed (median max) "
+             "| NN jump (median) | flash | split | flash or split | wave | lock-on | catch | polarisation before "
+             "| back to >= 0.85 in 30 s (all; of those >= 0.85 before) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
-        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_over_flock_median"]),
-            fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["wave_share"]),
-            fmt(s["split_share"]), fmt(s["polarisation_before"]), fmt(s["recovered_30s_share"])))
+        lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d |" % (
+            name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
+            fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
+            fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
+            fmt(s["reacted_share"]), fmt(s["wave_share"]), fmt(s["lock_on_share"]), fmt(s["catch_share"]),
+            fmt(s["polarisation_before"]), fmt(s["recovered_30s_share"]), fmt(s["polarised_recovered_30s_share"]),
+            s["polarised_before"]))
     return "\n".join(lines) + "\n"
 
 
@@ -160,16 +191,22 @@ def main():
     ap.add_argument("--out", default=HERE)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--settle", type=int, default=2500, help="ticks before the falcon comes (default 2500 = 50 s)")
-    ap.add_argument("--attack", type=int, default=1500, help="ticks with the falcon (default 1500 = 30 s)")
-    ap.add_argument("--tuning", action="store_true", help="the tuning run (seed 101) instead of the reporting run")
+    ap.add_argument("--attack", type=int, default=1900,
+                    help="ticks with the falcon (default 1900 = 38 s: one attack and 30 s after it)")
+    ap.add_argument("--tuning", action="store_true", help="the tuning run (seeds %s)" % TUNING_SEEDS)
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
     murmur = murmur_path(a.murmur)
     jobs = []
     if a.tuning:
-        for lat in ["0.05", "0.1", "0.15", "0.2"]:
+        for rt in ["0.1", "0.2", "0.3"]:
             for n in SIZES[:2]:
-                jobs.append(("latency %s s, N = %d" % (lat, n), n, TUNING_SEEDS[0], ["escape_latency=" + lat]))
+                for s in TUNING_SEEDS:
+                    jobs.append(("reaction %s s, N = %d" % (rt, n), n, s, ["escape_reaction=" + rt]))
+        for ft in ["0", "0.5", "1.5"]:
+            for n in SIZES[:2]:
+                for s in TUNING_SEEDS:
+                    jobs.append(("flee time %s s, N = %d" % (ft, n), n, s, ["escape_flee_time=" + ft]))
     elif a.quick:
         jobs = [("quick", 500, 1, [])]
         a.settle, a.attack = 300, 600
@@ -179,23 +216,34 @@ def main():
                 jobs.append(("N = %d" % n, n, s, []))
         for st in STRATEGIES:
             for v in SPEEDS:
-                jobs.append(("%s, %d m/s" % (st, v), 2000, REPORT_SEEDS[0],
-                             ["falcon_strategy=" + st, "falcon_attack_speed=%d" % v]))
+                for s in REPORT_SEEDS:
+                    extra = [] if (st, v) == ("above", 30) else ["falcon_strategy=" + st, "falcon_attack_speed=%d" % v]
+                    jobs.append(("%s, %d m/s" % (st, v), 2000, s, extra))
+        for s in REPORT_SEEDS:
+            jobs.append(("control: birds blind to the falcon, N = 2000", 2000, s,
+                         ["escape_radius=0", "escape_flee_time=0"]))
+    cache = {}
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        futs = [(name, pool.submit(one_run, murmur, n, s, a.settle, a.attack, extra, tmp))
-                for name, n, s, extra in jobs]
+        futs = []
+        for name, n, s, extra in jobs:
+            key = (n, s, tuple(extra))
+            if key not in cache:  # the defaults (above, 30 m/s) at N = 2000 are one run in two groups
+                cache[key] = pool.submit(one_run, murmur, n, s, a.settle, a.attack, extra, tmp)
+            futs.append((name, cache[key]))
         results = [(name, f.result()) for name, f in futs]
     groups, rows = {}, []
     for name, rs in results:
         groups.setdefault(name, []).extend(rs)
-        rows.extend(rs)
+        rows.extend(dict(r, group=name) for r in rs)
     summ = [(name, summary(rs)) for name, rs in groups.items()]
     os.makedirs(a.out, exist_ok=True)
     kind = "tuning" if a.tuning else ("quick" if a.quick else "reporting")
+    seeds = TUNING_SEEDS if a.tuning else REPORT_SEEDS
     with open(os.path.join(a.out, "results_%s.json" % kind), "w") as fp:
-        json.dump({"settle": a.settle, "attack": a.attack, "rows": rows, "summary": dict(summ)}, fp, indent=1)
-    md = table("%s run (settle %d ticks, %d ticks of attacks; seeds %s)" % (
-        kind, a.settle, a.attack, TUNING_SEEDS if a.tuning else REPORT_SEEDS), summ)
+        json.dump({"settle": a.settle, "attack": a.attack, "seeds": seeds, "rows": rows, "summary": dict(summ)},
+                  fp, indent=1)
+    md = table("%s run (settle %d ticks, %d ticks with the falcon, one attack a run; seeds %s)" % (
+        kind, a.settle, a.attack, seeds), summ)
     md += "\nfield: wave speed %.1f .. %.1f m/s, mean %.1f (Procaccini et al. 2011)\n" % (
         FIELD_WAVE[0], FIELD_WAVE[2], FIELD_WAVE[1])
     with open(os.path.join(a.out, "results_%s.md" % kind), "w") as fp:

@@ -219,6 +219,9 @@ typedef struct mur_flock_def {
     float escape_turn;          ///< weight of the turn away from the falcon
     float escape_speedup;       ///< weight of the speed-up
     bool escape_copy_side;      ///< copiers take the neighbour's side too (off: each turns away from the falcon itself)
+    float escape_reaction;      ///< mean reaction time to one copyable escaping neighbour, s (0 = copy at once)
+    float escape_flee_time;     ///< a bird the falcon would reach within this time flees away from its path, s (0 = never)
+    float escape_flee_accel;    ///< acceleration of that flight away from the falcon's path, m/s^2
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.

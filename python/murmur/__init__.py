@@ -299,6 +299,12 @@ class Flock:
         return self._rows("roll")
 
     @property
+    def escape(self):
+        """(boids,) uint8 escape state with the falcon on (bits 0-2: 0 calm, 1..4 escaping, 5 refractory;
+        bit 3 the manoeuvre's side; docs/falcon.md), empty without it: a read-only view."""
+        return self._rows("escape")
+
+    @property
     def predator_positions(self):
         return self._rows("pred_pos")
 

@@ -5,9 +5,9 @@
 
 #include <string.h>
 
-typedef enum { ROW_POS, ROW_VEL, ROW_PERCH, ROW_ROLL, ROW_PRED_POS, ROW_PRED_VEL, ROW_COUNT } row_kind;
+typedef enum { ROW_POS, ROW_VEL, ROW_PERCH, ROW_ROLL, ROW_PRED_POS, ROW_PRED_VEL, ROW_ESCAPE, ROW_COUNT } row_kind;
 
-static const char *const ROW_NAMES[ROW_COUNT] = {"pos", "vel", "perch", "roll", "pred_pos", "pred_vel"};
+static const char *const ROW_NAMES[ROW_COUNT] = {"pos", "vel", "perch", "roll", "pred_pos", "pred_vel", "escape"};
 
 typedef struct {
     PyObject_HEAD
@@ -50,6 +50,8 @@ static int rows_getbuffer(PyObject *obj, Py_buffer *view, int flags)
     case ROW_ROLL: p = v.roll; cols = 1; break;
     case ROW_PRED_POS: p = v.pred_pos; n = v.predators; break;
     case ROW_PRED_VEL: p = v.pred_vel; n = v.predators; break;
+    case ROW_ESCAPE: /* the falcon's escape states (docs/falcon.md); none without the falcon */
+        p = v.escape; cols = 1; fmt = "B"; item = sizeof(uint8_t); n = p ? n : 0; break;
     case ROW_COUNT: break;
     }
     static const float empty[1] = {0};
@@ -112,7 +114,7 @@ PyObject *murmur_rows_new(FlockObject *self, const char *which)
     while (k < ROW_COUNT && strcmp(ROW_NAMES[k], which) != 0)
         k++;
     if (k == ROW_COUNT) {
-        PyErr_Format(PyExc_ValueError, "murmur: unknown row '%s' (pos, vel, perch, roll, pred_pos, pred_vel)", which);
+        PyErr_Format(PyExc_ValueError, "murmur: unknown row '%s' (pos, vel, perch, roll, pred_pos, pred_vel, escape)", which);
         return NULL;
     }
     RowsObject *r = PyObject_New(RowsObject, &murmur_RowsType);

@@ -44,6 +44,13 @@ def test_views_are_zero_copy_read_only_and_live():
     assert f.perch.shape == (300,) and f.perch.dtype == np.int32
     assert f.roll.shape == (300,)
     assert f.predator_positions.shape == (0, 3)
+    # the falcon's escape states (docs/falcon.md): empty without the falcon, one byte a bird with it
+    assert f.escape.shape == (0,)
+    f.set(falcon="on", falcon_setup=20)
+    f.step(60)
+    e = f.escape
+    assert e.shape == (300,) and e.dtype == np.uint8 and not e.flags.writeable
+    assert ((e & 7) <= 5).all()
 
 
 def test_same_bits_as_a_second_flock_and_hash():

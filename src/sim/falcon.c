@@ -16,10 +16,19 @@
 #define ZIGZAG_FIRST 0.25f
 /* Time constant of the falcon's speed control and of its straight steering, s. */
 #define FALCON_TAU 0.5f
+/* The approach steers at the centroid of the falcon's nearest prey (StarDisplay), this many birds: in
+ * a flock of several groups the nearest one, not the empty middle between them. */
+#define NEAREST_PREY 16
+/* A bird's escape row's ts: the tick its state began (27 bits, wrapping) << 5 | FLEE | the state
+ * (mur_escape_state | side << 3). FLEE: it fled from the looming falcon in this manoeuvre and keeps
+ * the flight away from the falcon's path (row acc) to the manoeuvre's end. */
+#define TS_SHIFT 5
+#define TS_MASK 0x07ffffffu
+#define FLEE 16u
 
 size_t mur_escape_bytes_per_boid(void)
 {
-    return sizeof(mur_esc_row) + 3 * sizeof(uint8_t) + sizeof(int32_t) + 3 * sizeof(float);
+    return sizeof(mur_esc_row) + 3 * sizeof(uint8_t) + 2 * sizeof(int32_t) + 3 * sizeof(float);
 }
 
 void mur_escape_clear(mur_flock *f, int32_t i)
@@ -28,6 +37,7 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     f->esc[i] = MUR_ESCAPE_CALM;
     f->ecopy[i] = 0;
     f->alarm_tick[i] = -1;
+    f->alarm_src[i] = -1;
     memset(f->alarm_pos + 3 * (size_t)i, 0, 3 * sizeof(float));
 }
 
@@ -45,10 +55,10 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     if (cap <= f->esc_cap)
         return true;
     const size_t c = (size_t)cap;
-    void *p[6] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc};
-    const size_t b[6] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1};
+    void *p[7] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src};
+    const size_t b[7] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4};
     bool ok = true;
-    for (int r = 0; r < 6; r++)
+    for (int r = 0; r < 7; r++)
         ok = ok && grow(&p[r], c * b[r]);
     f->erow = p[0];
     f->esc = p[1];
@@ -56,6 +66,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->alarm_tick = p[3];
     f->alarm_pos = p[4];
     f->sesc = p[5];
+    f->alarm_src = p[6];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -73,6 +84,8 @@ void mur_escape_free(mur_flock *f)
     free(f->alarm_tick);
     free(f->alarm_pos);
     free(f->sesc);
+    free(f->alarm_src);
+    f->alarm_src = NULL;
     f->erow = NULL;
     f->esc = f->ecopy = f->sesc = NULL;
     f->alarm_tick = NULL;
@@ -188,8 +201,10 @@ static void set_up(mur_flock *f, const mur_flock_def *d)
     F->phase_tick = f->tick;
     F->attacks++;
     F->wave_first = -1;
-    for (int32_t i = 0; i < f->n; i++)
+    for (int32_t i = 0; i < f->n; i++) {
         f->alarm_tick[i] = -1;
+        f->alarm_src[i] = -1;
+    }
     event(f, MUR_EVENT_ATTACK_START, -1, F->pos_next, 0.0, 0.0, F->attacks);
 }
 
@@ -243,6 +258,9 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
     double sum[3] = {0, 0, 0}, vs[3] = {0, 0, 0}, speed = 0.0;
     int32_t flying = 0, near_i = -1;
     float near_d2 = INFINITY;
+    int32_t prey[NEAREST_PREY];
+    float prey_d2[NEAREST_PREY];
+    int nprey = 0;
     const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
     const float sp = len3(F->vel);
     const float cos_lock = (float)cos((double)d->falcon_lock_angle * (MUR_TWO_PI / 360.0));
@@ -262,6 +280,29 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
         if (d2 < near_d2) {
             near_d2 = d2;
             near_i = i;
+        }
+        if (nprey < NEAREST_PREY || d2 < prey_d2[nprey - 1]) { /* the nearest prey, sorted, index order on ties */
+            int k = nprey < NEAREST_PREY ? nprey++ : NEAREST_PREY - 1;
+            for (; k > 0 && prey_d2[k - 1] > d2; k--) {
+                prey_d2[k] = prey_d2[k - 1];
+                prey[k] = prey[k - 1];
+            }
+            prey_d2[k] = d2;
+            prey[k] = i;
+        }
+    }
+    /* the centroid of the nearest prey and their mean velocity */
+    float prey_c[3] = {F->centre[0], F->centre[1], F->centre[2]}, prey_v[3] = {0, 0, 0};
+    if (nprey > 0) {
+        double pc[3] = {0, 0, 0}, pv[3] = {0, 0, 0};
+        for (int k = 0; k < nprey; k++)
+            for (int c = 0; c < 3; c++) {
+                pc[c] += f->pos[3 * (size_t)prey[k] + c];
+                pv[c] += f->vel[3 * (size_t)prey[k] + c];
+            }
+        for (int c = 0; c < 3; c++) {
+            prey_c[c] = (float)(pc[c] / nprey);
+            prey_v[c] = (float)(pv[c] / nprey);
         }
     }
     if (flying > 0)
@@ -341,10 +382,10 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
         return;
     }
     switch (next) {
-    case MUR_FALCON_APPROACH: { /* straight at the flock's centre, speeding up */
+    case MUR_FALCON_APPROACH: { /* at the centroid of the nearest prey, speeding up */
         top = d->falcon_attack_speed;
-        const float r[3] = {F->centre[0] - F->pos[0], F->centre[1] - F->pos[1], F->centre[2] - F->pos[2]};
-        pursue(d, F->vel, r, F->centre_vel, top, a);
+        const float r[3] = {prey_c[0] - F->pos[0], prey_c[1] - F->pos[1], prey_c[2] - F->pos[2]};
+        pursue(d, F->vel, r, nprey > 0 ? prey_v : F->centre_vel, top, a);
         break;
     }
     case MUR_FALCON_PURSUIT: {
@@ -447,20 +488,30 @@ static int pick_kind(const mur_flock_def *d, uint64_t tick, int32_t i)
     return MUR_ESCAPE_SPEEDUP;
 }
 
+/* Whether the attacking falcon (at r from the bird, relative velocity rv = falcon's - bird's) would
+ * reach the bird within escape_flee_time: |r| < closing speed * time, closing speed = -r.rv / |r|,
+ * i.e. r.r < -r.rv * time (no square root). */
+static inline bool looming(const mur_flock_def *d, const float *r, float r2, const float *rv)
+{
+    return d->escape_flee_time > 0.0f && r2 < -dot3(r, rv) * d->escape_flee_time;
+}
+
 void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n)
 {
     const mur_flock_def *d = s->def;
     const mur_falcon *F = &f->falcon;
     mur_esc_row *row = &f->erow[i];
-    uint32_t e = row->ts & 15u;
+    uint32_t e = row->ts & 15u, fled = row->ts & FLEE;
     int kind = (int)(e & 7u);
-    const uint32_t now = (uint32_t)f->tick & 0x0fffffffu;
+    const uint32_t now = (uint32_t)f->tick & TS_MASK;
     const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
     const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
     const float r2 = dot3(r, r);
     const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
-    if (kind == MUR_ESCAPE_CALM && !near) {
+    const float rv[3] = {F->vel[0] - b->vx, F->vel[1] - b->vy, F->vel[2] - b->vz};
+    const bool flee = attacking && looming(d, r, r2, rv);
+    if (kind == MUR_ESCAPE_CALM && !near && !flee) {
         /* the common case: calm, no falcon in sight; a neighbour's escape to copy? */
         uint8_t c = 0;
         for (int m = 0; !c && m < n; m++)
@@ -471,11 +522,14 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         }
     }
     const float dt = d->dt;
-    uint32_t since = row->ts >> 4;
-    uint32_t age = (now - since) & 0x0fffffffu;
-    if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= d->escape_time) {
+    uint32_t since = row->ts >> TS_SHIFT;
+    uint32_t age = (now - since) & TS_MASK;
+    /* a bird that fled keeps away from the falcon's path for escape_flee_time (at least escape_time) */
+    const float length = fled ? fmaxf(d->escape_time, d->escape_flee_time) : d->escape_time;
+    if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= length) {
         kind = MUR_ESCAPE_REFRACTORY;
         e = (uint32_t)kind;
+        fled = 0;
         since = now;
         age = 0;
     } else if (kind == MUR_ESCAPE_REFRACTORY && (float)age * dt >= d->escape_refractory) {
@@ -487,7 +541,13 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const float side[3] = {hv > 0.0f ? -v[2] / hv : 0.0f, 0.0f, hv > 0.0f ? v[0] / hv : 0.0f};
     if (kind == MUR_ESCAPE_CALM) {
         bool start = false;
-        if (near) {
+        int32_t src = i; /* the bird whose alarm starts this one's front: itself when it sees the falcon */
+        if (flee) {
+            /* the falcon looms: no need to be exposed or to look its way; the manoeuvre as if seen */
+            kind = pick_kind(d, f->tick, i);
+            e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+            start = true;
+        } else if (near) {
             /* exposure and the outward direction from the neighbours' unit directions */
             float u[3] = {0, 0, 0};
             for (int m = 0; m < n; m++) {
@@ -514,14 +574,30 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
                 start = true;
             }
         }
-        for (int m = 0; !start && m < n; m++) {
-            const uint8_t c = f->sesc[slot[m * stride]];
-            if (c) {
+        if (!start) {
+            /* copying: the first (nearest) of the k neighbours whose escape may be copied, with a rate
+             * k / escape_reaction per second (a counter-based draw per bird and tick) */
+            int first = -1, k = 0;
+            for (int m = 0; m < n; m++)
+                if (f->sesc[slot[m * stride]]) {
+                    first = first < 0 ? m : first;
+                    k++;
+                }
+            bool copy = k > 0;
+            if (copy && d->escape_reaction > 0.0f) {
+                const float p = 1.0f - expf(-dt * (float)k / d->escape_reaction);
+                copy = mur_hash_unit(d->seed ^ 0xc0b1e5ULL, f->tick, (uint64_t)i) < p;
+            }
+            if (copy) {
+                const uint8_t c = f->sesc[slot[first * stride]];
                 kind = c & 7;
                 /* the neighbour's manoeuvre; its side (away from the falcon) this bird's own unless
                  * escape_copy_side */
                 e = d->escape_copy_side ? c : (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
                 start = true;
+                /* the neighbour's front (it escapes since escape_latency: its alarm_src is not written
+                 * in this tick) */
+                src = f->alarm_src[f->order[slot[first * stride]]];
             }
         }
         if (start) {
@@ -529,16 +605,40 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             age = 0;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
+                f->alarm_src[i] = src;
                 f->alarm_pos[3 * (size_t)i] = b->px - F->centre[0];
                 f->alarm_pos[3 * (size_t)i + 1] = b->py - F->centre[1];
                 f->alarm_pos[3 * (size_t)i + 2] = b->pz - F->centre[2];
             }
         }
     }
-    row->ts = since << 4 | e;
+    const bool escaping = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
     float *acc = row->acc;
+    if (!flee && fled && escaping) { /* fled in this manoeuvre: on away from the path (acc as it was) */
+        row->ts = since << TS_SHIFT | FLEE | e;
+        return;
+    }
+    row->ts = since << TS_SHIFT | (flee && escaping ? FLEE : 0u) | e;
     acc[0] = acc[1] = acc[2] = 0.0f;
     const float A = d->escape_accel, sgn = (e & 8) ? -1.0f : 1.0f;
+    if (flee) {
+        /* away from the falcon's path (the part of its offset across the falcon's velocity): birds on
+         * either side of the path part, whatever manoeuvre they copy; straight away from the falcon
+         * when the bird is on the path itself */
+        const float fv2 = dot3(F->vel, F->vel);
+        const float along = fv2 > 0.0f ? dot3(r, F->vel) / fv2 : 0.0f;
+        float aw[3] = {-(r[0] - along * F->vel[0]), -(r[1] - along * F->vel[1]), -(r[2] - along * F->vel[2])};
+        float al = len3(aw);
+        if (!(al > 1e-3f * sqrtf(r2))) {
+            for (int c = 0; c < 3; c++)
+                aw[c] = -r[c];
+            al = sqrtf(r2);
+        }
+        if (al > 0.0f)
+            for (int c = 0; c < 3; c++)
+                acc[c] = d->escape_flee_accel * aw[c] / al;
+        return;
+    }
     switch (kind) {
     case MUR_ESCAPE_ZIGZAG: {
         const float k = (float)age * dt < ZIGZAG_FIRST ? sgn * A : -sgn * A;
@@ -580,17 +680,46 @@ static void remove_boid(mur_flock *f, int32_t i)
         f->esc[i] = f->esc[last];
         f->ecopy[i] = f->ecopy[last];
         f->alarm_tick[i] = f->alarm_tick[last];
+        f->alarm_src[i] = f->alarm_src[last];
         memcpy(f->alarm_pos + 3 * (size_t)i, f->alarm_pos + 3 * (size_t)last, 3 * sizeof(float));
     }
+    for (int32_t j = 0; j < last; j++)
+        f->alarm_src[j] = f->alarm_src[j] == i ? -1 : (f->alarm_src[j] == last ? i : f->alarm_src[j]);
     f->n = last;
     f->def.boids = last;
 }
 
-/* The wave of the attack: time of first alarm against distance (in the flock's frame) from the first
- * bird alarmed, least squares t = t0 + dist / speed. */
+double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, int32_t n, float dt, int32_t *used)
+{
+    /* least squares t = t0 + dist / speed over the copied birds, each against its own front's first
+     * bird: a bird alarmed by another front than the earliest one is not read as a far, fast one */
+    double sd = 0, st = 0, sdd = 0, sdt = 0;
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t o = src[i];
+        if (tick[i] < 0 || o < 0 || o == i || o >= n || tick[o] < 0 || tick[o] > tick[i])
+            continue;
+        const float *p = pos + 3 * (size_t)i, *p0 = pos + 3 * (size_t)o;
+        const double dx = p[0] - p0[0], dy = p[1] - p0[1], dz = p[2] - p0[2];
+        const double dist = sqrt(dx * dx + dy * dy + dz * dz);
+        const double t = (double)(tick[i] - tick[o]) * dt;
+        sd += dist;
+        st += t;
+        sdd += dist * dist;
+        sdt += dist * t;
+        m++;
+    }
+    if (used)
+        *used = m;
+    if (m < 3)
+        return 0.0;
+    const double var = sdd - sd * sd / m, cov = sdt - sd * st / m;
+    return var > 0.0 && cov > 0.0 ? var / cov : 0.0;
+}
+
+/* The wave of the attack (mur_wave_fit) into an event. */
 static void wave(mur_flock *f, const mur_step *s)
 {
-    const float dt = s->def->dt;
     int32_t first = -1, count = 0;
     for (int32_t i = 0; i < f->n; i++) {
         const int32_t t = f->alarm_tick[i];
@@ -600,27 +729,7 @@ static void wave(mur_flock *f, const mur_step *s)
         if (first < 0 || t < f->alarm_tick[first])
             first = i;
     }
-    double speed = 0.0;
-    if (count >= 3) {
-        const float *p0 = f->alarm_pos + 3 * (size_t)first;
-        double sd = 0, st = 0, sdd = 0, sdt = 0;
-        for (int32_t i = 0; i < f->n; i++) {
-            if (f->alarm_tick[i] < 0)
-                continue;
-            const float *p = f->alarm_pos + 3 * (size_t)i;
-            const double dx = p[0] - p0[0], dy = p[1] - p0[1], dz = p[2] - p0[2];
-            const double dist = sqrt(dx * dx + dy * dy + dz * dz);
-            const double t = (double)(f->alarm_tick[i] - f->alarm_tick[first]) * dt;
-            sd += dist;
-            st += t;
-            sdd += dist * dist;
-            sdt += dist * t;
-        }
-        const double m = count;
-        const double var = sdd - sd * sd / m, cov = sdt - sd * st / m;
-        if (var > 0.0 && cov > 0.0)
-            speed = var / cov;
-    }
+    const double speed = mur_wave_fit(f->alarm_tick, f->alarm_src, f->alarm_pos, f->n, s->def->dt, NULL);
     const mur_falcon *F = &f->falcon;
     event(f, MUR_EVENT_WAVE, first, first >= 0 ? f->alarm_pos + 3 * (size_t)first : NULL, speed, F->mean_speed,
           count);
@@ -647,7 +756,7 @@ void mur_falcon_commit(mur_flock *f, const mur_step *s)
     /* the birds' states into the view, and what a neighbour may copy next tick: an escape that will
      * then have lasted the latency */
     const uint32_t L = latency_ticks(s->def);
-    const uint32_t next = (uint32_t)(f->tick + 1) & 0x0fffffffu;
+    const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
     int32_t alarmed = 0;
     for (int32_t i = 0; i < f->n; i++) {
         const uint32_t ts = f->erow[i].ts;
@@ -655,7 +764,7 @@ void mur_falcon_commit(mur_flock *f, const mur_step *s)
         const int k = e & 7;
         const bool escaping = k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
         f->esc[i] = e;
-        f->ecopy[i] = escaping && ((next - (ts >> 4)) & 0x0fffffffu) >= L ? e : 0;
+        f->ecopy[i] = escaping && ((next - (ts >> TS_SHIFT)) & TS_MASK) >= L ? e : 0;
         alarmed += escaping;
     }
     F->alarmed = alarmed;

@@ -38,6 +38,11 @@ void mur_escape_snapshot(mur_flock *f, const struct mur_step *s);
 /// copying, and its escape acceleration into f->erow[i].acc. Writes boid i's escape rows only.
 void mur_escape_boid(mur_flock *f, const struct mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n);
+/// The speed of the alarm fronts, m/s: least squares t = t0 + dist / speed over the copied birds i
+/// (tick[i] >= 0, src[i] >= 0 another bird), t = (tick[i] - tick[src[i]]) * dt and dist the distance
+/// between their positions pos (3 floats a bird); 0 with fewer than 3 such birds or no fit. The birds
+/// used into *used (NULL: not wanted).
+double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, int32_t n, float dt, int32_t *used);
 /// The falcon's metrics of the current state into st (falcon_distance, alarmed, falcon_state).
 void mur_falcon_measure(const mur_flock *f, mur_stats *st);
 /// Make the planned falcon state the current one; count the alarmed birds; remove the caught bird

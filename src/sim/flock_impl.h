@@ -60,7 +60,7 @@ typedef struct mur_falcon {
 /// One boid's escape as the pass uses it: 16 bytes, one cache line touched per boid and tick.
 typedef struct mur_esc_row {
     float acc[3];              ///< the escape acceleration of the tick
-    uint32_t ts;               ///< (tick its state began << 4) | state (bits 0-2) | side (bit 3)
+    uint32_t ts;               ///< (tick its state began << 5) | fled (bit 4) | state (bits 0-2) | side (bit 3)
 } mur_esc_row;
 
 struct mur_flock {
@@ -108,6 +108,7 @@ struct mur_flock {
     uint8_t *ecopy;            ///< per boid: the escape a neighbour may copy next tick (kind | side << 3), 0 none
     int32_t *alarm_tick;       ///< per boid: ticks from the attack's start to its first alarm in it, -1 none
     float *alarm_pos;          ///< per boid: its position then, relative to the flock's centre, 3 floats
+    int32_t *alarm_src;        ///< per boid: the bird whose own alarm started its front (itself: it saw the falcon), -1 none
     uint8_t *sesc;             ///< per sorted slot: ecopy of the boid there
 };
 
