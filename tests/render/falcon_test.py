@@ -9,11 +9,10 @@ projects the falcon (its position: the state line) or the birds (their positions
 """
 import colorsys
 import os
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from render_test import SIZE, WORLD, Ctx, Failure, check, pixel, read_png, run_case  # noqa: E402
+from render_test import SIZE, WORLD, Failure, check, main_cases, pixel, read_png  # noqa: E402
 
 BOX = ('-20,-20,-20', '20,20,20')
 # pause at frame 1, then one tick at each of frames 2..5: four ticks, the falcon set up 10 m above
@@ -150,12 +149,7 @@ CASES = {'drawn': case_drawn, 'dusk': case_dusk, 'tint': case_tint}
 
 
 def main():
-    murmur, project, name = sys.argv[1:4]
-    if not shutil.which('xvfb-run'):
-        print('FAIL: xvfb-run is not installed (apt-get install xvfb xauth); render tests need it')
-        return 1
-    return run_case(name, CASES[name], 'murmur-falcon-',
-                    lambda tmp: Ctx(os.path.abspath(murmur), os.path.abspath(project), tmp))
+    return main_cases(CASES, 'murmur-falcon-')
 
 
 if __name__ == '__main__':

@@ -44,6 +44,26 @@ def run_case(name, case, prefix, make_ctx):
     return 0
 
 
+def main_cases(cases, prefix):
+    """The main of a viewer test file: argv MURMUR PROJECT CASE; runs cases[CASE] with a Ctx under
+    Xvfb (run_case), returns the exit status."""
+    murmur, project, name = sys.argv[1:4]
+    if not shutil.which('xvfb-run'):
+        print('FAIL: xvfb-run is not installed (apt-get install xvfb xauth); render tests need it')
+        return 1
+    return run_case(name, cases[name], prefix,
+                    lambda tmp: Ctx(os.path.abspath(murmur), os.path.abspath(project), tmp))
+
+
+def env_headless(**extra):
+    """The environment of a --headless run: no display (EGL), plus extra."""
+    env = dict(os.environ)
+    env.pop('DISPLAY', None)
+    env.pop('WAYLAND_DISPLAY', None)
+    env.update(extra)
+    return env
+
+
 # ---------------------------------------------------------------- PNG reading (zlib by hand)
 
 def read_png(path):
@@ -682,12 +702,7 @@ CASES = {'free_run': case_free_run, 'default': case_default, 'lod': case_lod, 'a
 
 
 def main():
-    murmur, project, name = sys.argv[1:4]
-    if not shutil.which('xvfb-run'):
-        print('FAIL: xvfb-run is not installed (apt-get install xvfb xauth); render tests need it')
-        return 1
-    return run_case(name, CASES[name], 'murmur-render-',
-                    lambda tmp: Ctx(os.path.abspath(murmur), os.path.abspath(project), tmp))
+    return main_cases(CASES, 'murmur-render-')
 
 
 if __name__ == '__main__':
