@@ -249,7 +249,7 @@ const flag_spec mur_cli_flags[] = {
      ".mp4/.mkv/.webm/.mov through ffmpeg, or a PNG pattern like f%05d.png", set_string, FIELD(record), M_FRAMES, false},
     {"--fps", NULL, ARG_VALUE, "F", SEC_VIEW, "recording frame rate (default 30)", set_fps, 0, M_FRAMES, false},
     {"--headless", NULL, ARG_NONE, NULL, SEC_VIEW, "render without a display (EGL)", set_true, FIELD(headless), M_HEADLESS, false},
-    {"--camera", NULL, ARG_VALUE, "MODE", SEC_VIEW, "orbit:SECONDS, follow, falcon or fixed (default); with roost=on (the starling preset)\nthe default and orbit follow the biggest group; falcon frames the biggest group and the falcon while it attacks", set_camera, 0, M_FRAMES, false},
+    {"--camera", NULL, ARG_VALUE, "MODE", SEC_VIEW, "orbit:SECONDS, follow, falcon or fixed (default); with roost=on (the starling preset)\nthe default and orbit follow the biggest group; falcon frames the biggest group and keeps the falcon in view while it attacks", set_camera, 0, M_FRAMES, false},
     {"--hud", NULL, ARG_VALUE, "on|off", SEC_VIEW, "draw the HUD (recordings default off)", set_onoff, FIELD(hud), M_FRAMES, false},
     {"--vsync", NULL, ARG_VALUE, "on|off", SEC_VIEW, "wait for the display (default on)", set_onoff, FIELD(vsync), M_VIEWER, false},
     {"--ticks-per-frame", NULL, ARG_VALUE, "N", SEC_VIEW,
