@@ -88,20 +88,27 @@ static void cubes(mur_flock *f, bool mixed)
     }
 }
 
-static void metrics24_turnover(void **st)
+/* A flock of the cubes, unmixed, measured at ticks 0-9: nothing to compare yet, two groups. */
+static mur_flock *cubes_first_window(const mur_flock_def *d)
 {
-    (void)st;
-    mur_flock_def d = neutral_def(16);
-    d.view_radius = 2.0f;
-    mur_flock *f = make(&d);
-    assert_int_equal(mur_track_window(1.0f), 10);
-    assert_int_equal(mur_track_window(0.02f), 500);
+    mur_flock *f = make(d);
     cubes(f, false);
     for (uint64_t t = 0; t < 10; t++) {
         const mur_stats s = measure_at(f, t);
         assert_true(s.neighbour_turnover == -1.0);
         assert_int_equal(s.groups, 2);
     }
+    return f;
+}
+
+static void metrics24_turnover(void **st)
+{
+    (void)st;
+    mur_flock_def d = neutral_def(16);
+    d.view_radius = 2.0f;
+    assert_int_equal(mur_track_window(1.0f), 10);
+    assert_int_equal(mur_track_window(0.02f), 500);
+    mur_flock *f = cubes_first_window(&d);
     cubes(f, true);
     mur_stats s;
     for (uint64_t t = 10; t < 20; t++)
@@ -113,10 +120,7 @@ static void metrics24_turnover(void **st)
     assert_true(fabs(s.neighbour_turnover - 1.0) < 1e-12);
     mur_flock_destroy(f);
     /* measured at ticks 0-9 and then 25-34: no list is exactly one window old, nothing is compared */
-    f = make(&d);
-    cubes(f, false);
-    for (uint64_t t = 0; t < 10; t++)
-        measure_at(f, t);
+    f = cubes_first_window(&d);
     for (uint64_t t = 25; t < 35; t++)
         assert_true(measure_at(f, t).neighbour_turnover == -1.0);
     mur_flock_destroy(f);
@@ -170,30 +174,27 @@ static void metrics24_splits_merges(void **st)
     mur_flock *f = make(&d);
     assert_int_equal(mur_track_subflock_min(40), 3);
     assert_int_equal(mur_track_subflock_min(1000), 10);
-    line(f, NULL, 0);
-    mur_stats s = measure_at(f, 0);
-    assert_int_equal(s.groups, 1);
-    const float split[3] = {19, 29, 37};
-    line(f, split, 3);
-    s = measure_at(f, 1);
-    assert_int_equal(s.groups, 4);
-    assert_int_equal(s.splits, 2);
-    assert_int_equal(s.merges, 0);
-    const float merged[2] = {29, 37};
-    line(f, merged, 2);
-    s = measure_at(f, 2);
-    assert_int_equal(s.groups, 3);
-    assert_int_equal(s.splits, 2);
-    assert_int_equal(s.merges, 1);
-    /* tick 3: two boids of 30-37 go over to 0-29 (0-31, 32-37): two boids are no sub-flock, so
-     * neither a split nor a merge. Tick 4: unchanged. */
-    const float moved[2] = {31, 37};
-    line(f, moved, 2);
-    s = measure_at(f, 3);
-    assert_int_equal(s.groups, 3);
-    s = measure_at(f, 4);
-    assert_int_equal(s.splits, 2);
-    assert_int_equal(s.merges, 1);
+    /* tick by tick: the line's gaps, then the groups and the splits and merges so far. Tick 3: two
+     * boids of 30-37 go over to 0-29 (0-31, 32-37): two boids are no sub-flock, so neither a split
+     * nor a merge. Tick 4: unchanged. */
+    static const struct {
+        float gaps[3];
+        int ngaps, groups, splits, merges;
+    } TICKS[] = {
+        {{0}, 0, 1, 0, 0},
+        {{19, 29, 37}, 3, 4, 2, 0},
+        {{29, 37}, 2, 3, 2, 1},
+        {{31, 37}, 2, 3, 2, 1},
+        {{31, 37}, 2, 3, 2, 1},
+    };
+    mur_stats s;
+    for (int t = 0; t < 5; t++) {
+        line(f, TICKS[t].gaps, TICKS[t].ngaps);
+        s = measure_at(f, (uint64_t)t);
+        assert_int_equal(s.groups, TICKS[t].groups);
+        assert_int_equal(s.splits, TICKS[t].splits);
+        assert_int_equal(s.merges, TICKS[t].merges);
+    }
     assert_true(fabs(s.splits_per_min - 30.0) < 1e-9);
     assert_true(fabs(s.merges_per_min - 15.0) < 1e-9);
     mur_flock_destroy(f);

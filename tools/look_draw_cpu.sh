@@ -4,7 +4,7 @@
 # (--keys 1:Space) and draws FRAMES frames of it, so the process's CPU time (user + system, all
 # threads: llvmpipe's rasteriser threads included) is the drawing plus a fixed start-up; a run of 2
 # frames measures that start-up, subtracted. Old build and new alternated; the new build also with
-# look=studio. Usage: tools/look_draw_cpu.sh OLD_MURMUR NEW_MURMUR STATE.csv [FRAMES] [ROUNDS] [CAMERA...]
+# look=studio (the rounds: tools/look_rounds.sh). Usage: tools/look_draw_cpu.sh OLD_MURMUR NEW_MURMUR STATE.csv [FRAMES] [ROUNDS] [CAMERA...]
 # Prints: build, load average, CPU ms per drawn frame.
 set -eu
 old=$1; new=$2; state=$3; frames=${4:-60}; rounds=${5:-3}
@@ -20,18 +20,11 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(r.ru_utime + r.ru_stime)
 PY
 }
-r=0
-while [ "$r" -lt "$rounds" ]; do
-    for b in old new new-studio; do
-        case $b in
-            old) m=$old; extra= ;;
-            new) m=$new; extra= ;;
-            new-studio) m=$new; extra="--set look=studio" ;;
-        esac
-        load=$(cut -d' ' -f1-3 /proc/loadavg)
-        base=$(cpu "$m" 2 $extra "$@")
-        full=$(cpu "$m" "$frames" $extra "$@")
-        echo "$b load=$load cpu_ms_per_frame=$(echo "($full - $base) * 1000 / ($frames - 2)" | bc -l | cut -c1-6)"
-    done
-    r=$((r + 1))
-done
+. "$(dirname "$0")/look_rounds.sh"
+run() { # label murmur load flags...
+    b=$1; m=$2; load=$3; shift 3
+    base=$(cpu "$m" 2 "$@")
+    full=$(cpu "$m" "$frames" "$@")
+    echo "$b load=$load cpu_ms_per_frame=$(echo "($full - $base) * 1000 / ($frames - 2)" | bc -l | cut -c1-6)"
+}
+look_rounds "$old" "$new" "$rounds" run "$@"

@@ -516,6 +516,11 @@ MUR_API bool mur_stats_write_row(FILE *fp, const mur_stats *s);
 /// pos: n points (x, y, z), finite. Returns the number of groups, or -1 with err set (a bad argument
 /// or no memory).
 MUR_API int32_t mur_label_groups(const float *pos, int32_t n, float link, int32_t *label, mur_error *err);
+/// Principal axes: the eigen-decomposition of a symmetric 3x3 matrix a (cyclic Jacobi; a is not
+/// modified): the eigenvalues ascending in val, vec[k] the unit eigenvector of val[k] (its largest
+/// component positive). The one solver of the shape measures (src/sim/shape.c) and of the program's
+/// group box (the follow camera's framing).
+MUR_API void mur_eigen_sym3(double a[3][3], double val[3], double vec[3][3]);
 
 /// Stats of the last step (metrics if enabled or measured).
 MUR_API mur_stats mur_flock_stats(const mur_flock *f);

@@ -228,6 +228,40 @@ float mur_camera_fit(mur_camera *c, const float box[4][3], float dt)
     return share;
 }
 
+/* p within margin of the centre of the free part, seen from pose q (the projection of mur_camera_proj). */
+static bool in_view(const mur_camera *c, const mur_camera_pose *q, const float p[3], float margin)
+{
+    vec3 fwd, right, up, eye, d;
+    basis(q, fwd, right, up);
+    glm_vec3_scale(fwd, -q->distance, eye);
+    glm_vec3_add(eye, (float *)q->target, eye);
+    glm_vec3_sub((float *)p, eye, d);
+    const float z = glm_vec3_dot(d, fwd), t = tanf(0.5f * c->fov_y);
+    if (!(z > 1e-3f))
+        return false;
+    const float x = glm_vec3_dot(d, right) / (z * t * c->aspect), y = glm_vec3_dot(d, up) / (z * t);
+    return fabsf(x) <= margin * 0.5f * (c->free_x1 - c->free_x0) && fabsf(y) <= margin;
+}
+
+bool mur_camera_keep(mur_camera *c, const float p[3], float margin)
+{
+    if (!c->follow || !(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2])))
+        return false;
+    bool moved = false;
+    for (int it = 0; it < 96 && !in_view(c, &c->goal, p, margin); it++) {
+        moved = true;
+        if (c->goal.distance < c->max_distance) {
+            /* 5% a step: the smallest zoom that holds p, so the framing does not jump */
+            c->goal.distance = fminf(c->goal.distance * 1.05f, c->max_distance);
+            c->fit = clampf(c->fit * 1.05f, 0.05f, 20.0f);
+        } else {
+            glm_vec3_lerp(c->goal.target, (float *)p, 0.1f, c->goal.target);
+        }
+        keep_above_ground(c, &c->goal);
+    }
+    return moved;
+}
+
 void mur_camera_set_free(mur_camera *c, float x0, float x1, int width)
 {
     if (width <= 0 || !(x1 > x0)) {

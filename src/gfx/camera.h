@@ -69,6 +69,13 @@ void mur_camera_frame(mur_camera *c, const float p[3], float radius);
 /// fit_area of the free part of the frame, centred in it, no wider or taller than 90% of it. dt: s of
 /// smoothing (<= 0: the whole correction at once). Returns the box's share of the free part, or -1.
 float mur_camera_fit(mur_camera *c, const float box[4][3], float dt);
+/// While following: keep the point p (the attacking falcon of --camera falcon) within margin (a
+/// share of the half width and half height, e.g. 0.8) of the centre of the free part of the frame,
+/// seen from the goal pose. Where the framing leaves it out the goal zooms out about its target (the
+/// framed group's centre; fit grows with it, so the framing keeps the new distance and eases back in
+/// at its own pace): the group and p then both stay in view. At the zoom limit (max_distance) they
+/// do not both fit, and p comes first: the target moves toward p until p is in. True when it moved the goal.
+bool mur_camera_keep(mur_camera *c, const float p[3], float margin);
 /// The part of a width-pixel frame that nothing covers: [x0, x1) pixels; the projection is shifted
 /// so the view's centre is the centre of that part.
 void mur_camera_set_free(mur_camera *c, float x0, float x1, int width);

@@ -221,3 +221,9 @@ void mur_renderer_lod_counts(const mur_renderer *r, int32_t counts[MUR_LOD_KINDS
 {
     memcpy(counts, r->split, sizeof r->split);
 }
+
+bool mur_renderer_falcon(const mur_renderer *r, float pos[3])
+{
+    memcpy(pos, r->falcon.pos, sizeof r->falcon.pos);
+    return r->falcon.on;
+}

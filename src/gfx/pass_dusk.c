@@ -105,14 +105,8 @@ static int build_dusk_sky(line_vertex *v, const mur_render_frame *f, int height)
         }
     }
     int n = 0;
-    for (int j = 0; j + 1 < nr; j++) {
-        for (int i = 0; i < COLS; i++) {
-            int a = j * (COLS + 1) + i, b = a + 1, c = a + COLS + 1, d = c + 1;
-            const int q[6] = {a, b, c, b, d, c};
-            for (int k = 0; k < 6; k++)
-                v[n++] = grid[q[k]];
-        }
-    }
+    for (int j = 0; j + 1 < nr; j++)
+        n = mur_line_quad_row(v, n, grid, COLS, j);
     return n;
 }
 

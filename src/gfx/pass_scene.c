@@ -28,6 +28,17 @@ void mur_line_put(line_vertex *v, float x, float y, float z, const float c[3], f
     v->rgba[3] = (uint8_t)(fminf(fmaxf(a, 0.0f), 1.0f) * 255.0f + 0.5f);
 }
 
+int mur_line_quad_row(line_vertex *v, int n, const line_vertex *grid, int cols, int j)
+{
+    for (int i = 0; i < cols; i++) {
+        int a = j * (cols + 1) + i, b = a + 1, c = a + cols + 1, d = c + 1;
+        const int q[6] = {a, b, c, b, d, c};
+        for (int k = 0; k < 6; k++)
+            v[n++] = grid[q[k]];
+    }
+    return n;
+}
+
 static float smooth(float e0, float e1, float x)
 {
     float t = fminf(fmaxf((x - e0) / (e1 - e0), 0.0f), 1.0f);
@@ -130,12 +141,7 @@ static int build_sky(line_vertex *v, mat4 inv_vp, vec3 eye, const float sun[3])
             plain = !memcmp(grid[j * (COLS + 1) + i].rgba, horizon, 4);
         if (plain)
             continue;
-        for (int i = 0; i < COLS; i++) {
-            int a = j * (COLS + 1) + i, b = a + 1, c = a + COLS + 1, d = c + 1;
-            const int q[6] = {a, b, c, b, d, c};
-            for (int k = 0; k < 6; k++)
-                v[n++] = grid[q[k]];
-        }
+        n = mur_line_quad_row(v, n, grid, COLS, j);
     }
     return n;
 }

@@ -58,6 +58,8 @@ bool mur_renderer_lod_stale(const mur_renderer *r);
 bool mur_renderer_set_mesh_budget(mur_renderer *r, int32_t budget);
 /// The drawn state's full birds, lean birds and points (lod.h).
 void mur_renderer_lod_counts(const mur_renderer *r, int32_t counts[MUR_LOD_KINDS]);
+/// The drawn state's falcon: its position into pos; false when it has none (falcon off).
+bool mur_renderer_falcon(const mur_renderer *r, float pos[3]);
 /// Draw into the bound framebuffer, viewport width x height.
 void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *s, int width,
                        int height);

@@ -152,6 +152,9 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
 
 /* pass_scene.c: one line-program vertex at (x, y, z) of colour c (0..1, clamped) and alpha a. */
 void mur_line_put(line_vertex *v, float x, float y, float z, const float c[3], float a);
+/* pass_scene.c: the quads (two triangles each, 6 vertices) between row j and row j + 1 of a grid of
+ * rows of cols + 1 vertices, into v from v[n]; returns the new n. The sky strips of both looks. */
+int mur_line_quad_row(line_vertex *v, int n, const line_vertex *grid, int cols, int j);
 
 /* pass_scene.c: the ground disc and its grid (first), the sky where nothing was drawn (after the birds). */
 void mur_pass_ground(mur_renderer *r, const mur_render_frame *f, const mur_scene *s);

@@ -115,5 +115,8 @@ struct mur_flock {
 /// Place predator k anew in def's world (resolved), seeded by (k, salt) (flock.c; the preset switch,
 /// switch.c, places those outside the new world so).
 void mur_spawn_predator(mur_flock *f, const mur_flock_def *d, int32_t k, uint64_t salt);
+/// Allocate the gather buffers of threads 0..threads-1 that are missing; false when out of memory
+/// (flock.c; mur_flock_set_threads, flock_set.c).
+bool mur_flock_reserve_gather(mur_flock *f, int threads);
 
 #endif

@@ -113,6 +113,11 @@ void mur_shape_eig3(double a_in[3][3], double val[3], double vec[3][3])
     }
 }
 
+void mur_eigen_sym3(double a[3][3], double val[3], double vec[3][3])
+{
+    mur_shape_eig3(a, val, vec);
+}
+
 static void centroid(const float *pos, int32_t n, double c[3])
 {
     double s[3] = {0, 0, 0};

@@ -13,17 +13,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'render'))
-from render_test import Failure, check, read_png, pixel, classify, run_case  # noqa: E402
+from render_test import Failure, check, env_headless, read_png, pixel, classify, run_case  # noqa: E402
 
 SMALL = ['--preset', 'classic', '--set', 'boids=1500', '--seed', '11']  # the tests are written for classic
-
-
-def env_headless(**extra):
-    env = dict(os.environ)
-    env.pop('DISPLAY', None)
-    env.pop('WAYLAND_DISPLAY', None)
-    env.update(extra)
-    return env
 
 
 class Ctx:

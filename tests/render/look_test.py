@@ -26,18 +26,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from render_test import Failure, check, read_png  # noqa: E402
+from render_test import Failure, check, env_headless, read_png  # noqa: E402
 
 SIZE = (1280, 720)
 STEP_MIN = 0.02   # luminance difference that makes a bird pixel
-
-
-def env_headless(**extra):
-    env = dict(os.environ)
-    env.pop('DISPLAY', None)
-    env.pop('WAYLAND_DISPLAY', None)
-    env.update(extra)
-    return env
 
 
 def run(cmd, env):

@@ -10,25 +10,16 @@ import colorsys
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
+
+from pngread import Failure, check, pixel, read_png  # noqa: F401 (the tests import them from here)
 
 SIZE = (320, 240)
 # a small world whose box centre (the camera's target) is the origin, and birds big enough to see
 WORLD = ['--set', 'world_min=-20,-20,-20', '--set', 'world_max=20,20,20',
          '--set', 'separation_radius=4']
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
 
 
 def run_case(name, case, prefix, make_ctx):
@@ -44,65 +35,24 @@ def run_case(name, case, prefix, make_ctx):
     return 0
 
 
-# ---------------------------------------------------------------- PNG reading (zlib by hand)
-
-def read_png(path):
-    with open(path, 'rb') as f:
-        data = f.read()
-    check(data[:8] == b'\x89PNG\r\n\x1a\n', '%s: not a PNG (bad signature)' % path)
-    pos, idat, ihdr = 8, b'', None
-    while pos < len(data):
-        (length,) = struct.unpack('>I', data[pos:pos + 4])
-        kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + length]
-        (crc,) = struct.unpack('>I', data[pos + 8 + length:pos + 12 + length])
-        check(zlib.crc32(kind + body) & 0xffffffff == crc, '%s: bad CRC in %r' % (path, kind))
-        if kind == b'IHDR':
-            ihdr = struct.unpack('>IIBBBBB', body)
-        elif kind == b'IDAT':
-            idat += body
-        elif kind == b'IEND':
-            break
-        pos += 12 + length
-    check(ihdr is not None, '%s: no IHDR' % path)
-    w, h, depth, ctype, _, _, interlace = ihdr
-    check(depth == 8 and ctype in (2, 6) and interlace == 0,
-          '%s: unexpected format depth=%d type=%d' % (path, depth, ctype))
-    bpp = 3 if ctype == 2 else 4
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    check(len(raw) == h * (stride + 1), '%s: wrong amount of pixel data' % path)
-    rows, prev = [], bytearray(stride)
-    for y in range(h):
-        ftype = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if ftype == 1:
-                line[i] = (line[i] + a) & 255
-            elif ftype == 2:
-                line[i] = (line[i] + b) & 255
-            elif ftype == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif ftype == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-                line[i] = (line[i] + pr) & 255
-            else:
-                check(ftype == 0, '%s: bad filter %d' % (path, ftype))
-        rows.append(bytes(line))
-        prev = line
-    return w, h, bpp, rows
+def main_cases(cases, prefix):
+    """The main of a viewer test file: argv MURMUR PROJECT CASE; runs cases[CASE] with a Ctx under
+    Xvfb (run_case), returns the exit status."""
+    murmur, project, name = sys.argv[1:4]
+    if not shutil.which('xvfb-run'):
+        print('FAIL: xvfb-run is not installed (apt-get install xvfb xauth); render tests need it')
+        return 1
+    return run_case(name, cases[name], prefix,
+                    lambda tmp: Ctx(os.path.abspath(murmur), os.path.abspath(project), tmp))
 
 
-def pixel(img, x, y):
-    w, h, bpp, rows = img
-    x, y = int(round(x)), int(round(y))
-    x, y = min(max(x, 0), w - 1), min(max(y, 0), h - 1)
-    return tuple(rows[y][x * bpp:x * bpp + 3])
+def env_headless(**extra):
+    """The environment of a --headless run: no display (EGL), plus extra."""
+    env = dict(os.environ)
+    env.pop('DISPLAY', None)
+    env.pop('WAYLAND_DISPLAY', None)
+    env.update(extra)
+    return env
 
 
 def classify(rgb):
@@ -682,12 +632,7 @@ CASES = {'free_run': case_free_run, 'default': case_default, 'lod': case_lod, 'a
 
 
 def main():
-    murmur, project, name = sys.argv[1:4]
-    if not shutil.which('xvfb-run'):
-        print('FAIL: xvfb-run is not installed (apt-get install xvfb xauth); render tests need it')
-        return 1
-    return run_case(name, CASES[name], 'murmur-render-',
-                    lambda tmp: Ctx(os.path.abspath(murmur), os.path.abspath(project), tmp))
+    return main_cases(CASES, 'murmur-render-')
 
 
 if __name__ == '__main__':

@@ -1,5 +1,5 @@
 /* Orbit camera math without a window: orbit, zoom, pan, latitude clamp, follow, damping, reset,
- * near/far, projection and picking rays. */
+ * near/far, projection and picking rays, the follow framing and keeping a point in view. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -321,6 +321,51 @@ static void fit_frames_the_box(void **state)
     assert_true(glm_vec3_norm(cr) < 0.15f * glm_vec3_norm(oc));
 }
 
+/* mur_camera_keep (--camera falcon): a point the framing leaves out is brought within the margin by
+ * zooming out about the target, which stays (the framed group stays in view too), and the framing
+ * keeps the new distance (fit grew); a point inside moves nothing; at the zoom limit the target
+ * moves toward the point instead. */
+static void keep_holds_the_point(void **state)
+{
+    (void)state;
+    mur_camera c = fresh();
+    mur_camera_set_follow(&c, true);
+    const float centre[3] = {0.0f, 30.0f, 0.0f}, falcon[3] = {70.0f, 80.0f, -20.0f};
+    mur_camera_frame(&c, centre, 10.0f);
+    mur_camera_snap(&c);
+    float px[2];
+    assert_false(mur_camera_project(&c, falcon, 1280, 720, px) && px[0] >= 0 && px[0] < 1280 && px[1] >= 0 &&
+                 px[1] < 720);
+    const mur_camera_pose before = c.goal;
+    const float fit = c.fit;
+    assert_true(mur_camera_keep(&c, falcon, 0.8f));
+    mur_camera_snap(&c);
+    assert_true(mur_camera_project(&c, falcon, 1280, 720, px));
+    /* within 80% of the half width and height of the centre, and no further out than needed */
+    assert_true(fabsf(px[0] - 640.0f) <= 0.8f * 640.0f + 1.0f && fabsf(px[1] - 360.0f) <= 0.8f * 360.0f + 1.0f);
+    assert_true(fabsf(px[0] - 640.0f) > 0.7f * 640.0f || fabsf(px[1] - 360.0f) > 0.7f * 360.0f);
+    for (int i = 0; i < 3; i++)
+        near_eq(c.goal.target[i], before.target[i], 1e-4f);
+    assert_true(c.goal.distance > before.distance && c.fit > fit);
+    near_eq(c.goal.distance / before.distance, c.fit / fit, 1e-3f);
+    /* the next framing keeps the distance */
+    mur_camera_frame(&c, centre, 10.0f);
+    near_eq(c.goal.distance, c.cur.distance, 1e-3f * c.cur.distance);
+    /* inside: nothing moves */
+    assert_false(mur_camera_keep(&c, centre, 0.8f));
+    /* at the zoom limit the point comes first: the target moves toward it */
+    c.max_distance = c.goal.distance;
+    const float far_point[3] = {400.0f, 30.0f, 0.0f};
+    assert_true(mur_camera_keep(&c, far_point, 0.8f));
+    near_eq(c.goal.distance, c.max_distance, 1e-3f);
+    assert_true(c.goal.target[0] > 10.0f);
+    mur_camera_snap(&c);
+    assert_true(mur_camera_project(&c, far_point, 1280, 720, px) && fabsf(px[0] - 640.0f) <= 0.8f * 640.0f + 1.0f);
+    /* not following: nothing */
+    mur_camera_set_follow(&c, false);
+    assert_false(mur_camera_keep(&c, (float[3]){1e4f, 0.0f, 0.0f}, 0.8f));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +380,7 @@ int main(void)
         cmocka_unit_test(ray_picks_the_ground),
         cmocka_unit_test(project_behind_eye),
         cmocka_unit_test(fit_frames_the_box),
+        cmocka_unit_test(keep_holds_the_point),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* The command line's value parsers (cli.c's flag handlers call them): each refuses a bad value with
+/* The command line's value parsers (cli_flags.c's flag handlers call them): each refuses a bad value with
  * one line on stderr naming the value and what is allowed, and returns false. */
 #ifndef MUR_APP_CLI_VALUES_H
 #define MUR_APP_CLI_VALUES_H

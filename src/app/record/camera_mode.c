@@ -92,7 +92,7 @@ bool mur_cam_setup(mur_camera *cam, mur_cam_mode *mode, const mur_cli *cli, cons
 }
 
 void mur_cam_mode_apply(mur_cam_mode *m, mur_camera *cam, const double centre[3], double radius,
-                        const float (*box)[3], double t, float dt)
+                        const float (*box)[3], const float *falcon, double t, float dt)
 {
     if (m->path.relative && isfinite(centre[0]) && isfinite(centre[1]) && isfinite(centre[2])) {
         /* the flock's centre, smoothed (half a second), so a change of biggest group glides */
@@ -117,6 +117,8 @@ void mur_cam_mode_apply(mur_cam_mode *m, mur_camera *cam, const double centre[3]
             mur_camera_fit(cam, box, dt);
         float c[3] = {(float)centre[0], (float)centre[1], (float)centre[2]};
         mur_camera_frame(cam, c, (float)radius);
+        if (m->falcon && falcon)
+            mur_camera_keep(cam, falcon, 0.8f);
     }
     mur_camera_update(cam, dt);
 }

@@ -29,9 +29,10 @@ bool mur_cam_setup(mur_camera *cam, mur_cam_mode *mode, const mur_cli *cli, cons
                    int height, char *err, size_t len);
 /// Advance the camera by dt seconds of video time in this mode; t is the video time of the frame
 /// (for a path). centre and radius: the biggest group (radius <= 0: centre only).
-/// box: the group's box (group.h) that the framing fits, or NULL.
+/// box: the group's box (group.h) that the framing fits, or NULL. falcon: the attacking falcon
+/// (--camera falcon), which the framing keeps in view (mur_camera_keep), or NULL.
 void mur_cam_mode_apply(mur_cam_mode *m, mur_camera *cam, const double centre[3], double radius,
-                        const float (*box)[3], double t, float dt);
+                        const float (*box)[3], const float *falcon, double t, float dt);
 void mur_cam_mode_free(mur_cam_mode *m);
 /// The camera as command-line flags: "--camera-pos X,Y,Z --look-at X,Y,Z --fov DEG".
 void mur_cam_flags(const mur_camera *cam, char *buf, size_t len);

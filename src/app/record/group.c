@@ -6,37 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The eigenvectors of a symmetric 3x3 matrix a (Jacobi rotations), as the columns of e. */
-static void eigenvectors(double a[3][3], double e[3][3])
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            e[i][j] = i == j;
-    for (int sweep = 0; sweep < 12; sweep++)
-        for (int p = 0; p < 2; p++)
-            for (int q = p + 1; q < 3; q++) {
-                if (fabs(a[p][q]) < 1e-12 * (fabs(a[p][p]) + fabs(a[q][q])) + 1e-300)
-                    continue;
-                double th = 0.5 * atan2(2.0 * a[p][q], a[q][q] - a[p][p]);
-                double c = cos(th), s = sin(th);
-                for (int k = 0; k < 3; k++) { /* a <- a J */
-                    double x = a[k][p], y = a[k][q];
-                    a[k][p] = c * x - s * y;
-                    a[k][q] = s * x + c * y;
-                }
-                for (int k = 0; k < 3; k++) { /* a <- J^T a */
-                    double x = a[p][k], y = a[q][k];
-                    a[p][k] = c * x - s * y;
-                    a[q][k] = s * x + c * y;
-                }
-                for (int k = 0; k < 3; k++) {
-                    double x = e[k][p], y = e[k][q];
-                    e[k][p] = c * x - s * y;
-                    e[k][q] = s * x + c * y;
-                }
-            }
-}
-
 /* The k-th smallest of x[0..n) (quickselect; reorders x). */
 static double kth(double *x, size_t n, size_t k)
 {
@@ -73,7 +42,7 @@ static double kth(double *x, size_t n, size_t k)
  * offsets on each (a few stragglers do not make the box; min and max when memory is short). */
 static void group_box(const mur_view *v, const int32_t *label, int32_t best, int32_t members, mur_group *g)
 {
-    double cov[3][3] = {{0}}, e[3][3], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    double cov[3][3] = {{0}}, val[3], ax[3][3], e[3][3], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     double *t = malloc(sizeof *t * (size_t)members * 3);
     for (int32_t i = 0; i < v->boids; i++)
         if (label[i] == best) {
@@ -84,7 +53,10 @@ static void group_box(const mur_view *v, const int32_t *label, int32_t best, int
                 for (int b = 0; b < 3; b++)
                     cov[a][b] += d[a] * d[b];
         }
-    eigenvectors(cov, e);
+    mur_eigen_sym3(cov, val, ax); /* the library's solver: ax[a] is axis a */
+    for (int k = 0; k < 3; k++)
+        for (int a = 0; a < 3; a++)
+            e[k][a] = ax[a][k];
     size_t m = 0;
     for (int32_t i = 0; i < v->boids; i++)
         if (label[i] == best) {

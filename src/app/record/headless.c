@@ -37,6 +37,7 @@ typedef struct headless {
     mur_pace pace;
     mur_afile *metrics;    /* --metrics */
     mur_sim_job job;
+    FILE *frame_log;       /* MURMUR_FRAME_LOG (tests): the camera and the falcon of each frame */
 } headless;
 
 /* Everything that can be refused before a context is made: exit status, or 0 to go on. */
@@ -103,6 +104,23 @@ static bool setup(headless *hl, mur_flock *flock)
     return true;
 }
 
+/* MURMUR_FRAME_LOG: one line a frame (after a header): the frame, the tick drawn, whether a falcon
+ * is drawn and where (wu), and the view-projection matrix it was drawn with (column-major), so a test
+ * can project the state onto the frame. */
+static void log_frame(headless *hl, int64_t i, uint64_t tick)
+{
+    float p[3];
+    const bool falcon = mur_renderer_falcon(hl->r, p);
+    mat4 vp;
+    mur_camera_view_proj(&hl->cam, vp);
+    fprintf(hl->frame_log, "%lld,%llu,%d,%.9g,%.9g,%.9g", (long long)i, (unsigned long long)tick, (int)falcon,
+            (double)p[0], (double)p[1], (double)p[2]);
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            fprintf(hl->frame_log, ",%.9g", (double)vp[c][r]);
+    fputc('\n', hl->frame_log);
+}
+
 static void draw_hud(headless *hl, uint64_t tick, int64_t i)
 {
     char text[160];
@@ -131,8 +149,8 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
     hl->job.ticks = 0;
     mur_sim_kick(hl->sim, &hl->job);
     double centre[3] = {0, 0, 0}, radius = 0.0;
-    float box[4][3];
-    bool snapped = false, has_box = false;
+    float box[4][3], falcon[3];
+    bool snapped = false, has_box = false, has_falcon = false;
     int sig = 0;
     for (int64_t i = 0; i < cli->frames; i++) {
         mur_sim_result res;
@@ -148,6 +166,10 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
         if (res.has_box) {
             memcpy(box, res.box, sizeof box);
             has_box = true;
+        }
+        if (res.has_centre) {
+            has_falcon = res.has_falcon;
+            memcpy(falcon, res.falcon, sizeof falcon);
         }
         float sim_dt = hl->def.dt;
         if (i + 1 < cli->frames) {
@@ -170,6 +192,7 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
             snapped = true;
         }
         mur_cam_mode_apply(&hl->mode, &hl->cam, centre, radius, has_box ? (const float(*)[3])box : NULL,
+                           has_falcon ? falcon : NULL,
                            (double)i / cli->fps, i == 0 ? 0.0f : hl->dt);
         mur_scene scene;
         mur_scene_from_def(&hl->def, hl->size, (float)i * hl->dt, &scene);
@@ -178,6 +201,8 @@ static int run_frames(headless *hl, mur_flock *flock, double *t_start)
             *t_start = mur_clock_s(); /* frame 0 compiles shaders and fills caches */
         mur_target_bind(hl->target);
         mur_renderer_draw(hl->r, &hl->cam, &scene, hl->w, hl->h);
+        if (hl->frame_log)
+            log_frame(hl, i, res.tick);
         if (hl->hud)
             draw_hud(hl, res.tick, i);
         if (hl->plain)
@@ -251,7 +276,14 @@ int mur_headless_main(const mur_cli *cli, mur_flock *flock)
                         mur_signal_name(sig), (unsigned long long)mur_flock_view(flock).tick);
         } else if (setup(&hl, flock)) {
             double t_start = 0.0;
+            const char *log = getenv("MURMUR_FRAME_LOG"); /* tests: no file, no log */
+            hl.frame_log = log && *log ? fopen(log, "w") : NULL;
+            if (hl.frame_log)
+                fputs("frame,tick,falcon,x,y,z,vp0,vp1,vp2,vp3,vp4,vp5,vp6,vp7,vp8,vp9,vp10,vp11,vp12,vp13,vp14,vp15\n",
+                      hl.frame_log);
             int sig = run_frames(&hl, flock, &t_start);
+            if (hl.frame_log)
+                fclose(hl.frame_log);
             char pace[160];
             mur_pace_describe(&hl.pace, cli->fps, hl.def.dt, pace, sizeof pace);
             status = hl.plain ? finish_plain(&hl, t_start, sig) : mur_recording_end(&hl.rs, true, sig, pace);

@@ -46,13 +46,16 @@ struct mur_sim {
  * measured them (free: the metrics of a step describe the state it started from, one tick
  * earlier, and older ones may predate a setter). */
 static bool group_centre(const mur_sim *s, const mur_view *v, bool falcon, double centre[3], double *radius,
-                         bool *has_box, float box[4][3])
+                         bool *has_box, float box[4][3], bool *has_falcon, float falcon_pos[3])
 {
     mur_flock_def def = mur_flock_get_def(s->flock);
     mur_group g = mur_biggest_group(v, &def);
     /* the falcon while it attacks (approach, pursuit): retreating and waiting it is far away */
-    if (falcon && (v->falcon_phase == MUR_FALCON_APPROACH || v->falcon_phase == MUR_FALCON_PURSUIT))
+    *has_falcon = falcon && (v->falcon_phase == MUR_FALCON_APPROACH || v->falcon_phase == MUR_FALCON_PURSUIT);
+    if (*has_falcon) {
         mur_group_include(&g, v->falcon_pos);
+        memcpy(falcon_pos, v->falcon_pos, sizeof v->falcon_pos);
+    }
     if (g.boids <= 0)
         return false;
     memcpy(centre, g.centre, sizeof g.centre);
@@ -73,7 +76,7 @@ void mur_sim_stats_timings(mur_stats *kept, const mur_stats *now)
 static void flock_centre(const mur_sim *s, const mur_sim_job *job, mur_sim_result *r, const mur_view *v)
 {
     if (job->centre) {
-        if (group_centre(s, v, job->falcon, r->centre, &r->radius, &r->has_box, r->box))
+        if (group_centre(s, v, job->falcon, r->centre, &r->radius, &r->has_box, r->box, &r->has_falcon, r->falcon))
             r->has_centre = true;
         return;
     }
@@ -119,9 +122,9 @@ typedef struct free_run {
     mur_sim_ctl ctl;
     mur_stats stats;
     uint64_t measured;
-    bool has_centre, has_box;
+    bool has_centre, has_box, has_falcon;
     double centre[3], radius;
-    float box[4][3];
+    float box[4][3], falcon[3];
     double sim_time, step_ms, measure_s;
     uint64_t ticks;
 } free_run;
@@ -179,6 +182,8 @@ static bool fill(mur_sim *s, mur_sim_state *st, const free_run *fr)
     st->radius = fr->radius;
     st->has_box = fr->has_box;
     memcpy(st->box, fr->box, sizeof st->box);
+    st->has_falcon = fr->has_falcon;
+    memcpy(st->falcon, fr->falcon, sizeof st->falcon);
     st->sim_time = fr->sim_time;
     st->step_ms = fr->step_ms;
     st->measure_s = fr->measure_s;
@@ -226,7 +231,8 @@ static void after_tick(mur_sim *s, free_run *fr, double *next_measure, double *n
     if (fr->ctl.centre && mur_clock_s() >= *next_centre) {
         double t0 = mur_clock_s();
         mur_view v = mur_flock_view(s->flock);
-        if (group_centre(s, &v, fr->ctl.falcon, fr->centre, &fr->radius, &fr->has_box, fr->box))
+        if (group_centre(s, &v, fr->ctl.falcon, fr->centre, &fr->radius, &fr->has_box, fr->box, &fr->has_falcon,
+                         fr->falcon))
             fr->has_centre = true;
         double t1 = mur_clock_s();
         *next_centre = t1 + fmax(0.1, 10.0 * (t1 - t0));
@@ -235,6 +241,7 @@ static void after_tick(mur_sim *s, free_run *fr, double *next_measure, double *n
         fr->radius = st.diameter;
         fr->has_centre = true;
         fr->has_box = false;
+        fr->has_falcon = false;
     }
 }
 

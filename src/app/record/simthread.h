@@ -62,6 +62,8 @@ typedef struct mur_sim_result {
                           ///<   the centre, wu
     bool has_box;         ///< box is set (job.centre: the biggest group's box, group.h)
     float box[4][3];      ///< its centre and three half axes, wu
+    bool has_falcon;      ///< job.falcon and the falcon attacks (approach, pursuit): falcon is set
+    float falcon[3];      ///< the falcon's position, wu (also inside box)
     mur_stats stats;      ///< mur_flock_stats after the ticks (metrics when measured)
     uint64_t tick;        ///< tick of the copied state
     bool predators_on;
@@ -84,6 +86,8 @@ typedef struct mur_sim_state {
     double centre[3], radius;
     bool has_box;              ///< box as in mur_sim_result
     float box[4][3];
+    bool has_falcon;           ///< falcon as in mur_sim_result
+    float falcon[3];
     double sim_time;           ///< simulated seconds since the free run started
     double step_ms;            ///< wall ms per tick, smoothed
     double measure_s;          ///< wall time of the last measurement, s

@@ -241,6 +241,8 @@ static double sync_worker(viewer *v, float dt)
         v->radius = res.radius;
         v->has_box = res.has_box;
         memcpy(v->box, res.box, sizeof v->box);
+        v->has_falcon = res.has_falcon;
+        memcpy(v->falcon, res.falcon, sizeof v->falcon);
     }
     v->ticks_last = res.ticks_done;
     v->upload_ms = 0.0; /* the worker copied the state into the mapped buffers */
@@ -411,7 +413,8 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
         /* the flock is framed in the part of the window the panel leaves free (not in a video) */
         viewer_camera_free_part(&v->camera, 0.0f, v->rec.session ? (float)v->fb_w : viewer_panel_left(v), v->fb_w);
         if (viewer_camera_move(&v->camera, &v->sel, v->display.boid_size, v->centre, v->radius,
-                               v->has_box ? (const float(*)[3])v->box : NULL, v->time, real_dt))
+                               v->has_box ? (const float(*)[3])v->box : NULL, v->has_falcon ? v->falcon : NULL,
+                               v->time, real_dt))
             mur_msg(&v->msg, "camera free: it no longer follows the flock (F follows it again)");
 
         double t_draw = mur_clock_s();

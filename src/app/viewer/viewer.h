@@ -172,6 +172,8 @@ typedef struct viewer {
     double radius;             ///< the followed group's rms radius, wu (0: unknown)
     bool has_box;              ///< box holds the followed group's box (group.h)
     float box[4][3];
+    bool has_falcon;           ///< falcon holds the attacking falcon's position (Shift+F keeps it in view)
+    float falcon[3];
     double sim_time;           ///< simulated seconds since the start (the plots' clock)
     double next_measure_sim;   ///< scripted runs: simulated time of the next measurement
     double next_measure;       ///< when the metrics are next computed (s, glfwGetTime)
@@ -253,7 +255,7 @@ void viewer_camera_zoom(viewer_camera *c, float notches);
 void viewer_camera_free_part(viewer_camera *c, float x0, float x1, int width);
 /// Returns true when the camera stopped following the flock since the last frame (a pan, Home, F).
 bool viewer_camera_move(viewer_camera *c, const viewer_sel *sel, float boid_size, const double centre[3],
-                        double radius, const float (*box)[3], double t, double real_dt);
+                        double radius, const float (*box)[3], const float *falcon, double t, double real_dt);
 
 /* viewer_mouse.c: the functions that can change the flock return whether they did (the loop then
  * uploads it again even without a tick) */

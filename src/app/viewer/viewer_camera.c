@@ -67,7 +67,7 @@ void viewer_camera_zoom(viewer_camera *c, float notches)
 }
 
 bool viewer_camera_move(viewer_camera *c, const viewer_sel *sel, float boid_size, const double centre[3],
-                        double radius, const float (*box)[3], double t, double real_dt)
+                        double radius, const float (*box)[3], const float *falcon, double t, double real_dt)
 {
     mur_camera *cam = &c->cam;
     const bool ended = c->was_follow && !cam->follow;
@@ -101,7 +101,8 @@ bool viewer_camera_move(viewer_camera *c, const viewer_sel *sel, float boid_size
         mur_camera_frame(cam, p, (float)radius);
     }
     if (mode)
-        mur_cam_mode_apply(&c->mode, cam, centre, radius, c->watch == 0 ? box : NULL, t - real_dt, (float)real_dt);
+        mur_cam_mode_apply(&c->mode, cam, centre, radius, c->watch == 0 ? box : NULL, c->watch == 0 ? falcon : NULL,
+                           t - real_dt, (float)real_dt);
     else
         mur_camera_update(cam, (float)real_dt);
     c->was_follow = cam->follow;

@@ -126,6 +126,8 @@ static void take_state(viewer *v, const mur_sim_state *st)
         v->radius = st->radius;
         v->has_box = st->has_box;
         memcpy(v->box, st->box, sizeof v->box);
+        v->has_falcon = st->has_falcon;
+        memcpy(v->falcon, st->falcon, sizeof v->falcon);
     }
     v->sim_time = v->sim_time0 + st->sim_time;
     v->sim_ms = st->step_ms;
