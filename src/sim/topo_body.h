@@ -365,13 +365,21 @@ static inline __attribute__((always_inline)) TATTR void T(rank_into)(search *S, 
     }
 }
 
-/* The buffered candidates into the list: into an empty list by rank, else one by one. */
+/* The buffered candidates into the list: into an empty list by rank, else one by one. More than 16
+ * into an empty list: the last 16 by rank (a path of fixed length; ranking all costs nb^2), then the
+ * others one by one, most of them farther than the list's last entry by then. */
 static inline __attribute__((always_inline)) TATTR void T(finish)(search *S, const int32_t *order)
 {
-    if (S->n > 0)
+    if (S->n > 0) {
         buffer_flush(S, order);
-    else
+    } else if (S->nb > 16) {
+        const int r = S->nb - 16;
+        T(rank_into)(S, order, S->bd2 + r, S->bslot + r, 16, 0);
+        for (int i = 0; i < r; i++)
+            list_add(S, S->bd2[i], order[S->bslot[i]], S->bslot[i]);
+    } else {
         T(rank_into)(S, order, S->bd2, S->bslot, S->nb, 0);
+    }
     S->nb = 0;
 }
 
