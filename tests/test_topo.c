@@ -180,6 +180,57 @@ static void knn_vs_brute_lattice(void **st)
     }
 }
 
+/* Shells: around each of a few centres, the 30 lattice points at squared distance 9 ((1, 2, 2) and
+ * (0, 0, 3) with their signs and orders) and the 24 at 5, all tied, so a centre's block passes more
+ * than 16 candidates into an empty list and the list's last entries are ties broken by index (topo.c
+ * ranks 16 of them, then adds the rest one by one); a sparse background around them. */
+static void knn_vs_brute_shell(void **st)
+{
+    (void)st;
+    static const int8_t base[][3] = {{1, 2, 2}, {0, 0, 3}, {0, 1, 2}};
+    int8_t pts[160][3];
+    int np = 0;
+    for (int b = 0; b < 3; b++)
+        for (int perm = 0; perm < 6; perm++)
+            for (int sg = 0; sg < 8; sg++) {
+                static const int8_t order3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+                int8_t p[3];
+                for (int a = 0; a < 3; a++)
+                    p[a] = (int8_t)(base[b][order3[perm][a]] * ((sg >> a) & 1 ? -1 : 1));
+                bool dup = false;
+                for (int q = 0; q < np && !dup; q++)
+                    dup = pts[q][0] == p[0] && pts[q][1] == p[1] && pts[q][2] == p[2];
+                if (!dup) {
+                    memcpy(pts[np], p, sizeof p);
+                    np++;
+                }
+            }
+    assert_int_equal(np, 30 + 24);
+    const int centres = 6;
+    const int32_t n = centres * (np + 1) + 400;
+    for (int k = 0; k < 2; k++) {
+        mur_flock_def d = topo_def(n, 20.0f);
+        d.topo_k = k == 0 ? 6.5f : 12.0f;
+        d.view_angle = k == 0 ? 270.0f : 360.0f;
+        mur_flock *f = make(&d);
+        int32_t i = 0;
+        for (int c = 0; c < centres; c++) {
+            const float cx = (float)(c % 3) * 9.0f - 9.0f, cz = (float)(c / 3) * 9.0f - 4.5f;
+            put(f, i++, cx, 0.0f, cz, 1.0f, 0.1f, 0.2f);
+            for (int q = 0; q < np; q++, i++)
+                put(f, i, cx + pts[q][0], pts[q][1], cz + pts[q][2], (float)(i * 37 % 101 - 50) / 17.0f,
+                    (float)(i * 53 % 97 - 48) / 13.0f, (float)(i * 29 % 89 - 44) / 11.0f);
+        }
+        for (; i < n; i++)
+            put(f, i, (float)(i * 7919 % 3800) / 100.0f - 19.0f, (float)(i * 104729 % 3800) / 100.0f - 19.0f,
+                (float)(i * 1299709 % 3800) / 100.0f - 19.0f, 0.5f, -0.3f, (float)(i % 5 - 2) / 7.0f);
+        for (i = 3; i < n; i += 23)
+            f->perch[i] = 5;
+        knn_check(f, false);
+        mur_flock_destroy(f);
+    }
+}
+
 /* Coincident boids (ties broken by index): all at one point; then clusters at a few points (one of
  * them 1500 boids: more than a block gathers, so scanned in place; two of them a hair apart, in one
  * cell or across a face) among scattered boids, some perching. The lists and the hard-sphere contacts
@@ -553,6 +604,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(knn_vs_brute_dense), cmocka_unit_test(knn_vs_brute_sparse),
         cmocka_unit_test(knn_vs_brute_lattice), cmocka_unit_test(knn_vs_brute_coincident),
+        cmocka_unit_test(knn_vs_brute_shell),
         cmocka_unit_test(crowd_bit_identical), cmocka_unit_test(knn_vs_brute_spacing),
         cmocka_unit_test(spacing_free), cmocka_unit_test(pinned_starling),
         cmocka_unit_test(bit_identical), cmocka_unit_test(public_neighbours_equal_grid),

@@ -84,7 +84,7 @@ typedef struct search {
     int32_t slot[MUR_TOPO_MAX + 1]; ///< slot written by ranks past the list)
     int n, cap;
     int nb;             ///< candidates in the buffer (block pass): d2 <= thr
-    float bd2[BUF_SIZE];
+    float bd2[BUF_SIZE + 16]; ///< (+16: rank_into pads the candidates it ranks with 16 values)
     int32_t bslot[BUF_SIZE];
     mur_topo_nb *hard;  ///< contacts (any direction) closer than the contact radius, or NULL
     int nh;

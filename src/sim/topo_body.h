@@ -176,9 +176,28 @@ static __attribute__((noinline)) TATTR void TOPO_GATHER(const mur_flock *f, cons
     G->cell = B->cell;
 }
 
-/* The gathered candidates with d2 > dlo: into the buffer (buf) or the list, and the contacts (hard). */
+/* Unaligned vectors of the gather buffer (loads without a round trip through the stack). */
+typedef float T(tvfu) __attribute__((vector_size(4 * TW), aligned(4)));
+typedef int32_t T(tviu) __attribute__((vector_size(4 * TW), aligned(4)));
+
+/* The largest float below x (x > 0 and finite). */
+static inline float T(below)(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    b--;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/* The gathered candidates with d2 > dlo (only with above; else every one): into the buffer (buf) or
+ * the list, and the contacts (hard). The boid itself is not among them: grow_ sets its x in G to NaN
+ * while it searches. A vector that reaches past j2 masks its lanes unless j2 is the end of G (a
+ * vector of NaN follows it). The view radius is folded into the thresholds: d2 < r2 and d2 <= thr
+ * is d2 <= min(thr, the float below r2); d2 < r2 and d2 < hcut is d2 < min(hcut, r2). */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
-    const gathered *G, int32_t j1, int32_t j2, float dlo, const bool cone, const bool hard, const bool buf)
+    const gathered *G, int32_t j1, int32_t j2, float dlo, const bool cone, const bool hard, const bool buf,
+    const bool above)
 {
     typedef T(tvf) vf;
     typedef T(tvi) vi;
@@ -189,33 +208,40 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     memcpy(&iota, lane_iota, sizeof iota);
     /* locals: the buffers' stores could otherwise alias the counts and thresholds in S */
     const float px = S->px, py = S->py, pz = S->pz, vx = S->vx, vy = S->vy, vz = S->vz;
-    const float r2 = S->r2, k2s = S->k2s;
-    float hcut = hard ? contact_cut(S) : 0.0f;
-    const int32_t self = S->self;
-    float thr = S->thr;
+    const float k2s = S->k2s;
+    const float r2b = T(below)(S->r2);
+    float hcut = 0.0f;
+    if (hard) {
+        hcut = contact_cut(S);
+        hcut = hcut < S->r2 ? hcut : S->r2;
+    }
+    float thr = S->thr < r2b ? S->thr : r2b;
     int nb = S->nb;
     S->tested += j2 - j1;
+    /* whole vectors without a lane mask up to jf */
+    const int32_t jf = j2 == G->n ? j2 : j1 + (j2 - j1) / TW * TW;
     for (int32_t j0 = j1; j0 < j2; j0 += TW) {
-        vf x, y, z;
-        vi sl;
-        memcpy(&x, gx + j0, sizeof x);
-        memcpy(&y, gy + j0, sizeof y);
-        memcpy(&z, gz + j0, sizeof z);
-        memcpy(&sl, gs + j0, sizeof sl);
+        const vf x = *(const T(tvfu) *)(const void *)(gx + j0);
+        const vf y = *(const T(tvfu) *)(const void *)(gy + j0);
+        const vf z = *(const T(tvfu) *)(const void *)(gz + j0);
+        const vi sl = *(const T(tviu) *)(const void *)(gs + j0);
         const vf dx = x - px, dy = y - py, dz = z - pz;
         const vf d2 = dx * dx + dy * dy + dz * dz;
-        /* past j2: NaN at the end of the buffer, else the next part's candidates */
-        const vi v = (sl != self) & (d2 < r2) & (d2 > dlo) & (iota + j0 < j2);
-        vi vis = v;
+        vi v = (vi){0} - 1;
+        if (above)
+            v = d2 > dlo;
+        if (j0 >= jf)
+            v &= iota + j0 < j2; /* past j2: the next part's candidates */
+        vi vis = v & (d2 <= thr);
         if (cone)
             vis &= T(in_cone)(dx, dy, dz, d2, vx, vy, vz, k2s);
-        uint32_t b = T(bits)(vis & (d2 <= thr));
+        uint32_t b = T(bits)(vis);
         if (buf) {
             if (nb > BUF_SIZE - TW) {
                 S->nb = nb;
                 buffer_flush(S, order);
                 nb = 0;
-                thr = S->thr;
+                thr = S->thr < r2b ? S->thr : r2b;
             }
             T(append)(S->bd2, S->bslot, &nb, d2, sl, b);
         } else if (b) {
@@ -224,7 +250,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
                 b &= b - 1;
                 list_add(S, d2[q], order[sl[q]], sl[q]);
             } while (b);
-            thr = S->thr;
+            thr = S->thr < r2b ? S->thr : r2b;
         }
         if (hard) {
             uint32_t h = T(bits)(v & (d2 < hcut));
@@ -235,6 +261,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
                     insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[sl[q]], sl[q]);
                 } while (h);
                 hcut = contact_cut(S);
+                hcut = hcut < S->r2 ? hcut : S->r2;
             }
         }
     }
@@ -338,13 +365,21 @@ static inline __attribute__((always_inline)) TATTR void T(rank_into)(search *S, 
     }
 }
 
-/* The buffered candidates into the list: into an empty list by rank, else one by one. */
+/* The buffered candidates into the list: into an empty list by rank, else one by one. More than 16
+ * into an empty list: the last 16 by rank (a path of fixed length; ranking all costs nb^2), then the
+ * others one by one, most of them farther than the list's last entry by then. */
 static inline __attribute__((always_inline)) TATTR void T(finish)(search *S, const int32_t *order)
 {
-    if (S->n > 0)
+    if (S->n > 0) {
         buffer_flush(S, order);
-    else
+    } else if (S->nb > 16) {
+        const int r = S->nb - 16;
+        T(rank_into)(S, order, S->bd2 + r, S->bslot + r, 16, 0);
+        for (int i = 0; i < r; i++)
+            list_add(S, S->bd2[i], order[S->bslot[i]], S->bslot[i]);
+    } else {
         T(rank_into)(S, order, S->bd2, S->bslot, S->nb, 0);
+    }
     S->nb = 0;
 }
 
@@ -469,7 +504,7 @@ static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, sear
             const float t2 = 1.5625f * dlo;
             const int n0 = S->n;
             S->thr = t2 < S->r2 ? t2 : S->r2;
-            T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, true);
+            T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, true, true);
             if (S->n == n0)
                 T(rank_into)(S, f->order, S->bd2, S->bslot, S->nb, n0);
             else
@@ -480,7 +515,7 @@ static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, sear
         }
         if (S->n < S->cap) {
             if (G->cell == B->cell) {
-                T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, false);
+                T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, false, true);
             } else {
                 for (int q = 0; q < B->ns; q++)
                     T(slice)(f, S, B->lo[q], B->hi[q], dlo, cone, false, false);
@@ -514,7 +549,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
              * the rest of the block a closer threshold */
             for (int32_t j = 0, e; j < G->own_n; j = e) {
                 e = own_chunk_end(j, 0, G->own_n);
-                T(scan_gathered)(f, S, G, j, e, -1.0f, cone, hard, true);
+                T(scan_gathered)(f, S, G, j, e, -1.0f, cone, hard, true, false);
                 T(finish)(S, f->order);
                 if (zero_full(S))
                     break;
@@ -523,7 +558,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
             if (b0 > 0.0f && contacts_certain(S, b0) && list_certain(S, b0))
                 return;
         }
-        T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true);
+        T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true, false);
     } else {
         if (TOPO_BLOCK_IN_PLACE(f, S, B))
             return;
@@ -536,6 +571,18 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
 
 static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathered *G)
 {
+    /* the boid's own entry in the gathered block (its cell's column first, or the crowded cell
+     * itself), gathered now if the block is: set to NaN while the boid searches, so that the scans of
+     * G need not test for it */
+    int32_t me = -1;
+    float keep = 0.0f;
+    if (B->total <= G->cap) {
+        if (G->cell != B->cell)
+            TOPO_GATHER(f, B, G, S->cap);
+        me = S->self - (G->own_n > 0 ? B->own_lo : B->lo[0]);
+        keep = G->x[me];
+        G->x[me] = NAN;
+    }
     const int sel = (S->cone ? 2 : 0) | (S->hard ? 1 : 0);
     switch (sel) {
     case 0: T(grow_)(f, S, B, G, false, false); break;
@@ -543,6 +590,8 @@ static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathe
     case 2: T(grow_)(f, S, B, G, true, false); break;
     default: T(grow_)(f, S, B, G, true, true); break;
     }
+    if (me >= 0)
+        G->x[me] = keep;
 }
 
 #undef VSEL_F
