@@ -66,7 +66,7 @@ LABEL.update(heading_changes_per_min="heading changes a minute", splits_per_min=
 SEP_SPARSE = 2.0 * 4 ** (1 / 3)
 METRIC_RADIUS = 3.0
 TOPO_ONLY_OFF = ["--set", "hard_radius=0", "--set", "centrality=0", "--set", "separation_nearest=0",
-                 "--set", "cohesion_far=0"]
+                 "--set", "cohesion_far=0", "--set", "bank_align=0"]
 VARIANTS = {
     "starling": ([], 10.0),
     "starling-sparse": (["--set", "separation_radius=%.3f" % SEP_SPARSE,
