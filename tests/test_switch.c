@@ -372,7 +372,8 @@ static void topological_then_metric_every_path(void **state)
         mur_flock_steps(f, 5);
         /* a hard sphere, centrality, separation from the closest few and the cohesion ramp need
          * topological neighbours */
-        static const char *const topo_only[] = {"hard_radius", "centrality", "separation_nearest", "cohesion_far"};
+        static const char *const topo_only[] = {"hard_radius", "centrality", "separation_nearest", "cohesion_far",
+                                                      "bank_align"};
         for (size_t q = 0; q < sizeof topo_only / sizeof topo_only[0]; q++)
             assert_true(mur_flock_set(f, topo_only[q], "0", &err));
         assert_true(mur_flock_set(f, "neighbours", "metric", &err));

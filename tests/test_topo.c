@@ -477,7 +477,9 @@ static void bit_identical(void **st)
  * 2500 --steps 40 with these --set pairs), on 1 and 2 threads and every path; the last case
  * (predators) takes the scalar update. Update deliberately: issue 24's flight model (weak pitch,
  * separation from the closest neighbour, the centrality-weighted cohesion ramp, the weak altitude
- * control) changed the preset and so all three. */
+ * control) changed the preset and so all three; so did its second round (lift along the rolled up axis,
+ * bank alignment 5 /s: the scalar update gave these same three hashes with the batched update
+ * switched off). */
 static void pinned_starling(void **st)
 {
     (void)st;
@@ -485,10 +487,10 @@ static void pinned_starling(void **st)
         const char *pairs[7];
         uint64_t hash;
     } cases[] = {
-        {{NULL}, 0x405f6761f8c6dde5ULL},
+        {{NULL}, 0x9e570af7eff98088ULL},
         {{"bounds=soft", "goal=on", "wind=on", "wind_vel=1,0,2", "perch=on", "ground=38", "hard_radius=2"},
-         0x01ef801b2ea78c99ULL},
-        {{"predators=3", "hard_radius=1"}, 0xab33b5d8650ee735ULL},
+         0x11e06e4faa2503b5ULL},
+        {{"predators=3", "hard_radius=1"}, 0x889ff653d7dd10c6ULL},
     };
     const mur_simd best = mur_kernel_best();
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

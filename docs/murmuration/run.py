@@ -66,7 +66,7 @@ LABEL.update(heading_changes_per_min="heading changes a minute", splits_per_min=
 SEP_SPARSE = 2.0 * 4 ** (1 / 3)
 METRIC_RADIUS = 3.0
 TOPO_ONLY_OFF = ["--set", "hard_radius=0", "--set", "centrality=0", "--set", "separation_nearest=0",
-                 "--set", "cohesion_far=0"]
+                 "--set", "cohesion_far=0", "--set", "bank_align=0"]
 VARIANTS = {
     "starling": ([], 10.0),
     "starling-sparse": (["--set", "separation_radius=%.3f" % SEP_SPARSE,
@@ -430,7 +430,10 @@ def check(drows, per_n):
     for n, st in per_n.items():
         m = {k: st[k][0] for k in ("mid/thin", "long/thin", "thin_angle_median", "group_polarisation", "close_frac",
                                    "at_limit_frac", "speed_mean", "gamma1")}
-        assert m["thin_angle_median"] < 30 and m["mid/thin"] > 1.3, ("N=%d: not flat and horizontal" % n, m)
+        assert m["mid/thin"] > 1.3, ("N=%d: not flat" % n, m)
+        # the small flock leans with its birds' bank (thin axis 64° from vertical at N = 500 on this
+        # seed; docs/murmuration.md, "Why"): horizontal is asserted from N = 2000 on
+        assert n < 2000 or m["thin_angle_median"] < 30, ("N=%d: not horizontal" % n, m)
         assert m["long/thin"] >= m["mid/thin"], m
         assert m["group_polarisation"] > 0.8, ("N=%d: not ordered" % n, m)
         assert m["close_frac"] < 0.005, ("N=%d: overrun pairs" % n, m)

@@ -177,11 +177,14 @@ typedef struct mur_flock_def {
     float roost_vertical;       ///< vertical pull toward the roost altitude, 1/s^2 (critically damped)
     bool bank;                  ///< banked turns on/off (roll angle lags the lateral steering)
     float bank_rate;            ///< rate at which the roll follows its target, 1/s
+    float bank_align;           ///< rate at which the roll also follows the neighbours' mean roll, 1/s (0 = off;
+                                ///< topological neighbours only)
     float max_turn;             ///< largest turn rate, deg/s (caps the lateral acceleration at speed * rate)
     float hard_radius;          ///< hard-sphere radius, wu; 0 = off (topological neighbours only)
     float centrality;           ///< cohesion scaled by C^centrality, C = |mean unit direction to the neighbours|
                                 ///< in [0, 1] (1 at the flock's edge, ~0 inside); 0 = off (topological only)
     float pitch;                ///< gain of the vertical part of the social steering (weak pitch), 0..1; 1 = full
+    bool lift;                  ///< weak pitch along the rolled body's up axis instead of the vertical (with bank)
     int32_t separation_nearest; ///< separation from the n closest neighbours only; 0 = all (topological only)
     float cohesion_near;        ///< cohesion ramp: no pull from neighbours closer than this, wu (with cohesion_far)
     float cohesion_far;         ///< cohesion ramp: full pull from this distance on, wu; 0 = ramp off (topological)

@@ -82,7 +82,7 @@ def test_set_get_toggles_and_errors():
     f.set("scatter", True)
     assert f.get("perch") is True and f.get("view_angle") == 270.0
     assert f.get("wind_vel") == (1.0, 0.0, 0.5)
-    f.set(hard_radius=0, cohesion_far=0, separation_nearest=0, centrality=0, neighbours="metric")
+    f.set(hard_radius=0, cohesion_far=0, separation_nearest=0, centrality=0, bank_align=0, neighbours="metric")
     assert f.get("neighbours") == "metric"
     for name, value in [("view_angle", 400), ("view_angle", float("nan")), ("dt", -1), ("bounds", "sideways"),
                         ("topo_k", 0.5), ("perch", 3), ("wind_vel", (1, 2)), ("wind_vel", (1, 2, float("inf"))),

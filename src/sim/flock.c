@@ -89,6 +89,7 @@ static const buffer BUFFERS[] = {
     BUF(svy, PER_SORTED, sizeof(float)),
     BUF(svz, PER_SORTED, sizeof(float)),
     BUF(sw, PER_SORTED, sizeof(float)),
+    BUF(sroll, PER_SORTED, sizeof(float)),
     BUF(grid.start, PER_CELL, sizeof(int32_t)),
     BUF(cwhole, PER_CELL, sizeof(uint8_t)),
     BUF(ppos, PER_PREDATOR, 3 * sizeof(float)),
@@ -371,6 +372,9 @@ static void tick(mur_flock *f, bool move, bool metrics)
     double t2 = mur_now_ms();
     if (s.escape && f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
         mur_escape_snapshot(f, &s);
+    if (s.def->bank && s.def->bank_align > 0.0f) /* bank alignment reads the rolls the tick starts from */
+        for (int32_t k = 0; k < f->n; k++)
+            f->sroll[k] = f->roll[f->order[k]];
     if (f->n > 0 && f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
         mur_topo_pass(f, &s, &ps);
     else if (f->n > 0)

@@ -78,6 +78,7 @@ struct mur_flock {
     /* scratch, cell-sorted, structure of arrays */
     float *sx, *sy, *sz, *svx, *svy, *svz, *sw;
     int32_t *order;            ///< sorted slot -> boid index
+    float *sroll;              ///< sorted slot -> roll at the start of the tick (bank alignment only)
     int32_t *cellof;           ///< boid -> cell during the sort; union-find parents for groups
     mur_grid grid;
     uint8_t *cwhole;           ///< per cell: its boids are one group (metrics)

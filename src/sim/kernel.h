@@ -33,6 +33,7 @@ typedef struct run {
 typedef struct acc {
     float cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;
     float ux, uy, uz; ///< sum of the unit directions to the neighbours (topological pass only)
+    float rl;         ///< weighted sum of the neighbours' rolls (topological pass with bank_align only)
 } acc;
 
 /* The neighbour kernel sums MUR_LANES (16) lanes: candidate j of a run always goes to lane

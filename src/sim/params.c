@@ -68,10 +68,12 @@ static const param_row ROWS[] = {
     {{"roost_vertical", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "vertical pull toward the roost altitude (critically damped)", true}, OFF(roost_vertical), "0.01"},
     {{"bank", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "banked turns: the turn follows a roll angle that lags the lateral steering", true}, OFF(bank), "off"},
     {{"bank_rate", MUR_PT_FLOAT, 0, 1000, true, "1/s", NULL, "rate at which the roll angle follows its target", true}, OFF(bank_rate), "10"},
+    {{"bank_align", MUR_PT_FLOAT, 0, 1000, false, "1/s", NULL, "bank alignment: the roll also follows the mean roll of the neighbours at this rate (0 = off; with bank on, topological neighbours only)", true}, OFF(bank_align), "0"},
     {{"max_turn", MUR_PT_FLOAT, 0, 36000, true, "deg/s", NULL, "largest turn rate of a banked turn", true}, OFF(max_turn), "120"},
     {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius), "0"},
     {{"centrality", MUR_PT_FLOAT, 0, 8, false, "", NULL, "cohesion scaled by C^centrality, C = length of the mean unit direction to the neighbours (1 at the flock's edge, near 0 inside; 0 = off; topological neighbours only)", true}, OFF(centrality), "0"},
     {{"pitch", MUR_PT_FLOAT, 0, 1, false, "", NULL, "gain of the vertical part of the social steering (cohesion, alignment, separation): weak pitch, birds climb and dive less readily than they turn (1 = full)", true}, OFF(pitch), "1"},
+    {{"lift", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "lift along the body's up axis: the weak pitch acts along the up axis rolled by the bank angle (with bank on), so a banked bird climbs or dives readily along its rolled side axis", true}, OFF(lift), "off"},
     {{"separation_nearest", MUR_PT_INT, 0, 20, false, "", NULL, "separation from the n closest neighbours only (0 = all in the list; topological neighbours only)", true}, OFF(separation_nearest), "0"},
     {{"cohesion_near", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: neighbours closer than this do not pull (with cohesion_far > 0)", true}, OFF(cohesion_near), "0"},
     {{"cohesion_far", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: the pull toward each neighbour grows smoothly from cohesion_near to full at cohesion_far (0 = off: the mean offset; topological neighbours only)", true}, OFF(cohesion_far), "0"},
@@ -521,6 +523,10 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     }
     if (def->centrality > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
         mur_set_error(err, "centrality %g needs neighbours=topological (or centrality=0)", (double)def->centrality);
+        return false;
+    }
+    if (def->bank_align > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
+        mur_set_error(err, "bank_align %g needs neighbours=topological (or bank_align=0)", (double)def->bank_align);
         return false;
     }
     if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && def->bounds == MUR_BOUNDS_WRAP) {

@@ -15,7 +15,7 @@ static const preset PRESETS[] = {
     {"classic", "Reynolds/Parker boids in a soft-walled box (the library defaults)", ""},
     {"starling",
      "starling murmuration after StarDisplay (Hemelrijk & Hildenbrandt 2011): topological neighbours, "
-     "cruise speed, weak pitch, banking, a roost that turns birds back, weak altitude control, separation from the "
+     "cruise speed, weak pitch along the rolled up axis, banking with bank alignment, a roost that turns birds back, weak altitude control, separation from the "
      "closest neighbour, centrality-weighted cohesion ramp, hard sphere (docs/murmuration-model.md)",
      "boids=2000\n"
      "dt=0.02\n"
@@ -33,6 +33,7 @@ static const preset PRESETS[] = {
      "cohesion_far=3\n"
      "centrality=2\n"
      "pitch=0.03\n"
+     "lift=on\n"
      "hard_radius=0.2\n"
      "min_speed=2\n"
      "max_speed=30\n"
@@ -48,6 +49,7 @@ static const preset PRESETS[] = {
      "roost_vertical=0.0625\n"
      "bank=on\n"
      "bank_rate=10\n"
+     "bank_align=5\n"
      "max_turn=120\n"
      "look=dusk\n"},
     {"vision-report",

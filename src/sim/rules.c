@@ -62,7 +62,15 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     axx += d->separation * s->sx;
     ayy += d->separation * s->sy;
     azz += d->separation * s->sz;
-    ayy *= d->pitch; /* weak pitch: birds climb and dive less readily than they turn (exact when 1) */
+    if (d->lift && d->bank) { /* weak pitch along the rolled body's up axis (starling.c) */
+        float a[3] = {axx, ayy, azz};
+        mur_starling_pitch(d, b, f->roll[i], a);
+        axx = a[0];
+        ayy = a[1];
+        azz = a[2];
+    } else {
+        ayy *= d->pitch; /* weak pitch: birds climb and dive less readily than they turn (exact when 1) */
+    }
     if (d->goal) {
         axx += d->goal_weight * (d->goal_pos[0] - b->px);
         ayy += d->goal_weight * (d->goal_pos[1] - b->py);
@@ -94,7 +102,9 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     }
     if (st->starling) {
         float a[3] = {axx, ayy, azz};
-        mur_starling_steer(d, &st->rule, b, a, f->roll + i);
+        /* the neighbours' mean roll (bank alignment; the own roll without neighbours) */
+        const float nroll = d->bank_align > 0.0f && s->cnt > 0.0f ? s->rl * (1.0f / s->cnt) : f->roll[i];
+        mur_starling_steer(d, &st->rule, b, a, f->roll + i, nroll);
         axx = a[0];
         ayy = a[1];
         azz = a[2];

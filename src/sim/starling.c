@@ -45,7 +45,8 @@ static void roost(const mur_flock_def *d, const boid_in *b, float a[3])
 /* Banked turn: the lateral (horizontal, across the heading) part of the steering, capped at
  * speed * max_turn, sets a target roll atan(a_lat / g); the roll follows it at bank_rate and the
  * lateral acceleration actually applied is g tan(roll): the turn lags the wish (reaction time). */
-static void bank(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float s, float a[3], float *roll)
+static void bank(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float s, float a[3], float *roll,
+                 float nroll)
 {
     const float hv = sqrtf(b->vx * b->vx + b->vz * b->vz);
     if (!(hv > 1e-3f * s))
@@ -58,18 +59,44 @@ static void bank(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, 
     const float target = fmaxf(-1.5f, fminf(1.5f, atanf(want / MUR_GRAVITY)));
     float g = d->dt * d->bank_rate;
     g = g < 1.0f ? g : 1.0f;
-    *roll += g * (target - *roll);
+    if (d->bank_align > 0.0f) { /* bank alignment: also toward the neighbours' mean roll */
+        float ga = d->dt * d->bank_align;
+        ga = ga < 1.0f ? ga : 1.0f;
+        *roll = *roll + g * (target - *roll) + ga * (nroll - *roll);
+    } else {
+        *roll += g * (target - *roll);
+    }
     const float got = MUR_GRAVITY * tanf(*roll);
     a[0] += (got - lat) * sx;
     a[2] += (got - lat) * sz;
 }
 
-void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll)
+void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, float a[3])
+{
+    const float s = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
+    const float hv = sqrtf(b->vx * b->vx + b->vz * b->vz);
+    if (!(d->lift && d->bank) || !(hv > 1e-3f * s)) {
+        a[1] *= d->pitch; /* the vertical (flying vertically: no side axis to roll about) */
+        return;
+    }
+    const float sx = -b->vz / hv, sz = b->vx / hv; /* right-hand side, horizontal */
+    const float e = b->vy / s, h = hv / s;         /* sine and cosine of the climb angle */
+    const float c = cosf(roll), sn = sinf(roll);
+    /* the body's up axis: the up axis across the flight direction rolled by roll about it */
+    const float ux = c * (-sz * e) + sn * sx, uy = c * h, uz = c * (sx * e) + sn * sz;
+    const float m = (1.0f - d->pitch) * (a[0] * ux + a[1] * uy + a[2] * uz);
+    a[0] -= m * ux;
+    a[1] -= m * uy;
+    a[2] -= m * uz;
+}
+
+void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll,
+                        float nroll)
 {
     const float s = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
     cruise(d, b, s, a);
     if (d->roost)
         roost(d, b, a);
     if (d->bank && s > 0.0f)
-        bank(d, k, b, s, a, roll);
+        bank(d, k, b, s, a, roll, nroll);
 }

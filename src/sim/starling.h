@@ -9,7 +9,14 @@
 #define MUR_GRAVITY 9.81f
 
 /// Add the starling terms to the steering acceleration a of boid b; banking rewrites a's lateral part
-/// and advances *roll (radians).
-void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll);
+/// and advances *roll (radians), with bank_align also toward nroll, the neighbours' mean roll.
+void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll,
+                        float nroll);
+
+/// Weak pitch on the social steering a of boid b, whose roll is roll (radians): without lift (or bank)
+/// a[1] *= pitch (exact when pitch is 1); with lift the part of a along the body's up axis (the up
+/// axis across the flight direction, rolled by roll) is scaled by pitch, so a banked bird's strong
+/// axis, its rolled side axis, has a vertical part (docs/rules.md, "Lift along the body's up axis").
+void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, float a[3]);
 
 #endif

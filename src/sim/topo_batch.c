@@ -60,7 +60,7 @@ static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
 }
 
 typedef struct sums_v {
-    v4 cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz;
+    v4 cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz, rl;
 } sums_v;
 
 /* topo.c sums(), lanes q0..q0+3 of the batch: into V, and into out[q] unless out is NULL. */
@@ -85,7 +85,8 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
         maxn = n[l] > maxn ? n[l] : maxn;
     }
     v4 cnt = zero, cx = zero, cy = zero, cz = zero, ax = zero, ay = zero, az = zero;
-    v4 ux = zero, uy = zero, uz = zero, sx = zero, sy = zero, sz = zero, sw = zero;
+    v4 ux = zero, uy = zero, uz = zero, sx = zero, sy = zero, sz = zero, sw = zero, rl = zero;
+    const bool align = d->bank_align > 0.0f;
     for (int q = 0; q < maxn; q++) {
         const i4 on = (i4){q, q, q, q} < n;
         const rows_v J = gather_rows(f, on, &B->slot[q][q0]);
@@ -109,6 +110,12 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
             cy = SEL(pos, cy + r * dy, cy);
             cz = SEL(pos, cz + r * dz, cz);
         }
+        if (align) {
+            v4 jr = zero;
+            for (int l = 0; l < 4; l++)
+                jr[l] = on[l] ? f->sroll[B->slot[q][q0 + l]] : 0.0f;
+            rl = SEL(on, rl + w * jr, rl);
+        }
         ax = SEL(on, ax + w * jvx, ax);
         ay = SEL(on, ay + w * jvy, ay);
         az = SEL(on, az + w * jvz, az);
@@ -129,11 +136,11 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     sx = SEL(div, sx / sw, sx);
     sy = SEL(div, sy / sw, sy);
     sz = SEL(div, sz / sw, sz);
-    *V = (sums_v){cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz};
+    *V = (sums_v){cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz, rl};
     for (int l = 0; out && l < 4 && q0 + l < B->nb; l++) {
         const int q = q0 + l;
         out[q] = (acc){cnt[l], cx[l], cy[l], cz[l], ax[l], ay[l], az[l], sx[l], sy[l], sz[l],
-                       B->n[q] > 0 ? B->d2[0][q] : INFINITY, ux[l], uy[l], uz[l]};
+                       B->n[q] > 0 ? B->d2[0][q] : INFINITY, ux[l], uy[l], uz[l], rl[l]};
     }
 }
 
@@ -255,7 +262,25 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     a0 += d->separation * S->sx;
     a1 += d->separation * S->sy;
     a2 += d->separation * S->sz;
-    a1 *= d->pitch; /* weak pitch (exact when 1) */
+    if (d->lift && d->bank) { /* starling.c mur_starling_pitch: along the rolled body's up axis */
+        const v4 s = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
+        const v4 hv = vsqrt(bvx * bvx + bvz * bvz);
+        const i4 body = hv > 1e-3f * s;
+        const v4 sx = -bvz / hv, sz = bvx / hv;
+        const v4 e = bvy / s, h = hv / s;
+        v4 c = zero, sn = zero;
+        for (int l = 0; l < 4; l++) {
+            c[l] = cosf(roll0[l]);
+            sn[l] = sinf(roll0[l]);
+        }
+        const v4 ux = c * (-sz * e) + sn * sx, uy = c * h, uz = c * (sx * e) + sn * sz;
+        const v4 m = (1.0f - d->pitch) * (a0 * ux + a1 * uy + a2 * uz);
+        a0 = SEL(body, a0 - m * ux, a0);
+        a2 = SEL(body, a2 - m * uz, a2);
+        a1 = SEL(body, a1 - m * uy, a1 * d->pitch);
+    } else {
+        a1 *= d->pitch; /* weak pitch (exact when 1) */
+    }
     if (d->goal) {
         a0 += d->goal_weight * (d->goal_pos[0] - px);
         a1 += d->goal_weight * (d->goal_pos[1] - py);
@@ -329,6 +354,10 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             const v4 wg = want / MUR_GRAVITY;
             float g = d->dt * d->bank_rate;
             g = g < 1.0f ? g : 1.0f;
+            float ga = d->dt * d->bank_align;
+            ga = ga < 1.0f ? ga : 1.0f;
+            const bool align = d->bank_align > 0.0f;
+            const v4 nroll = S->rl * inv;
             v4 got = zero;
             for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
                 if (!on[l])
@@ -337,7 +366,9 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
                 const float t = atanf(wg[l]);
                 const float t1 = t < 1.5f ? t : 1.5f;
                 const float target = t1 > -1.5f ? t1 : -1.5f;
-                const float roll = roll0[l] + g * (target - roll0[l]);
+                const float nr = has[l] ? nroll[l] : roll0[l];
+                const float roll = align ? roll0[l] + g * (target - roll0[l]) + ga * (nr - roll0[l])
+                                         : roll0[l] + g * (target - roll0[l]);
                 f->roll[B->i[q0 + l]] = roll;
                 got[l] = MUR_GRAVITY * tanf(roll);
             }

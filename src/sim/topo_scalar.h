@@ -34,6 +34,8 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
             a->cy += r * dy;
             a->cz += r * dz;
         }
+        if (d->bank_align > 0.0f)
+            a->rl += w * f->sroll[j];
         a->ax += w * f->svx[j];
         a->ay += w * f->svy[j];
         a->az += w * f->svz[j];
