@@ -1,4 +1,4 @@
-/* The hunting falcon and the prey's escape (falcon.c, docs/falcon.md): one falcon that sets up,
+/* The hunting falcon (falcon.c) and the prey's escape (escape.c), docs/falcon.md: one falcon that sets up,
  * approaches, locks on, pursues by proportional navigation, retreats and waits, again and again; and
  * per bird an escape state machine (calm, escaping by a manoeuvre, refractory) started by seeing the
  * falcon or by copying a topological neighbour. The escape acts as an acceleration added to the
@@ -7,6 +7,7 @@
 #ifndef MUR_SIM_FALCON_H
 #define MUR_SIM_FALCON_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +16,17 @@
 #include "rules.h"
 
 struct mur_step;
+
+/* Small vector helpers shared by falcon.c and escape.c. */
+static inline float dot3(const float *a, const float *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline float len3(const float *a)
+{
+    return sqrtf(dot3(a, a));
+}
 
 /// Bytes of the escape rows per boid.
 size_t mur_escape_bytes_per_boid(void);
@@ -43,6 +55,10 @@ void mur_escape_boid(mur_flock *f, const struct mur_step *s, int32_t i, const bo
 /// between their positions pos (3 floats a bird); 0 with fewer than 3 such birds or no fit. The birds
 /// used into *used (NULL: not wanted).
 double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, int32_t n, float dt, int32_t *used);
+/// Each bird's escape state into the view (esc) and what a neighbour may copy next tick (ecopy: an
+/// escape that will then have lasted escape_latency); returns the number of escaping birds. Called by
+/// mur_falcon_commit after the boids moved.
+int32_t mur_escape_publish(mur_flock *f, const struct mur_step *s);
 /// The falcon's metrics of the current state into st (falcon_distance, alarmed, falcon_state).
 void mur_falcon_measure(const mur_flock *f, mur_stats *st);
 /// Make the planned falcon state the current one; count the alarmed birds; remove the caught bird

@@ -101,7 +101,7 @@ struct mur_flock {
     struct mur_track *track;   ///< the metrics over time' state (metrics_track.c), NULL until measured
     mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)
     mur_stats stats;
-    /* the falcon and the prey's escape (falcon.c): the rows exist once the falcon was on */
+    /* the falcon and the prey's escape (falcon.c, escape.c): the rows exist once the falcon was on */
     mur_falcon falcon;
     int32_t esc_cap;           ///< boids the escape rows hold (0: not allocated)
     mur_esc_row *erow;         ///< per boid: the escape's working row (the pass reads and writes it)

@@ -25,7 +25,7 @@ typedef struct mur_step {
     const float *ppos;         ///< their positions
     mur_rule_k rule;           ///< the rules' constants
     bool starling;             ///< a starling steering term is on (speed_tau, roost, bank)
-    bool escape;               ///< the falcon is on: each bird's escape runs with its update (falcon.c)
+    bool escape;               ///< the falcon is on: each bird's escape runs with its update (escape.c)
     float cell_boids;          ///< > 0: grid cells sized for this many boids each (topological search)
     bool half_cells;           ///< cells of view_radius / 2 scanned 2 deep whatever the flock's setting
                                ///< (the groups metric of a topological tick: a grid of its own)

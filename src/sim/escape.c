@@ -1,0 +1,321 @@
+/* The prey's escape (docs/falcon.md): per bird a state machine (calm, escaping by a manoeuvre,
+ * refractory) started by seeing the falcon, by fleeing from its path when it looms, or by copying a
+ * topological neighbour. Each bird's escape is computed by the thread that updates it, from its own
+ * rows and the snapshot of its neighbours' escapes taken before the pass (sesc), so any thread count
+ * gives the same bits. The falcon itself is in falcon.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "falcon.h"
+
+#include "core.h"
+#include "flock_impl.h"
+#include "step.h"
+
+/* The zig-zag's first leg, s (StarDisplay: one way for 0.25 s, the other for 0.3 s). */
+#define ZIGZAG_FIRST 0.25f
+/* A bird's escape row's ts: the tick its state began (27 bits, wrapping) << 5 | FLEE | the state
+ * (mur_escape_state | side << 3). FLEE: it fled from the looming falcon in this manoeuvre and keeps
+ * the flight away from the falcon's path (row acc) to the manoeuvre's end. */
+#define TS_SHIFT 5
+#define TS_MASK 0x07ffffffu
+#define FLEE 16u
+
+size_t mur_escape_bytes_per_boid(void)
+{
+    return sizeof(mur_esc_row) + 3 * sizeof(uint8_t) + 2 * sizeof(int32_t) + 3 * sizeof(float);
+}
+
+void mur_escape_clear(mur_flock *f, int32_t i)
+{
+    memset(&f->erow[i], 0, sizeof f->erow[i]);
+    f->esc[i] = MUR_ESCAPE_CALM;
+    f->ecopy[i] = 0;
+    f->alarm_tick[i] = -1;
+    f->alarm_src[i] = -1;
+    memset(f->alarm_pos + 3 * (size_t)i, 0, 3 * sizeof(float));
+}
+
+static bool grow(void **p, size_t bytes)
+{
+    void *q = realloc(*p, bytes ? bytes : 1);
+    if (!q)
+        return false;
+    *p = q;
+    return true;
+}
+
+bool mur_escape_reserve(mur_flock *f, int32_t cap)
+{
+    if (cap <= f->esc_cap)
+        return true;
+    const size_t c = (size_t)cap;
+    void *p[7] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src};
+    const size_t b[7] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4};
+    bool ok = true;
+    for (int r = 0; r < 7; r++)
+        ok = ok && grow(&p[r], c * b[r]);
+    f->erow = p[0];
+    f->esc = p[1];
+    f->ecopy = p[2];
+    f->alarm_tick = p[3];
+    f->alarm_pos = p[4];
+    f->sesc = p[5];
+    f->alarm_src = p[6];
+    if (!ok)
+        return false;
+    const int32_t from = f->esc_cap;
+    f->esc_cap = cap;
+    for (int32_t i = from; i < cap; i++)
+        mur_escape_clear(f, i);
+    return true;
+}
+
+void mur_escape_free(mur_flock *f)
+{
+    free(f->erow);
+    free(f->esc);
+    free(f->ecopy);
+    free(f->alarm_tick);
+    free(f->alarm_pos);
+    free(f->sesc);
+    free(f->alarm_src);
+    f->alarm_src = NULL;
+    f->erow = NULL;
+    f->esc = f->ecopy = f->sesc = NULL;
+    f->alarm_tick = NULL;
+    f->alarm_pos = NULL;
+    f->esc_cap = 0;
+}
+
+/* ---------------------------------------------------------------- the prey */
+
+/* Ticks a neighbour must have escaped before it is copied (at least 1). */
+static uint32_t latency_ticks(const mur_flock_def *d)
+{
+    const double t = floor((double)d->escape_latency / d->dt + 0.5);
+    return t < 1.0 ? 1u : (t > 1e9 ? 1000000000u : (uint32_t)t);
+}
+
+void mur_escape_snapshot(mur_flock *f, const mur_step *s)
+{
+    (void)s;
+    const int32_t *restrict order = f->order;
+    const uint8_t *restrict ecopy = f->ecopy;
+    uint8_t *restrict sesc = f->sesc;
+    for (int32_t k = 0; k < f->n; k++)
+        sesc[k] = ecopy[order[k]];
+}
+
+/* The manoeuvre a detecting bird picks (counter-based, by the mix's weights); zig-zag when all are 0. */
+static int pick_kind(const mur_flock_def *d, uint64_t tick, int32_t i)
+{
+    const float w[4] = {d->escape_zigzag, d->escape_dive, d->escape_turn, d->escape_speedup};
+    const float total = w[0] + w[1] + w[2] + w[3];
+    if (!(total > 0.0f))
+        return MUR_ESCAPE_ZIGZAG;
+    float u = mur_hash_unit(d->seed ^ 0xfa1c0ULL, tick, (uint64_t)i) * total;
+    for (int k = 0; k < 3; k++) {
+        if (u < w[k])
+            return MUR_ESCAPE_ZIGZAG + k;
+        u -= w[k];
+    }
+    return MUR_ESCAPE_SPEEDUP;
+}
+
+/* Whether the attacking falcon (at r from the bird, relative velocity rv = falcon's - bird's) would
+ * reach the bird within escape_flee_time: |r| < closing speed * time, closing speed = -r.rv / |r|,
+ * i.e. r.r < -r.rv * time (no square root). */
+static inline bool looming(const mur_flock_def *d, const float *r, float r2, const float *rv)
+{
+    return d->escape_flee_time > 0.0f && r2 < -dot3(r, rv) * d->escape_flee_time;
+}
+
+void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
+                     int stride, int n)
+{
+    const mur_flock_def *d = s->def;
+    const mur_falcon *F = &f->falcon;
+    mur_esc_row *row = &f->erow[i];
+    uint32_t e = row->ts & 15u, fled = row->ts & FLEE;
+    int kind = (int)(e & 7u);
+    const uint32_t now = (uint32_t)f->tick & TS_MASK;
+    const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+    const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
+    const float r2 = dot3(r, r);
+    const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
+    const float rv[3] = {F->vel[0] - b->vx, F->vel[1] - b->vy, F->vel[2] - b->vz};
+    const bool flee = attacking && looming(d, r, r2, rv);
+    if (kind == MUR_ESCAPE_CALM && !near && !flee) {
+        /* the common case: calm, no falcon in sight; a neighbour's escape to copy? */
+        uint8_t c = 0;
+        for (int m = 0; !c && m < n; m++)
+            c = f->sesc[slot[m * stride]];
+        if (!c) {
+            row->acc[0] = row->acc[1] = row->acc[2] = 0.0f;
+            return;
+        }
+    }
+    const float dt = d->dt;
+    uint32_t since = row->ts >> TS_SHIFT;
+    uint32_t age = (now - since) & TS_MASK;
+    /* a bird that fled keeps away from the falcon's path for escape_flee_time (at least escape_time) */
+    const float length = fled ? fmaxf(d->escape_time, d->escape_flee_time) : d->escape_time;
+    if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= length) {
+        kind = MUR_ESCAPE_REFRACTORY;
+        e = (uint32_t)kind;
+        fled = 0;
+        since = now;
+        age = 0;
+    } else if (kind == MUR_ESCAPE_REFRACTORY && (float)age * dt >= d->escape_refractory) {
+        kind = MUR_ESCAPE_CALM;
+        e = 0;
+    }
+    const float v[3] = {b->vx, b->vy, b->vz};
+    const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
+    const float side[3] = {hv > 0.0f ? -v[2] / hv : 0.0f, 0.0f, hv > 0.0f ? v[0] / hv : 0.0f};
+    if (kind == MUR_ESCAPE_CALM) {
+        bool start = false;
+        int32_t src = i; /* the bird whose alarm starts this one's front: itself when it sees the falcon */
+        if (flee) {
+            /* the falcon looms: no need to be exposed or to look its way; the manoeuvre as if seen */
+            kind = pick_kind(d, f->tick, i);
+            e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+            start = true;
+        } else if (near) {
+            /* exposure and the outward direction from the neighbours' unit directions */
+            float u[3] = {0, 0, 0};
+            for (int m = 0; m < n; m++) {
+                const int32_t j = slot[m * stride];
+                float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
+                const float l = len3(q);
+                if (l > 0.0f)
+                    for (int c = 0; c < 3; c++)
+                        u[c] += q[c] / l;
+            }
+            const float ul = len3(u);
+            const float expo = n > 0 ? ul / (float)n : 1.0f;
+            float out[3];
+            const float vl = len3(v);
+            for (int c = 0; c < 3; c++)
+                out[c] = n > 0 && ul > 0.0f ? -u[c] / ul : (vl > 0.0f ? v[c] / vl : (c == 0 ? 1.0f : 0.0f));
+            const float cos_half = (float)cos((double)d->escape_fov * 0.5 * (MUR_TWO_PI / 360.0));
+            const float rl = sqrtf(r2);
+            const bool seen = d->escape_fov >= 360.0f || dot3(r, out) >= cos_half * rl;
+            if (expo >= d->escape_exposure && seen) {
+                kind = pick_kind(d, f->tick, i);
+                /* turn and zig-zag first away from the falcon: left when it is on the right */
+                e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+                start = true;
+            }
+        }
+        if (!start) {
+            /* copying: the first (nearest) of the k neighbours whose escape may be copied, with a rate
+             * k / escape_reaction per second (a counter-based draw per bird and tick) */
+            int first = -1, k = 0;
+            for (int m = 0; m < n; m++)
+                if (f->sesc[slot[m * stride]]) {
+                    first = first < 0 ? m : first;
+                    k++;
+                }
+            bool copy = k > 0;
+            if (copy && d->escape_reaction > 0.0f) {
+                const float p = 1.0f - expf(-dt * (float)k / d->escape_reaction);
+                copy = mur_hash_unit(d->seed ^ 0xc0b1e5ULL, f->tick, (uint64_t)i) < p;
+            }
+            if (copy) {
+                const uint8_t c = f->sesc[slot[first * stride]];
+                kind = c & 7;
+                /* the neighbour's manoeuvre; its side (away from the falcon) this bird's own unless
+                 * escape_copy_side */
+                e = d->escape_copy_side ? c : (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+                start = true;
+                /* the neighbour's front (it escapes since escape_latency: its alarm_src is not written
+                 * in this tick) */
+                src = f->alarm_src[f->order[slot[first * stride]]];
+            }
+        }
+        if (start) {
+            since = now;
+            age = 0;
+            if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
+                f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
+                f->alarm_src[i] = src;
+                f->alarm_pos[3 * (size_t)i] = b->px - F->centre[0];
+                f->alarm_pos[3 * (size_t)i + 1] = b->py - F->centre[1];
+                f->alarm_pos[3 * (size_t)i + 2] = b->pz - F->centre[2];
+            }
+        }
+    }
+    const bool escaping = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
+    float *acc = row->acc;
+    if (!flee && fled && escaping) { /* fled in this manoeuvre: on away from the path (acc as it was) */
+        row->ts = since << TS_SHIFT | FLEE | e;
+        return;
+    }
+    row->ts = since << TS_SHIFT | (flee && escaping ? FLEE : 0u) | e;
+    acc[0] = acc[1] = acc[2] = 0.0f;
+    const float A = d->escape_accel, sgn = (e & 8) ? -1.0f : 1.0f;
+    if (flee) {
+        /* away from the falcon's path (the part of its offset across the falcon's velocity): birds on
+         * either side of the path part, whatever manoeuvre they copy; straight away from the falcon
+         * when the bird is on the path itself */
+        const float fv2 = dot3(F->vel, F->vel);
+        const float along = fv2 > 0.0f ? dot3(r, F->vel) / fv2 : 0.0f;
+        float aw[3] = {-(r[0] - along * F->vel[0]), -(r[1] - along * F->vel[1]), -(r[2] - along * F->vel[2])};
+        float al = len3(aw);
+        if (!(al > 1e-3f * sqrtf(r2))) {
+            for (int c = 0; c < 3; c++)
+                aw[c] = -r[c];
+            al = sqrtf(r2);
+        }
+        if (al > 0.0f)
+            for (int c = 0; c < 3; c++)
+                acc[c] = d->escape_flee_accel * aw[c] / al;
+        return;
+    }
+    switch (kind) {
+    case MUR_ESCAPE_ZIGZAG: {
+        const float k = (float)age * dt < ZIGZAG_FIRST ? sgn * A : -sgn * A;
+        acc[0] = k * side[0];
+        acc[2] = k * side[2];
+        break;
+    }
+    case MUR_ESCAPE_TURN:
+        acc[0] = sgn * A * side[0];
+        acc[2] = sgn * A * side[2];
+        break;
+    case MUR_ESCAPE_DIVE:
+        acc[1] = -A;
+        break;
+    case MUR_ESCAPE_SPEEDUP: {
+        const float vl = len3(v);
+        if (vl > 0.0f)
+            for (int c = 0; c < 3; c++)
+                acc[c] = A * v[c] / vl;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+int32_t mur_escape_publish(mur_flock *f, const mur_step *s)
+{
+    /* the birds' states into the view, and what a neighbour may copy next tick: an escape that will
+     * then have lasted the latency */
+    const uint32_t L = latency_ticks(s->def);
+    const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
+    int32_t alarmed = 0;
+    for (int32_t i = 0; i < f->n; i++) {
+        const uint32_t ts = f->erow[i].ts;
+        const uint8_t e = (uint8_t)(ts & 15u);
+        const int k = e & 7;
+        const bool escaping = k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
+        f->esc[i] = e;
+        f->ecopy[i] = escaping && ((next - (ts >> TS_SHIFT)) & TS_MASK) >= L ? e : 0;
+        alarmed += escaping;
+    }
+    return alarmed;
+}
