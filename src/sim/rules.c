@@ -94,7 +94,7 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     }
     if (w->soft)
         mur_soft_push(d, (const float[3]){b->px, b->py, b->pz}, (float *const[3]){&axx, &ayy, &azz}, d->bounds_turn);
-    if (st->escape) { /* the escape manoeuvre (falcon.c), before the starling terms: it banks and speeds */
+    if (st->escape) { /* the escape manoeuvre (escape.c), before the starling terms: it banks and speeds */
         const float *e = f->erow[i].acc;
         axx += e[0];
         ayy += e[1];

@@ -507,7 +507,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
             __builtin_prefetch(f->vel + 3 * (size_t)i + 2, 1);
             __builtin_prefetch(f->roll + i, 1);
             if (s->escape)
-                __builtin_prefetch(f->erow + i, 1); /* the escape's row (falcon.c) */
+                __builtin_prefetch(f->erow + i, 1); /* the escape's row (escape.c) */
         }
         /* the boids of a cell are the slots [start, next start): the same block as the last boid's */
         if (!(k >= B.own_lo && k < B.own_hi))
@@ -541,7 +541,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
             }
 #else
             for (int m = 0; m < S.n; m++)
-                TB.slot[m][q] = S.slot[m]; /* the escape's neighbours (falcon.c) */
+                TB.slot[m][q] = S.slot[m]; /* the escape's neighbours (escape.c) */
             contacts(f, s, &S, i, &TB.c[q]);
             TB.has_c[q] = S.nh > 0;
             sums(f, s, &S, &TA[q]);

@@ -300,7 +300,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             *A[a] = SEL(P[a] < lo, *A[a] + t, SEL(P[a] > hi, *A[a] - t, *A[a]));
         }
     }
-    if (st->escape) { /* rules.c: the escape manoeuvre (falcon.c) */
+    if (st->escape) { /* rules.c: the escape manoeuvre (escape.c) */
         v4 e0, e1, e2;
         for (int l = 0; l < 4; l++) {
             const float *e = f->erow[B->i[q0 + l < B->nb ? q0 + l : q0]].acc;
