@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""The reporting run's totals over its attacks (each run once, the control apart), from a
+results_*.json that docs/falcon/run.py wrote:
+
+    /usr/bin/python3 docs/falcon/summary.py [docs/falcon/results_reporting.json]
+"""
+import json
+import os
+import statistics
+import sys
+
+FIELD = (3.7, 25.0)
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results_reporting.json")
+    with open(path) as fp:
+        rows = json.load(fp)["rows"]
+    seen, att = set(), []
+    for r in rows:
+        key = (r["n"], r["seed"], tuple(r["extra"]))
+        if r["group"].startswith("control") or key in seen:
+            continue
+        seen.add(key)
+        att.append(r)
+    ws = [r["wave_speed"] for r in att if r["wave_speed"]]
+    ratio = [r["wave_speed"] / r["flock_speed"] for r in att if r["wave_speed"] and r["flock_speed"]]
+    jumps = [r["nn_jump"] for r in att]
+    print("%d attacks; %d fitted a front: median %.1f m/s, mean %.1f, range %.1f-%.1f, %d within the field's %.1f-%.1f"
+          % (len(att), len(ws), statistics.median(ws), statistics.mean(ws), min(ws), max(ws),
+             sum(FIELD[0] <= w <= FIELD[1] for w in ws), FIELD[0], FIELD[1]))
+    print("wave / flock speed: median %.2f, %d of %d at least 1.3" % (statistics.median(ratio), sum(x >= 1.3 for x in ratio), len(ratio)))
+    print("splits %d, flash expansions %d (NN jump median %.2f, largest %.2f), lock-on %d, catches %d, of %d"
+          % (sum(bool(r["split"]) for r in att), sum(bool(r["flash"]) for r in att), statistics.median(jumps), max(jumps),
+             sum(bool(r["lock_on"]) for r in att), sum(bool(r["catch"]) for r in att), len(att)))
+    pol = [r["polarisation_before"] for r in att]
+    print("polarisation before the attack: median %.2f, %d of %d at least 0.85" % (statistics.median(pol), sum(p >= 0.85 for p in pol), len(pol)))
+
+
+if __name__ == "__main__":
+    main()
