@@ -42,7 +42,7 @@ static double kth(double *x, size_t n, size_t k)
  * offsets on each (a few stragglers do not make the box; min and max when memory is short). */
 static void group_box(const mur_view *v, const int32_t *label, int32_t best, int32_t members, mur_group *g)
 {
-    double cov[3][3] = {{0}}, val[3], ax[3][3], e[3][3], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    double cov[3][3] = {{0}}, val[3], ax[3][3], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     double *t = malloc(sizeof *t * (size_t)members * 3);
     for (int32_t i = 0; i < v->boids; i++)
         if (label[i] == best) {
@@ -54,16 +54,13 @@ static void group_box(const mur_view *v, const int32_t *label, int32_t best, int
                     cov[a][b] += d[a] * d[b];
         }
     mur_eigen_sym3(cov, val, ax); /* the library's solver: ax[a] is axis a */
-    for (int k = 0; k < 3; k++)
-        for (int a = 0; a < 3; a++)
-            e[k][a] = ax[a][k];
     size_t m = 0;
     for (int32_t i = 0; i < v->boids; i++)
         if (label[i] == best) {
             for (int a = 0; a < 3; a++) {
                 double d = 0.0;
                 for (int k = 0; k < 3; k++)
-                    d += ((double)v->pos[(size_t)i * 3 + k] - g->centre[k]) * e[k][a];
+                    d += ((double)v->pos[(size_t)i * 3 + k] - g->centre[k]) * ax[a][k];
                 lo[a] = fmin(lo[a], d);
                 hi[a] = fmax(hi[a], d);
                 if (t)
@@ -81,10 +78,10 @@ static void group_box(const mur_view *v, const int32_t *label, int32_t best, int
     for (int k = 0; k < 3; k++) {
         double c = g->centre[k];
         for (int a = 0; a < 3; a++)
-            c += 0.5 * (lo[a] + hi[a]) * e[k][a];
+            c += 0.5 * (lo[a] + hi[a]) * ax[a][k];
         g->box[0][k] = (float)c;
         for (int a = 0; a < 3; a++)
-            g->box[a + 1][k] = (float)(0.5 * (hi[a] - lo[a]) * e[k][a]);
+            g->box[a + 1][k] = (float)(0.5 * (hi[a] - lo[a]) * ax[a][k]);
     }
 }
 
