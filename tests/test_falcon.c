@@ -352,18 +352,23 @@ static void falcon_alarm_spreads(void **st)
 
 /* The flight from the falcon's path: two birds 3 m either side of a falcon diving at them from above
  * (the path vertical) flee in opposite directions, across the path; a bird the falcon would reach
- * only later than escape_flee_time does not flee. The neutral rules (no steering of their own) and
- * no detection (escape_radius 0), so only the flight moves them. */
+ * only later than escape_flee_time does not flee, nor does one that cannot see it (escape_fov 1 deg,
+ * facing away from its neighbour, and the falcon farther than that neighbour). The neutral rules (no
+ * steering of their own) and manoeuvres without acceleration (escape_accel 0), so only the flight
+ * moves them. */
 static void falcon_flee_parts(void **st)
 {
     (void)st;
-    for (int far = 0; far <= 1; far++) {
+    for (int c = 0; c <= 2; c++) {
+        const bool far = c == 1, blind = c == 2;
         mur_flock_def d = topo_def(2, 1000.0f);
         d.dt = 0.02f;
         d.falcon = true;
         d.falcon_strategy = MUR_FALCON_ABOVE;
         d.falcon_setup = 20.0f; /* 20 m above the birds' centre, flying down at 20 m/s: 1 s to reach them */
-        d.escape_radius = 0.0f;
+        d.escape_radius = 30.0f;
+        d.escape_accel = 0.0f;
+        d.escape_fov = blind ? 1.0f : 270.0f;
         d.escape_flee_time = far ? 0.5f : 2.0f;
         d.escape_flee_accel = 10.0f;
         mur_flock *f = make(&d);
@@ -372,9 +377,10 @@ static void falcon_flee_parts(void **st)
         for (int t = 0; t < 10; t++)
             mur_flock_step(f);
         const mur_view v = mur_flock_view(f);
-        if (far) { /* 0.5 s: the falcon is 16 m away at 20 m/s, 0.8 s: no flight yet */
+        if (far || blind) { /* 0.5 s: the falcon is 16 m away at 20 m/s, 0.8 s: no flight yet */
             assert_true(fabsf(v.vel[0]) < 1e-6f && fabsf(v.vel[3]) < 1e-6f);
-            assert_int_equal(v.escape[0] & 7, MUR_ESCAPE_CALM);
+            if (blind)
+                assert_int_equal(v.escape[0] & 7, MUR_ESCAPE_CALM);
         } else {
             assert_true(v.vel[0] < -0.5f); /* the bird at x = -3 flees to -x */
             assert_true(v.vel[3] > 0.5f);  /* the one at x = +3 to +x */

@@ -5,8 +5,8 @@
 #include "flock_impl.h"
 
 /* Two fronts: detector A at x = 0 alarmed at tick 0, detector B at x = 100 alarmed at tick 150 (3 s
- * later); each spreads at 12 m/s along x away from its detector after a reaction of 5 ticks, birds
- * 1.5 m apart. Alarm tick of a bird at distance s from its detector: t0 + 5 + s / 12 / dt. */
+ * later); each spreads at 12 m/s along x away from its detector, birds 1.5 m apart (a hop of 6.25
+ * ticks). Alarm tick of a bird at distance s from its detector: t0 + s / 12 / dt, rounded. */
 static void falcon_wave_two_fronts(void **st)
 {
     (void)st;
@@ -22,7 +22,7 @@ static void falcon_wave_two_fronts(void **st)
     pos[3] = 100.0f;
     for (int k = 0; k < PER; k++) {
         const float s = 1.5f * (float)(k + 1);
-        const int32_t lag = 5 + (int32_t)lroundf(s / speed / dt);
+        const int32_t lag = (int32_t)lroundf(s / speed / dt);
         const int32_t a = 2 + k, b = 2 + PER + k;
         pos[3 * a] = s; /* front A toward +x */
         tick[a] = lag;
@@ -53,10 +53,59 @@ static void falcon_wave_two_fronts(void **st)
     assert_int_equal(used, 0);
 }
 
+/* A small flock's fronts (docs/falcon.md): one or two hops each, the hops 0.6 and 1.4 m long (1 m on
+ * average), each taking 5 ticks (0.1 s) whatever its length, as a copier reacts to a neighbour at any
+ * distance. The alarm travels 1 m per 0.1 s: 10 m/s. A line with a free intercept through these
+ * points reads the spread of the hops' lengths as speed (14.8 m/s by hand). */
+static void falcon_wave_short_fronts(void **st)
+{
+    (void)st;
+    enum { FRONTS = 8, PER = 4, N = FRONTS * PER };
+    const float dt = 0.02f;
+    int32_t tick[N], src[N];
+    float pos[3 * N];
+    memset(pos, 0, sizeof pos);
+    for (int k = 0; k < FRONTS; k++) {
+        const int32_t o = k * PER, t0 = 40 * k; /* the front's first bird, 10 m from the last front's */
+        const float x0 = 10.0f * (float)k;
+        tick[o] = t0;
+        src[o] = o;
+        pos[3 * o] = x0;
+        /* one hop of 0.6 m, one of 1.4 m (tick t0 + 5), and two hops of 0.6 + 1.4 m (t0 + 10) */
+        const float d[3] = {0.6f, 1.4f, 2.0f};
+        const int32_t t[3] = {5, 5, 10};
+        for (int h = 0; h < 3; h++) {
+            const int32_t i = o + 1 + h;
+            tick[i] = t0 + t[h];
+            src[i] = o;
+            pos[3 * i] = x0;
+            pos[3 * i + 2] = d[h]; /* across x: the fronts never meet */
+        }
+    }
+    int32_t used = -1;
+    const double v = mur_wave_fit(tick, src, pos, N, dt, &used);
+    assert_int_equal(used, FRONTS * 3);
+    assert_true(fabs(v - 10.0) < 1e-4);
+    /* the free intercept (the first version's fit) on the same points: 14.8 m/s */
+    double sd = 0, stt = 0, sdd = 0, sdt = 0;
+    for (int i = 0; i < N; i++) {
+        if (src[i] == i)
+            continue;
+        const double dd = pos[3 * i + 2], tt = (tick[i] - tick[src[i]]) * (double)dt;
+        sd += dd;
+        stt += tt;
+        sdd += dd * dd;
+        sdt += dd * tt;
+    }
+    const double m = FRONTS * 3, free = (sdd - sd * sd / m) / (sdt - sd * stt / m);
+    assert_true(fabs(free - 14.8) < 0.05);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_wave_two_fronts),
+        cmocka_unit_test(falcon_wave_short_fronts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,37 @@ static inline bool looming(const mur_flock_def *d, const float *r, float r2, con
     return d->escape_flee_time > 0.0f && r2 < -dot3(r, rv) * d->escape_flee_time;
 }
 
+/* What bird b perceives of the falcon at r (r2 = |r|^2) among its n topological neighbours: its exposure
+ * (the length of the mean unit direction to them, near 0 inside the flock, toward 1 at the border),
+ * whether the falcon is in its field of view (escape_fov, facing away from the neighbours' mean
+ * direction), and whether the falcon is closer than its farthest neighbour (nothing then hides it). In
+ * metric mode (n = 0) the bird counts as exposed and its field faces along its heading. */
+static void perceive(const mur_flock *f, const mur_flock_def *d, const boid_in *b, const int32_t *slot, int stride,
+                     int n, const float *r, float r2, bool *exposed_seen, bool *among)
+{
+    float u[3] = {0, 0, 0}, far2 = 0.0f;
+    for (int m = 0; m < n; m++) {
+        const int32_t j = slot[m * stride];
+        float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
+        const float l2 = dot3(q, q), l = sqrtf(l2);
+        far2 = l2 > far2 ? l2 : far2;
+        if (l > 0.0f)
+            for (int c = 0; c < 3; c++)
+                u[c] += q[c] / l;
+    }
+    const float ul = len3(u);
+    const float expo = n > 0 ? ul / (float)n : 1.0f;
+    const float v[3] = {b->vx, b->vy, b->vz};
+    const float vl = len3(v);
+    float out[3];
+    for (int c = 0; c < 3; c++)
+        out[c] = n > 0 && ul > 0.0f ? -u[c] / ul : (vl > 0.0f ? v[c] / vl : (c == 0 ? 1.0f : 0.0f));
+    const float cos_half = (float)cos((double)d->escape_fov * 0.5 * (MUR_TWO_PI / 360.0));
+    const bool seen = d->escape_fov >= 360.0f || dot3(r, out) >= cos_half * sqrtf(r2);
+    *exposed_seen = expo >= d->escape_exposure && seen;
+    *among = n > 0 && r2 < far2;
+}
+
 void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n)
 {
@@ -146,8 +177,13 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const float r2 = dot3(r, r);
     const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
     const float rv[3] = {F->vel[0] - b->vx, F->vel[1] - b->vy, F->vel[2] - b->vz};
-    const bool flee = attacking && looming(d, r, r2, rv);
-    if (kind == MUR_ESCAPE_CALM && !near && !flee) {
+    /* a bird sees the falcon within escape_radius when it is exposed and the falcon in its field of view,
+     * or when the falcon is closer than its farthest neighbour; it flees when the falcon it sees looms */
+    bool sees = false, among = false;
+    if (near)
+        perceive(f, d, b, slot, stride, n, r, r2, &sees, &among);
+    const bool flee = near && (sees || among) && looming(d, r, r2, rv);
+    if (kind == MUR_ESCAPE_CALM && !near) {
         /* the common case: calm, no falcon in sight; a neighbour's escape to copy? */
         uint8_t c = 0;
         for (int m = 0; !c && m < n; m++)
@@ -183,32 +219,11 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             kind = pick_kind(d, f->tick, i);
             e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
             start = true;
-        } else if (near) {
-            /* exposure and the outward direction from the neighbours' unit directions */
-            float u[3] = {0, 0, 0};
-            for (int m = 0; m < n; m++) {
-                const int32_t j = slot[m * stride];
-                float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
-                const float l = len3(q);
-                if (l > 0.0f)
-                    for (int c = 0; c < 3; c++)
-                        u[c] += q[c] / l;
-            }
-            const float ul = len3(u);
-            const float expo = n > 0 ? ul / (float)n : 1.0f;
-            float out[3];
-            const float vl = len3(v);
-            for (int c = 0; c < 3; c++)
-                out[c] = n > 0 && ul > 0.0f ? -u[c] / ul : (vl > 0.0f ? v[c] / vl : (c == 0 ? 1.0f : 0.0f));
-            const float cos_half = (float)cos((double)d->escape_fov * 0.5 * (MUR_TWO_PI / 360.0));
-            const float rl = sqrtf(r2);
-            const bool seen = d->escape_fov >= 360.0f || dot3(r, out) >= cos_half * rl;
-            if (expo >= d->escape_exposure && seen) {
-                kind = pick_kind(d, f->tick, i);
-                /* turn and zig-zag first away from the falcon: left when it is on the right */
-                e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
-                start = true;
-            }
+        } else if (sees) {
+            kind = pick_kind(d, f->tick, i);
+            /* turn and zig-zag first away from the falcon: left when it is on the right */
+            e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+            start = true;
         }
         if (!start) {
             /* copying: the first (nearest) of the k neighbours whose escape may be copied, with a rate

@@ -393,9 +393,14 @@ static void remove_boid(mur_flock *f, int32_t i)
 
 double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, int32_t n, float dt, int32_t *used)
 {
-    /* least squares t = t0 + dist / speed over the copied birds, each against its own front's first
-     * bird: a bird alarmed by another front than the earliest one is not read as a far, fast one */
-    double sd = 0, st = 0, sdd = 0, sdt = 0;
+    /* each copied bird against its own front's first bird (a bird alarmed by another front than the
+     * earliest one is not read as a far, fast one): the distance its alarm travelled from that bird and
+     * the time it took; the speed is the sum of the distances over the sum of the times. The front's
+     * first bird is its origin (distance 0, time 0), so no intercept is fitted: a line with a free
+     * intercept through fronts of one or two hops (small flocks, where the falcon alarms many birds
+     * itself), whose time does not grow with distance within a hop, reads the spread of the hops'
+     * lengths as speed and runs off to tens of m/s (docs/falcon.md) */
+    double sd = 0, st = 0;
     int32_t m = 0;
     for (int32_t i = 0; i < n; i++) {
         const int32_t o = src[i];
@@ -403,20 +408,15 @@ double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, i
             continue;
         const float *p = pos + 3 * (size_t)i, *p0 = pos + 3 * (size_t)o;
         const double dx = p[0] - p0[0], dy = p[1] - p0[1], dz = p[2] - p0[2];
-        const double dist = sqrt(dx * dx + dy * dy + dz * dz);
-        const double t = (double)(tick[i] - tick[o]) * dt;
-        sd += dist;
-        st += t;
-        sdd += dist * dist;
-        sdt += dist * t;
+        sd += sqrt(dx * dx + dy * dy + dz * dz);
+        st += (double)(tick[i] - tick[o]) * dt;
         m++;
     }
     if (used)
         *used = m;
     if (m < 3)
         return 0.0;
-    const double var = sdd - sd * sd / m, cov = sdt - sd * st / m;
-    return var > 0.0 && cov > 0.0 ? var / cov : 0.0;
+    return st > 0.0 && sd > 0.0 ? sd / st : 0.0;
 }
 
 /* The wave of the attack (mur_wave_fit) into an event. */

@@ -99,7 +99,7 @@ static const param_row ROWS[] = {
     {{"falcon_retreat", MUR_PT_FLOAT, 0, 10000, false, "s", NULL, "time the falcon flies away from the flock after an attack", true}, OFF(falcon_retreat), "3"},
     {{"falcon_wait", MUR_PT_FLOAT, 0, 10000, false, "s", NULL, "time away before the next attack", true}, OFF(falcon_wait), "10"},
     {{"falcon_remove", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "caught birds are removed from the flock", true}, OFF(falcon_remove), "off"},
-    {{"escape_radius", MUR_PT_FLOAT, 0, 10000, false, "m", NULL, "prey detect an attacking falcon closer than this (0 = none detects; copying still spreads)", true}, OFF(escape_radius), "20"},
+    {{"escape_radius", MUR_PT_FLOAT, 0, 10000, false, "m", NULL, "prey see an attacking falcon closer than this (exposed and in their field, or nearer than their farthest neighbour) and detect or flee it (0 = none; copying still spreads)", true}, OFF(escape_radius), "20"},
     {{"escape_fov", MUR_PT_FLOAT, 0, 360, false, "deg", NULL, "full angle of the field, facing away from the neighbours, in which a bird sees the falcon", true}, OFF(escape_fov), "270"},
     {{"escape_exposure", MUR_PT_FLOAT, 0, 1, false, "", NULL, "least exposure (|mean unit direction to the neighbours|: ~0 inside, toward 1 at the border) to detect", true}, OFF(escape_exposure), "0.3"},
     {{"escape_latency", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "a bird copies a topological neighbour's escape once that one has escaped this long (whole ticks, at least 1)", true}, OFF(escape_latency), "0.05"},
@@ -112,7 +112,7 @@ static const param_row ROWS[] = {
     {{"escape_speedup", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the speed-up in the mix", true}, OFF(escape_speedup), "0.1"},
     {{"escape_copy_side", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "a bird that copies takes its neighbour's side of the manoeuvre too (off: it turns or rolls away from the falcon itself)", true}, OFF(escape_copy_side), "on"},
     {{"escape_reaction", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "mean reaction time of a calm bird to one copyable escaping neighbour (it copies with a rate of k / escape_reaction per second, k such neighbours; 0 = at once)", true}, OFF(escape_reaction), "0.2"},
-    {{"escape_flee_time", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "a bird the attacking falcon would reach within this time (distance / closing speed) flees straight away from the falcon's path, whatever it copies (0 = never): the flash expansion", true}, OFF(escape_flee_time), "1.5"},
+    {{"escape_flee_time", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "a bird that sees the attacking falcon (escape_radius) and that it would reach within this time (distance / closing speed) flees straight away from the falcon's path, whatever it copies (0 = never): the flash expansion", true}, OFF(escape_flee_time), "1.5"},
     {{"escape_flee_accel", MUR_PT_FLOAT, 0, 1000, false, "m/s^2", NULL, "acceleration of the flight away from the falcon's path (escape_flee_time), kept for escape_flee_time (at least escape_time) from the start of the bird's escape", true}, OFF(escape_flee_accel), "40"},
 };
 
