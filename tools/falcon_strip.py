@@ -4,9 +4,13 @@
 usage: /usr/bin/python3 tools/falcon_strip.py MURMUR OUT.png [FIRST STEP COUNT]
 Records the starling preset at dusk with the falcon hunting (--camera falcon, 10 frames a second of
 simulated time after a 30 s warm-up), then the same run again with the birds hidden
-(MURMUR_BIRD=none) in the studio look, where the falcon is the only light blue shape: its pixels give
-its place in each frame, which the strip rings in red (the dusk falcon is as dark as the birds).
-COUNT frames from FIRST, STEP apart, each scaled to 320x180, side by side with the time under each.
+(MURMUR_BIRD=none) in the studio look, where the falcon is the only thing drawn on the sky: the
+pixels that differ from their row's median (the sky is a vertical gradient) give its place in each
+frame, which the strip rings in red (the dusk falcon is as dark as the birds). The first version
+looked for light blue pixels, but the falcon a few pixels large, blended with the dark blue sky, is
+not light blue (e.g. 41,65,92): it found it in none of the frames it was ringed in.
+COUNT frames from FIRST, STEP apart, each scaled to 320x180, side by side with the time under each;
+FIRST = auto: the first frame from frame 20 on in which the falcon is found.
 Needs numpy and PIL (Debian's /usr/bin/python3).
 """
 import os
@@ -29,25 +33,30 @@ def record(murmur, folder, extra, env=None):
 
 
 def falcon_at(path):
-    """the centre of the light blue pixels (the studio falcon), or None"""
+    """the centre of the pixels that differ from their row's median by more than 30 (the sum over
+    R, G, B) in the bare studio frame: the falcon, or None"""
     a = np.asarray(Image.open(path).convert('RGB')).astype(int)
-    r, g, b = a[..., 0], a[..., 1], a[..., 2]
-    m = (b >= 150) & (b > r + 40) & (g > r + 20)
-    if m.sum() < 2:
+    diff = np.abs(a - np.median(a, axis=1, keepdims=True)).sum(axis=-1)
+    ys, xs = np.nonzero(diff > 30)
+    if len(xs) < 2:
         return None
-    ys, xs = np.nonzero(m)
     return float(xs.mean()), float(ys.mean())
 
 
 def main():
     murmur, out = sys.argv[1], sys.argv[2]
-    first, step, count = (int(v) for v in sys.argv[3:6]) if len(sys.argv) > 5 else (40, 4, 5)
+    first, step, count = sys.argv[3:6] if len(sys.argv) > 5 else ('auto', '3', '5')
+    step, count = int(step), int(count)
     with tempfile.TemporaryDirectory(prefix='falcon-strip-') as tmp:
         dusk, bare = os.path.join(tmp, 'dusk'), os.path.join(tmp, 'bare')
         os.mkdir(dusk)
         os.mkdir(bare)
         record(murmur, dusk, [])
         record(murmur, bare, ['--set', 'look=studio'], {'MURMUR_BIRD': 'none'})
+        if first == 'auto':
+            first = next((i for i in range(20, 100 - step * (count - 1))
+                          if falcon_at(os.path.join(bare, 'f%05d.png' % i))), 40)
+        first = int(first)
         W, H = 320, 180
         strip = Image.new('RGB', (W * count, H + 16), (20, 20, 24))
         draw = ImageDraw.Draw(strip)

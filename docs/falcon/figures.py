@@ -10,7 +10,7 @@ patterns.png        the share of attacks with a flash expansion, a split and a w
                     with the control (birds blind to the falcon) and the field's direction (Storms
                     et al. 2019) written beside
 alarm.png           alarm time against distance from the first bird alarmed for one attack
-                    (N = 2000, reporting seed 1, the defaults), from the library through the Python
+                    (N = 2000, the first reporting seed, the defaults), from the library through the Python
                     module (build/python): each bird's first escape state in the attack; the
                     front's speed in distance bands into alarm.json
 
@@ -105,7 +105,8 @@ def alarm(res):
     sys.path.insert(0, os.path.join(ROOT, "build", "python"))
     import murmur
     settle = res["settle"]
-    f = murmur.Flock("starling", boids=2000, seed=1)
+    seed = res["seeds"][0]
+    f = murmur.Flock("starling", boids=2000, seed=seed)
     f.step(settle)
     f.set(falcon="on", falcon_wait=60)
     first = np.full(2000, -1)
@@ -137,7 +138,7 @@ def alarm(res):
         json.dump({"alarmed": int(al.sum()), "within_0.1s": int((tt <= 0.1).sum()), "bands": bands}, fp, indent=1)
     fig, ax = plt.subplots(figsize=(5, 3.6))
     ax.scatter(d, tt, s=3, color="C0", alpha=0.5, label="birds (%d of 2000 alarmed)" % al.sum())
-    rep = [r["wave_speed"] for r in res["rows"] if r["group"] == "N = 2000" and r["seed"] == 1 and r["wave_speed"]]
+    rep = [r["wave_speed"] for r in res["rows"] if r["group"] == "N = 2000" and r["seed"] == seed and r["wave_speed"]]
     x = np.linspace(0, d.max(), 10)
     ax.plot(x, x / FIELD[1], color="0.4", ls="--", lw=1, label="13.4 m/s (field mean)")
     if rep:
@@ -145,7 +146,7 @@ def alarm(res):
     ax.set_xlabel("distance from the first bird alarmed (flock's frame), m")
     ax.set_ylabel("time of alarm after the first, s")
     ax.legend(fontsize=7, loc="upper left")
-    ax.set_title("one attack: alarm time against distance (N = 2000, seed 1)", fontsize=9)
+    ax.set_title("one attack: alarm time against distance (N = 2000, seed %d)" % seed, fontsize=9)
     fig.tight_layout()
     fig.savefig(os.path.join(HERE, "alarm.png"), dpi=110)
 

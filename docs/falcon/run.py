@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Falcon attacks on murmur's starling flock, measured against the field (docs/falcon.md, issue 26).
 
-    docs/falcon/run.py                   # the reporting run (seeds 1, 2, 3): N = 500, 2000, 8000, and
+    docs/falcon/run.py                   # the reporting run (seeds 11, 12, 13): N = 500, 2000, 8000,
                                          # strategies x attack speeds at N = 2000, and the control
-    docs/falcon/run.py --tuning          # the tuning run (seeds 101, 102): escape_reaction and
-                                         # escape_flee_time at N = 500 and 2000
+    docs/falcon/run.py --tuning [--cases sizes|strategies] [--set NAME=VALUE ...]
+                                         # the same cases on the tuning seeds (101, 102, 103), with
+                                         # the given parameters: every trial while building
     docs/falcon/run.py --quick           # one small run (a smoke test)
 
 Each run is one batch command and one attack: the starling preset settles for --settle ticks (2500:
@@ -16,7 +17,10 @@ front, in the flock's frame; docs/falcon.md) and the flock's speed, the largest 
 alarmed, the jump of the nearest-neighbour distance (largest in the attack and 2 s after it, over the
 mean of the second before it), more groups than before (a split: the most groups in the attack and
 2 s after it against the most in as long a window before it), lock-on and catch, and the time
-after the attack until the polarisation is back to >= 0.85. The control runs the same attacks with
+after the attack until the polarisation is back to >= 0.85 and until it is back to its level before
+the attack (the mean of the second before), and its mean over the last second of the 30 s after the
+attack. The pattern of an attack: a flash expansion (NN jump >= 1.25), a wave (a front fitted and
+>= 20% of the birds alarmed), a split. The control runs the same attacks with
 birds that neither see nor flee the falcon (escape_radius 0, escape_flee_time 0): how often the
 flock's own fluctuations pass for a flash expansion or a split. Writes DIR/results_KIND.json and
 DIR/results_KIND.md (default DIR: docs/falcon); docs/falcon/figures.py draws the figures from the
@@ -36,9 +40,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DT = 0.02  # the starling preset's tick
 
-# declared before any run: tune on TUNING_SEEDS only, report on REPORT_SEEDS (run once)
-TUNING_SEEDS = [101, 102]
-REPORT_SEEDS = [1, 2, 3]
+# declared before any run: tune on TUNING_SEEDS only, report on REPORT_SEEDS (run once). This round
+# (issue 26, branch wave): tuning seeds 101, 102, 103, reporting seeds 11, 12, 13, declared at 21:05
+# UTC before any run on them (the last rounds reported seeds 1, 2, 3; their rows are kept as
+# results_reporting_lift.json)
+TUNING_SEEDS = [101, 102, 103]
+REPORT_SEEDS = [11, 12, 13]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
@@ -112,11 +119,14 @@ def analyse(events, metrics, n, seed, extra):
         g0 = max((int(m[t]["groups"]) for t in range(s - span, s) if t in m), default=0)
         g1 = max((int(m[t]["groups"]) for t in range(s, end + 100) if t in m), default=0)
         alarmed = max((float(m[t]["alarmed"]) for t in range(s, end + 100) if t in m), default=0.0)
-        rec = None
+        rec = rec_rel = None
         for t in range(end, end + 1500):
-            if t in m and float(m[t]["polarisation"]) >= 0.85:
+            if t in m and float(m[t]["polarisation"]) >= 0.85 and rec is None:
                 rec = (t - end) * DT
-                break
+            if t in m and pol0 is not None and float(m[t]["polarisation"]) >= pol0 and rec_rel is None:
+                rec_rel = (t - end) * DT
+        late = [float(m[t]["polarisation"]) for t in range(end + 1450, end + 1500) if t in m]
+        pol1 = statistics.mean(late) if late else None
         if not before or not during:
             continue
         nn0 = statistics.mean(before)
@@ -126,7 +136,7 @@ def analyse(events, metrics, n, seed, extra):
                     "alarmed_max": alarmed, "nn_jump": jump, "groups_before": g0, "groups_max": g1,
                     "split": g1 > g0, "flash": jump >= 1.25,
                     "wave": a["wave"] is not None and a["wave_birds"] >= 0.2 * n,
-                    "recovery_s": rec, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
+                    "recovery_s": rec, "recovery_rel_s": rec_rel, "polarisation_after": pol1, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
     return out
 
 
@@ -159,6 +169,11 @@ def summary(rows):
         / len(pol) if pol else None,
         "recovery_median_s": statistics.median(rec) if rec else None,
         "polarisation_before": statistics.median(r["polarisation_before"] for r in rows) if k else None,
+        "polarisation_after": statistics.median(r["polarisation_after"] for r in rows
+                                                if r["polarisation_after"] is not None)
+        if any(r["polarisation_after"] is not None for r in rows) else None,
+        "recovered_rel_30s_share": sum(1 for r in rows if r["recovery_rel_s"] is not None and r["recovery_rel_s"] <= 30)
+        / k if k else None,
         "alarmed_median": statistics.median(r["alarmed_max"] for r in rows) if k else None,
         "nn_jump_median": statistics.median(r["nn_jump"] for r in rows) if k else None,
     }
@@ -172,16 +187,17 @@ def table(title, groups):
     lines = ["### " + title, "",
              "| run | attacks | wave speed m/s: median (range) | wave / flock speed | alarmed (median max) "
              "| NN jump (median) | flash | split | flash or split | wave | lock-on | catch | polarisation before "
-             "| back to >= 0.85 in 30 s (all; of those >= 0.85 before) |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| back to >= 0.85 in 30 s (all; of those >= 0.85 before) | polarisation 29-30 s after "
+             "| back to its level before in 30 s |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
-        lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d |" % (
+        lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
             fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
             fmt(s["reacted_share"]), fmt(s["wave_share"]), fmt(s["lock_on_share"]), fmt(s["catch_share"]),
             fmt(s["polarisation_before"]), fmt(s["recovered_30s_share"]), fmt(s["polarised_recovered_30s_share"]),
-            s["polarised_before"]))
+            s["polarised_before"], fmt(s["polarisation_after"]), fmt(s["recovered_rel_30s_share"])))
     return "\n".join(lines) + "\n"
 
 
@@ -193,35 +209,38 @@ def main():
     ap.add_argument("--settle", type=int, default=2500, help="ticks before the falcon comes (default 2500 = 50 s)")
     ap.add_argument("--attack", type=int, default=1900,
                     help="ticks with the falcon (default 1900 = 38 s: one attack and 30 s after it)")
-    ap.add_argument("--tuning", action="store_true", help="the tuning run (seeds %s)" % TUNING_SEEDS)
+    ap.add_argument("--tuning", action="store_true", help="the reporting run's cases on the tuning seeds (%s)" % TUNING_SEEDS)
+    ap.add_argument("--cases", choices=["all", "sizes", "strategies"], default="all",
+                    help="with --tuning: the sizes, the strategies at N = 2000, or all (with the control)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="with --tuning: parameters for every run (a trial)")
+    ap.add_argument("--tag", default="", help="with --tuning: results_tuning_TAG.*")
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
     murmur = murmur_path(a.murmur)
     jobs = []
-    if a.tuning:
-        for rt in ["0.1", "0.2", "0.3"]:
-            for n in SIZES[:2]:
-                for s in TUNING_SEEDS:
-                    jobs.append(("reaction %s s, N = %d" % (rt, n), n, s, ["escape_reaction=" + rt]))
-        for ft in ["0", "0.5", "1.5"]:
-            for n in SIZES[:2]:
-                for s in TUNING_SEEDS:
-                    jobs.append(("flee time %s s, N = %d" % (ft, n), n, s, ["escape_flee_time=" + ft]))
-    elif a.quick:
+    if a.quick:
         jobs = [("quick", 500, 1, [])]
         a.settle, a.attack = 300, 600
     else:
-        for n in SIZES:
-            for s in REPORT_SEEDS:
-                jobs.append(("N = %d" % n, n, s, []))
-        for st in STRATEGIES:
-            for v in SPEEDS:
-                for s in REPORT_SEEDS:
-                    extra = [] if (st, v) == ("above", 30) else ["falcon_strategy=" + st, "falcon_attack_speed=%d" % v]
-                    jobs.append(("%s, %d m/s" % (st, v), 2000, s, extra))
-        for s in REPORT_SEEDS:
-            jobs.append(("control: birds blind to the falcon, N = 2000", 2000, s,
-                         ["escape_radius=0", "escape_flee_time=0"]))
+        seeds = TUNING_SEEDS if a.tuning else REPORT_SEEDS
+        cases = a.cases if a.tuning else "all"
+        trial = list(a.set) if a.tuning else []
+        if cases in ("all", "sizes"):
+            for n in SIZES:
+                for s in seeds:
+                    jobs.append(("N = %d" % n, n, s, trial))
+        if cases in ("all", "strategies"):
+            for st in STRATEGIES:
+                for v in SPEEDS:
+                    for s in seeds:
+                        extra = [] if (st, v) == ("above", 30) else ["falcon_strategy=" + st,
+                                                                      "falcon_attack_speed=%d" % v]
+                        jobs.append(("%s, %d m/s" % (st, v), 2000, s, extra + trial))
+        if cases == "all":
+            for s in seeds:
+                jobs.append(("control: birds blind to the falcon, N = 2000", 2000, s,
+                             ["escape_radius=0", "escape_flee_time=0"] + trial))
     cache = {}
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max_workers=a.jobs) as pool:
         futs = []
@@ -237,13 +256,14 @@ def main():
         rows.extend(dict(r, group=name) for r in rs)
     summ = [(name, summary(rs)) for name, rs in groups.items()]
     os.makedirs(a.out, exist_ok=True)
-    kind = "tuning" if a.tuning else ("quick" if a.quick else "reporting")
+    kind = ("tuning" + ("_" + a.tag if a.tag else "")) if a.tuning else ("quick" if a.quick else "reporting")
     seeds = TUNING_SEEDS if a.tuning else REPORT_SEEDS
     with open(os.path.join(a.out, "results_%s.json" % kind), "w") as fp:
-        json.dump({"settle": a.settle, "attack": a.attack, "seeds": seeds, "rows": rows, "summary": dict(summ)},
+        json.dump({"settle": a.settle, "attack": a.attack, "seeds": seeds, "set": a.set if a.tuning else [],
+                   "rows": rows, "summary": dict(summ)},
                   fp, indent=1)
-    md = table("%s run (settle %d ticks, %d ticks with the falcon, one attack a run; seeds %s)" % (
-        kind, a.settle, a.attack, seeds), summ)
+    md = table("%s run (settle %d ticks, %d ticks with the falcon, one attack a run; seeds %s%s)" % (
+        kind, a.settle, a.attack, seeds, "; " + " ".join(a.set) if a.tuning and a.set else ""), summ)
     md += "\nfield: wave speed %.1f .. %.1f m/s, mean %.1f (Procaccini et al. 2011)\n" % (
         FIELD_WAVE[0], FIELD_WAVE[2], FIELD_WAVE[1])
     with open(os.path.join(a.out, "results_%s.md" % kind), "w") as fp:

@@ -196,9 +196,9 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const float dt = d->dt;
     uint32_t since = row->ts >> TS_SHIFT;
     uint32_t age = (now - since) & TS_MASK;
-    /* a bird that fled keeps away from the falcon's path for escape_flee_time (at least escape_time) */
-    const float length = fled ? fmaxf(d->escape_time, d->escape_flee_time) : d->escape_time;
-    if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= length) {
+    /* a manoeuvre lasts escape_time; a bird flees the falcon's path while the falcon looms (below,
+     * whatever its state) and, having fled, keeps that flight to the end of its manoeuvre */
+    if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= d->escape_time) {
         kind = MUR_ESCAPE_REFRACTORY;
         e = (uint32_t)kind;
         fled = 0;
