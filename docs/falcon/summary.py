@@ -35,6 +35,32 @@ def main():
              sum(bool(r["lock_on"]) for r in att), sum(bool(r["catch"]) for r in att), len(att)))
     pol = [r["polarisation_before"] for r in att]
     print("polarisation before the attack: median %.2f, %d of %d at least 0.85" % (statistics.median(pol), sum(p >= 0.85 for p in pol), len(pol)))
+    after = [(r["polarisation_before"], r["polarisation_after"]) for r in att if r.get("polarisation_after") is not None]
+    if after:
+        print("polarisation 29-30 s after the attack: median %.2f (before: %.2f), %d of %d at least 0.85, %d of %d back to "
+              "their level before within 30 s"
+              % (statistics.median(a for _, a in after), statistics.median(b for b, _ in after),
+                 sum(a >= 0.85 for _, a in after), len(after),
+                 sum(1 for r in att if r.get("recovery_rel_s") is not None and r["recovery_rel_s"] <= 30), len(att)))
+    rec = [r for r in att if r["polarisation_before"] >= 0.85]
+    print("of the %d attacks on a flock at least 0.85 polarised, %d back to 0.85 within 30 s"
+          % (len(rec), sum(1 for r in rec if r["recovery_s"] is not None and r["recovery_s"] <= 30)))
+    # the pattern mix by attack type (N = 2000, the strategies x speeds groups)
+    by = {}
+    for r in rows:
+        g = r["group"]
+        if "m/s" not in g:
+            continue
+        st, v = g.split(", ")
+        for key in (st, v):
+            b = by.setdefault(key, [0, 0, 0, 0])
+            b[0] += 1
+            b[1] += bool(r["flash"])
+            b[2] += bool(r["wave"])
+            b[3] += bool(r["split"])
+    for key in sorted(by, key=lambda k: (k[0].isdigit(), k)):
+        k, fl, wv, sp = by[key]
+        print("%-8s %d attacks: flash %d, wave %d, split %d" % (key, k, fl, wv, sp))
 
 
 if __name__ == "__main__":

@@ -157,8 +157,7 @@ static void perceive(const mur_flock *f, const mur_flock_def *d, const boid_in *
     float out[3];
     for (int c = 0; c < 3; c++)
         out[c] = n > 0 && ul > 0.0f ? -u[c] / ul : (vl > 0.0f ? v[c] / vl : (c == 0 ? 1.0f : 0.0f));
-    const float cos_half = (float)cos((double)d->escape_fov * 0.5 * (MUR_TWO_PI / 360.0));
-    const bool seen = d->escape_fov >= 360.0f || dot3(r, out) >= cos_half * sqrtf(r2);
+    const bool seen = d->escape_fov >= 360.0f || dot3(r, out) >= f->falcon.fov_cos * sqrtf(r2);
     *exposed_seen = expo >= d->escape_exposure && seen;
     *among = n > 0 && r2 < far2;
 }
@@ -177,12 +176,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const float r2 = dot3(r, r);
     const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
     const float rv[3] = {F->vel[0] - b->vx, F->vel[1] - b->vy, F->vel[2] - b->vz};
-    /* a bird sees the falcon within escape_radius when it is exposed and the falcon in its field of view,
-     * or when the falcon is closer than its farthest neighbour; it flees when the falcon it sees looms */
-    bool sees = false, among = false;
-    if (near)
-        perceive(f, d, b, slot, stride, n, r, r2, &sees, &among);
-    const bool flee = near && (sees || among) && looming(d, r, r2, rv);
+    const bool loom = near && looming(d, r, r2, rv);
     if (kind == MUR_ESCAPE_CALM && !near) {
         /* the common case: calm, no falcon in sight; a neighbour's escape to copy? */
         uint8_t c = 0;
@@ -208,6 +202,13 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         kind = MUR_ESCAPE_CALM;
         e = 0;
     }
+    /* a bird sees the falcon within escape_radius when it is exposed and the falcon in its field of view,
+     * or when the falcon is closer than its farthest neighbour; it flees when the falcon it sees looms,
+     * and detects it when calm (so only those birds look) */
+    bool sees = false, among = false;
+    if (near && (loom || kind == MUR_ESCAPE_CALM))
+        perceive(f, d, b, slot, stride, n, r, r2, &sees, &among);
+    const bool flee = loom && (sees || among);
     const float v[3] = {b->vx, b->vy, b->vz};
     const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
     const float side[3] = {hv > 0.0f ? -v[2] / hv : 0.0f, 0.0f, hv > 0.0f ? v[0] / hv : 0.0f};

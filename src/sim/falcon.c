@@ -225,6 +225,7 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
             F->mean_speed = (float)(speed / flying);
         }
     F->nearest = near_i >= 0 ? sqrtf(near_d2) : INFINITY;
+    F->fov_cos = (float)cos((double)d->escape_fov * 0.5 * (MUR_TWO_PI / 360.0));
     const float amax = d->falcon_force / d->falcon_mass;
     const float dt = d->dt;
     F->phase_next = F->phase;

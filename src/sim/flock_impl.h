@@ -45,6 +45,7 @@ typedef struct mur_falcon {
     float centre_vel[3];       ///< the flock's mean velocity at the start of the tick
     float mean_speed;          ///< the flying birds' mean speed at the start of the tick, m/s
     float nearest;             ///< distance to the nearest flying bird at the start of the tick, m (INFINITY: none)
+    float fov_cos;             ///< cos of half escape_fov (the prey's field of view), set by the plan each tick
     int32_t caught;            ///< the bird caught this tick (removed at commit with falcon_remove), -1 none
     int32_t alarmed;           ///< birds escaping (state 1..4) after the last tick
     int32_t wave_first;        ///< the first bird alarmed in the current attack, -1 none

@@ -111,7 +111,7 @@ static const param_row ROWS[] = {
     {{"escape_turn", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the turn away from the falcon in the mix", true}, OFF(escape_turn), "0.25"},
     {{"escape_speedup", MUR_PT_FLOAT, 0, 1, false, "", NULL, "weight of the speed-up in the mix", true}, OFF(escape_speedup), "0.1"},
     {{"escape_copy_side", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "a bird that copies takes its neighbour's side of the manoeuvre too (off: it turns or rolls away from the falcon itself)", true}, OFF(escape_copy_side), "on"},
-    {{"escape_reaction", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "mean reaction time of a calm bird to one copyable escaping neighbour (it copies with a rate of k / escape_reaction per second, k such neighbours; 0 = at once)", true}, OFF(escape_reaction), "0.2"},
+    {{"escape_reaction", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "mean reaction time of a calm bird to one copyable escaping neighbour (it copies with a rate of k / escape_reaction per second, k such neighbours; 0 = at once)", true}, OFF(escape_reaction), "0.1"},
     {{"escape_flee_time", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "a bird that sees the attacking falcon (escape_radius) and that it would reach within this time (distance / closing speed) flees straight away from the falcon's path, whatever it copies (0 = never): the flash expansion", true}, OFF(escape_flee_time), "1.5"},
     {{"escape_flee_accel", MUR_PT_FLOAT, 0, 1000, false, "m/s^2", NULL, "acceleration of the flight away from the falcon's path (escape_flee_time), while the falcon looms and to the end of the bird's manoeuvre (escape_time)", true}, OFF(escape_flee_accel), "40"},
 };
