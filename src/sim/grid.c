@@ -212,9 +212,11 @@ static inline void put(mur_flock *f, int32_t s, int32_t i)
     f->order[s] = i;
 }
 
-/* Fill the sorted slots [s0, s1) from the public state, order[] already set. */
+/* Fill the sorted slots [s0, s1) from the public state, order[] already set. `perched`: some boid's
+ * perch timer is not 0 (else every weight is MUR_W_FLYING, and the perch row, a third random read
+ * per boid, is not read). */
 #define FILL_AHEAD 24
-static void fill(mur_flock *f, int32_t s0, int32_t s1)
+static inline __attribute__((always_inline)) void fill_body(mur_flock *f, int32_t s0, int32_t s1, bool perched)
 {
     const int32_t *restrict order = f->order;
     const float *restrict pos = f->pos, *restrict vel = f->vel;
@@ -227,7 +229,8 @@ static void fill(mur_flock *f, int32_t s0, int32_t s1)
             const int32_t q = order[s + FILL_AHEAD];
             __builtin_prefetch(pos + 3 * (size_t)q);
             __builtin_prefetch(vel + 3 * (size_t)q);
-            __builtin_prefetch(perch + q);
+            if (perched)
+                __builtin_prefetch(perch + q);
         }
         const int32_t i = order[s];
         const float *p = pos + 3 * (size_t)i, *v = vel + 3 * (size_t)i;
@@ -237,8 +240,16 @@ static void fill(mur_flock *f, int32_t s0, int32_t s1)
         svx[s] = v[0];
         svy[s] = v[1];
         svz[s] = v[2];
-        sw[s] = perch[i] == 0 ? MUR_W_FLYING : wp;
+        sw[s] = !perched || perch[i] == 0 ? MUR_W_FLYING : wp;
     }
+}
+
+static void fill(mur_flock *f, int32_t s0, int32_t s1, bool perched)
+{
+    if (perched)
+        fill_body(f, s0, s1, true);
+    else
+        fill_body(f, s0, s1, false);
 }
 
 /* The other per-slot copies of the topological pass, filled with the hot data (split between the
@@ -326,6 +337,8 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
     int32_t *restrict cellof = f->cellof;
     int32_t *restrict start = g->start;
     const float *p = f->pos;
+    const int32_t *restrict perch = f->perch;
+    int32_t perched = 0; /* some boid perches: written 1 by any thread before the barrier */
     const int nt = mur_step_threads(s, n, MUR_PAR_MIN_SORT);
     /* a tick with metrics builds the groups' grid (half_cells) and then the search's: the copies once */
     const bool roll = !s->half_cells && copy_roll(f, s), esc = !s->half_cells && copy_escape(f, s);
@@ -343,13 +356,21 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
 #endif
         const int32_t i0 = (int32_t)((int64_t)n * t / T), i1 = (int32_t)((int64_t)n * (t + 1) / T);
         const int64_t c0 = ncells * t / T, c1 = ncells * (t + 1) / T;
+        int32_t any = 0;
         for (int32_t i = i0; i < i1; i++) {
             int32_t cx = axis_cell(p[3 * i], ox, ix, dx);
             int32_t cy = axis_cell(p[3 * i + 1], oy, iy, dy);
             int32_t cz = axis_cell(p[3 * i + 2], oz, iz, dz);
             cellof[i] = cy + dy * (cx + dx * cz); /* mur_cell_id */
+            any |= perch[i]; /* read in boid order here: streamed, where fill reads it at random */
         }
         memset(start + c0 + 1, 0, sizeof(int32_t) * (size_t)(c1 - c0));
+        if (any) {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+            perched = 1;
+        }
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp single
@@ -358,7 +379,7 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
             count_cells(f);
             scatter(f);
         } /* the single's barrier */
-        fill(f, i0, i1);
+        fill(f, i0, i1, perched != 0);
         fill_extra(f, roll, esc, i0, i1);
     }
 }
