@@ -318,85 +318,13 @@ static void scatter(mur_flock *f)
         order[start[cellof[i] + 1]++] = i;
 }
 
-/* The counting sort on two threads: thread 0 counts and places the first half of the boids (by index)
- * with the cursors of a scratch row, thread 1 the second half with those of grid.start, each cell's
- * first half before its second, both in index order: the order of the one-thread sort. The prefix sums
- * run over two cell ranges. After the placement start[c + 1] is the end of cell c, as after the
- * one-thread sort. The scratch row (entries 1 .. ncells) is the sorted x and y, [0, n) of each: dead
- * until the fill rewrites all of it (allocated memory: its type is that of the last store); the caller
- * checks that ncells < 2n. t: 0 or 1; [i0, i1) the thread's half; [c0, c1) its cell range. */
-static void sort_half(mur_flock *f, int t, int32_t i0, int32_t i1, int64_t c0, int64_t c1, int64_t *part)
-{
-    const int32_t *restrict cellof = f->cellof;
-    const int32_t n = f->n;
-    int32_t *const rows[2] = {(int32_t *)(void *)f->sx, (int32_t *)(void *)f->sy};
-    int32_t *restrict b = f->grid.start, *restrict order = f->order;
-    /* the thread's entries [c0 + 1, c1 + 1) of the scratch row: piece p of it is rows[p] from entry
-     * p * n, i.e. entries [lo[p], hi[p]) at rows[p] + (lo[p] - p * n) */
-    const int64_t j0 = c0 + 1, j1 = c1 + 1;
-    const int64_t lo[2] = {j0, j0 > n ? j0 : n}, hi[2] = {j1 < n ? j1 : n, j1};
-    for (int q = 0; q < 2; q++)
-        if (lo[q] < hi[q])
-            memset(rows[q] + (lo[q] - q * n), 0, sizeof(int32_t) * (size_t)(hi[q] - lo[q]));
-    memset(b + j0, 0, sizeof(int32_t) * (size_t)(j1 - j0));
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-    if (t == 0)
-        for (int32_t i = i0; i < i1; i++) {
-            const int32_t j = cellof[i] + 1, up = j >= n;
-            rows[up][j - (up ? n : 0)]++;
-        }
-    else
-        for (int32_t i = i0; i < i1; i++)
-            b[cellof[i] + 1]++;
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-    int64_t sum = 0;
-    for (int q = 0; q < 2; q++) {
-        const int32_t *restrict a = rows[q] + (lo[q] - q * n);
-        for (int64_t k = 0; k < hi[q] - lo[q]; k++)
-            sum += a[k] + b[lo[q] + k];
-    }
-    part[t] = sum;
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-    int32_t run = t == 0 ? 0 : (int32_t)part[0];
-    for (int q = 0; q < 2; q++) {
-        int32_t *restrict a = rows[q] + (lo[q] - q * n), *restrict bb = b + lo[q];
-        for (int64_t k = 0; k < hi[q] - lo[q]; k++) {
-            const int32_t k0 = a[k], k1 = bb[k];
-            a[k] = run;
-            bb[k] = run + k0;
-            run += k0 + k1;
-        }
-    }
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-    if (t == 0)
-        for (int32_t i = i0; i < i1; i++) {
-            const int32_t j = cellof[i] + 1, up = j >= n;
-            order[rows[up][j - (up ? n : 0)]++] = i;
-        }
-    else
-        for (int32_t i = i0; i < i1; i++)
-            order[b[cellof[i] + 1]++] = i;
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-}
-
 /* Counting sort by cell, stable (boids keep their index order inside a cell), so the sorted order and
  * every result computed from it are the same for any thread count. On several threads the cell of
  * each boid and the fill of the sorted arrays (random reads of pos/vel: most of the time) are split
- * between the threads. On two threads the count and the placement of the indices are split too
- * (sort_half: each thread its half of the boids, with a row of counts of its own), when the cells
- * fit in the scratch row; otherwise, and on more threads, they run on one thread in between. Split by cell ranges they were slower than on one thread (each thread read
- * every boid's cell, and whether a boid was in its range was a branch mispredicted half the time:
- * docs/performance.md, round 6). */
+ * between the threads; the count and the scatter of the indices run on one thread in between. Split
+ * by cell ranges they were slower than on one thread (each thread read every boid's cell, and
+ * whether a boid was in its range was a branch mispredicted half the time: docs/performance.md,
+ * round 6), and they take one barrier fewer so. */
 void mur_grid_build(mur_flock *f, const mur_step *s)
 {
     mur_grid *g = &f->grid;
@@ -414,9 +342,6 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
     const int nt = mur_step_threads(s, n, MUR_PAR_MIN_SORT);
     /* a tick with metrics builds the groups' grid (half_cells) and then the search's: the copies once */
     const bool roll = !s->half_cells && copy_roll(f, s), esc = !s->half_cells && copy_escape(f, s);
-    int64_t part[2] = {0, 0};
-    /* the two-thread sort's scratch row: [0, n) of sx and of sy (sort_half) */
-    const bool halves = ncells < 2 * (int64_t)n;
     start[0] = 0;
     (void)nt;
 #ifdef _OPENMP
@@ -439,25 +364,21 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
             cellof[i] = cy + dy * (cx + dx * cz); /* mur_cell_id */
             any |= perch[i]; /* read in boid order here: streamed, where fill reads it at random */
         }
+        memset(start + c0 + 1, 0, sizeof(int32_t) * (size_t)(c1 - c0));
         if (any) {
 #ifdef _OPENMP
 #pragma omp atomic write
 #endif
             perched = 1;
         }
-        if (T == 2 && halves) {
-            sort_half(f, t, i0, i1, c0, c1, part);
-        } else {
-            memset(start + c0 + 1, 0, sizeof(int32_t) * (size_t)(c1 - c0));
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp single
 #endif
-            {
-                count_cells(f);
-                scatter(f);
-            } /* the single's barrier */
-        }
+        {
+            count_cells(f);
+            scatter(f);
+        } /* the single's barrier */
         fill(f, i0, i1, perched != 0);
         fill_extra(f, roll, esc, i0, i1);
     }
