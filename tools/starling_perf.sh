@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Where the starling tick's time goes (perf cpu-clock samples of murmur-bench's starling rows alone,
-# --reference off), for one or more builds, old and new alternated:
+# --reference off, always on the threads asked: --fallback off), for one or more builds, old and new
+# alternated:
 #
 #   tools/starling_perf.sh [--n N] [--ticks T] [--threads K] [--scenario S] BUILD [BUILD ...]
 #
@@ -27,7 +28,7 @@ k=0
 for b in "$@"; do
   k=$((k + 1))
   l0=$(cut -d' ' -f1 /proc/loadavg)
-  row=$(perf record -q -o "$tmp/$k.data" "$b/tests/bench/murmur-bench" --scenario "$sc" --n "$n" --threads "$thr" \
+  row=$(perf record -q -o "$tmp/$k.data" "$b/tests/bench/murmur-bench" --scenario "$sc" --n "$n" --threads "$thr" --fallback off \
         --ticks "$ticks" --repeats 1 --reference off 2>/dev/null | tail -n 1)
   perf report -i "$tmp/$k.data" --no-children --stdio -n --sort sym 2>/dev/null | grep -E '^ +[0-9]' > "$tmp/$k.txt"
   echo "== $b ($sc $n, $thr threads, $ticks ticks, load before $l0)"
