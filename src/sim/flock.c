@@ -348,7 +348,7 @@ static void tick(mur_flock *f, bool move, bool metrics)
     memset(&ps, 0, sizeof ps);
     if (f->n > 0) {
         if (f->def.neighbour_search == MUR_SEARCH_BRUTE)
-            mur_grid_build_brute(f);
+            mur_grid_build_brute(f, &s);
         else
             mur_grid_build(f, &s);
     }
@@ -370,11 +370,8 @@ static void tick(mur_flock *f, bool move, bool metrics)
         mur_grid_build(f, &s);
     }
     double t2 = mur_now_ms();
-    if (s.escape && f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
-        mur_escape_snapshot(f, &s);
-    if (s.def->bank && s.def->bank_align > 0.0f) /* bank alignment reads the rolls the tick starts from */
-        for (int32_t k = 0; k < f->n; k++)
-            f->sroll[k] = f->roll[f->order[k]];
+    /* the rolls the tick starts from (bank alignment) and the escape snapshot in slot order were
+     * copied by the grid build, on every thread (grid.c fill_extra) */
     if (f->n > 0 && f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
         mur_topo_pass(f, &s, &ps);
     else if (f->n > 0)

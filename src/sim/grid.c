@@ -52,34 +52,63 @@ static void bbox(const mur_flock *f, const mur_step *s, float lo[3], float hi[3]
 
 /* Shrink [lo, hi] per axis to the bins holding all but about n / 1024 boids at each end (a straggler
  * far from the flock no longer stretches the grid over empty space). The boids outside go to the
- * boundary cells, which reach out to infinity (the grid build clamps; topo.c cell_gap). Integer
- * counts: the same box for any thread count. */
-static void trim_box(const mur_flock *f, float lo[3], float hi[3])
+ * boundary cells, which reach out to infinity (the grid build clamps; topo.c cell_gap). The three
+ * axes' histograms are made in one pass over the positions, split between the threads, each thread
+ * counting into its own and the counts added after: integers, so the same box for any thread count. */
+static void trim_box(const mur_flock *f, const mur_step *s, float lo[3], float hi[3])
 {
     const int32_t n = f->n;
     const int32_t cut = n / 1024;
     if (cut < 1)
         return;
-    int32_t hist[TRIM_BINS];
-    const float *p = f->pos;
+    int32_t hist[3][TRIM_BINS];
+    double w[3], inv[3];
+    bool on[3];
     for (int a = 0; a < 3; a++) {
-        const double w = ((double)hi[a] - (double)lo[a]) / TRIM_BINS;
-        if (!(w > 0.0))
-            continue;
-        memset(hist, 0, sizeof hist);
-        const double inv = 1.0 / w;
+        w[a] = ((double)hi[a] - (double)lo[a]) / TRIM_BINS;
+        on[a] = w[a] > 0.0;
+        inv[a] = on[a] ? 1.0 / w[a] : 0.0;
+    }
+    memset(hist, 0, sizeof hist);
+    const float *p = f->pos;
+    const double l0 = lo[0], l1 = lo[1], l2 = lo[2];
+    const int nt = mur_step_threads(s, n, MUR_PAR_MIN_BBOX);
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+    {
+        int32_t h[3][TRIM_BINS];
+        memset(h, 0, sizeof h);
+#ifdef _OPENMP
+#pragma omp for schedule(static) nowait
+#endif
         for (int32_t i = 0; i < n; i++) {
-            const double t = ((double)p[3 * i + a] - (double)lo[a]) * inv;
-            const int32_t b = t < TRIM_BINS - 1 ? (int32_t)t : TRIM_BINS - 1;
-            hist[b]++;
+            const double t0 = ((double)p[3 * i] - l0) * inv[0];
+            const double t1 = ((double)p[3 * i + 1] - l1) * inv[1];
+            const double t2 = ((double)p[3 * i + 2] - l2) * inv[2];
+            h[0][t0 < TRIM_BINS - 1 ? (int32_t)t0 : TRIM_BINS - 1]++;
+            h[1][t1 < TRIM_BINS - 1 ? (int32_t)t1 : TRIM_BINS - 1]++;
+            h[2][t2 < TRIM_BINS - 1 ? (int32_t)t2 : TRIM_BINS - 1]++;
         }
+#ifdef _OPENMP
+#pragma omp critical
+#endif
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < TRIM_BINS; b++)
+                hist[a][b] += h[a][b];
+    }
+    for (int a = 0; a < 3; a++) {
+        if (!on[a])
+            continue;
+        const int32_t *ha = hist[a];
         int32_t b0 = 0, b1 = TRIM_BINS - 1, run = 0;
-        while (b0 < b1 && run + hist[b0] <= cut)
-            run += hist[b0++];
+        while (b0 < b1 && run + ha[b0] <= cut)
+            run += ha[b0++];
         run = 0;
-        while (b1 > b0 && run + hist[b1] <= cut)
-            run += hist[b1--];
-        const float l = (float)((double)lo[a] + b0 * w), h = (float)((double)lo[a] + (b1 + 1) * w);
+        while (b1 > b0 && run + ha[b1] <= cut)
+            run += ha[b1--];
+        const float l = (float)((double)lo[a] + b0 * w[a]), h = (float)((double)lo[a] + (b1 + 1) * w[a]);
         if (l > lo[a])
             lo[a] = l;
         if (h < hi[a])
@@ -99,7 +128,7 @@ static void geometry(mur_flock *f, const mur_step *s)
     } else {
         bbox(f, s, lo, hi);
         if (s->cell_boids > 0.0f)
-            trim_box(f, lo, hi);
+            trim_box(f, s, lo, hi);
     }
     double ext[3];
     for (int a = 0; a < 3; a++)
@@ -183,9 +212,11 @@ static inline void put(mur_flock *f, int32_t s, int32_t i)
     f->order[s] = i;
 }
 
-/* Fill the sorted slots [s0, s1) from the public state, order[] already set. */
+/* Fill the sorted slots [s0, s1) from the public state, order[] already set. `perched`: some boid's
+ * perch timer is not 0 (else every weight is MUR_W_FLYING, and the perch row, a third random read
+ * per boid, is not read). */
 #define FILL_AHEAD 24
-static void fill(mur_flock *f, int32_t s0, int32_t s1)
+static inline __attribute__((always_inline)) void fill_body(mur_flock *f, int32_t s0, int32_t s1, bool perched)
 {
     const int32_t *restrict order = f->order;
     const float *restrict pos = f->pos, *restrict vel = f->vel;
@@ -198,7 +229,8 @@ static void fill(mur_flock *f, int32_t s0, int32_t s1)
             const int32_t q = order[s + FILL_AHEAD];
             __builtin_prefetch(pos + 3 * (size_t)q);
             __builtin_prefetch(vel + 3 * (size_t)q);
-            __builtin_prefetch(perch + q);
+            if (perched)
+                __builtin_prefetch(perch + q);
         }
         const int32_t i = order[s];
         const float *p = pos + 3 * (size_t)i, *v = vel + 3 * (size_t)i;
@@ -208,7 +240,50 @@ static void fill(mur_flock *f, int32_t s0, int32_t s1)
         svx[s] = v[0];
         svy[s] = v[1];
         svz[s] = v[2];
-        sw[s] = perch[i] == 0 ? MUR_W_FLYING : wp;
+        sw[s] = !perched || perch[i] == 0 ? MUR_W_FLYING : wp;
+    }
+}
+
+static void fill(mur_flock *f, int32_t s0, int32_t s1, bool perched)
+{
+    if (perched)
+        fill_body(f, s0, s1, true);
+    else
+        fill_body(f, s0, s1, false);
+}
+
+/* The other per-slot copies of the topological pass, filled with the hot data (split between the
+ * threads by slots) rather than on one thread in the tick: the roll each boid starts the tick with
+ * (bank alignment reads its neighbours') and the falcon's escape snapshot (escape.c: the neighbours'
+ * escapes of the tick before, while the pass rewrites ecopy). Nothing between the build and the pass
+ * writes roll or ecopy. */
+static bool copy_roll(const mur_flock *f, const mur_step *s)
+{
+    return f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && s->def->bank && s->def->bank_align > 0.0f;
+}
+
+static bool copy_escape(const mur_flock *f, const mur_step *s)
+{
+    return f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && s->escape;
+}
+
+static void fill_extra(mur_flock *f, bool roll, bool esc, int32_t s0, int32_t s1)
+{
+    const int32_t *restrict order = f->order;
+    if (roll) {
+        const float *restrict r = f->roll;
+        float *restrict sr = f->sroll;
+        for (int32_t k = s0; k < s1; k++) {
+            if (k + FILL_AHEAD < s1)
+                __builtin_prefetch(r + order[k + FILL_AHEAD]);
+            sr[k] = r[order[k]];
+        }
+    }
+    if (esc) {
+        const uint8_t *restrict e = f->ecopy;
+        uint8_t *restrict se = f->sesc;
+        for (int32_t k = s0; k < s1; k++)
+            se[k] = e[order[k]];
     }
 }
 
@@ -262,7 +337,11 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
     int32_t *restrict cellof = f->cellof;
     int32_t *restrict start = g->start;
     const float *p = f->pos;
+    const int32_t *restrict perch = f->perch;
+    int32_t perched = 0; /* some boid perches: written 1 by any thread before the barrier */
     const int nt = mur_step_threads(s, n, MUR_PAR_MIN_SORT);
+    /* a tick with metrics builds the groups' grid (half_cells) and then the search's: the copies once */
+    const bool roll = !s->half_cells && copy_roll(f, s), esc = !s->half_cells && copy_escape(f, s);
     start[0] = 0;
     (void)nt;
 #ifdef _OPENMP
@@ -277,13 +356,21 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
 #endif
         const int32_t i0 = (int32_t)((int64_t)n * t / T), i1 = (int32_t)((int64_t)n * (t + 1) / T);
         const int64_t c0 = ncells * t / T, c1 = ncells * (t + 1) / T;
+        int32_t any = 0;
         for (int32_t i = i0; i < i1; i++) {
             int32_t cx = axis_cell(p[3 * i], ox, ix, dx);
             int32_t cy = axis_cell(p[3 * i + 1], oy, iy, dy);
             int32_t cz = axis_cell(p[3 * i + 2], oz, iz, dz);
             cellof[i] = cy + dy * (cx + dx * cz); /* mur_cell_id */
+            any |= perch[i]; /* read in boid order here: streamed, where fill reads it at random */
         }
         memset(start + c0 + 1, 0, sizeof(int32_t) * (size_t)(c1 - c0));
+        if (any) {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+            perched = 1;
+        }
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp single
@@ -292,11 +379,12 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
             count_cells(f);
             scatter(f);
         } /* the single's barrier */
-        fill(f, i0, i1);
+        fill(f, i0, i1, perched != 0);
+        fill_extra(f, roll, esc, i0, i1);
     }
 }
 
-void mur_grid_build_brute(mur_flock *f)
+void mur_grid_build_brute(mur_flock *f, const mur_step *s)
 {
     mur_grid *g = &f->grid;
     g->wrap = f->def.bounds == MUR_BOUNDS_WRAP;
@@ -313,6 +401,7 @@ void mur_grid_build_brute(mur_flock *f)
     g->start[1] = f->n;
     for (int32_t i = 0; i < f->n; i++)
         put(f, i, i);
+    fill_extra(f, copy_roll(f, s), copy_escape(f, s), 0, f->n);
 }
 
 int mur_axis_cells(const mur_grid *g, int a, int32_t c, bool unique, float L, int32_t *ks, float *shift)

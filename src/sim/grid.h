@@ -47,9 +47,10 @@ static inline void mur_cell_xyz(const mur_grid *g, int64_t c, int32_t *x, int32_
 /// each carries its image shift, -L or +L, in shift (which may be NULL). Returns the count.
 int mur_axis_cells(const mur_grid *g, int a, int32_t c, bool unique, float L, int32_t *ks, float *shift);
 
-/// Build the grid and the cell-sorted copies of the state (counting sort by cell, stable).
+/// Build the grid and the cell-sorted copies of the state (counting sort by cell, stable), with the
+/// topological pass's copies of the rolls (bank alignment) and of the escapes (falcon) when it runs.
 void mur_grid_build(mur_flock *f, const struct mur_step *s);
-/// Fill the sorted copies in boid order as one cell (brute force).
-void mur_grid_build_brute(mur_flock *f);
+/// Fill the sorted copies in boid order as one cell (brute force), the same extra copies included.
+void mur_grid_build_brute(mur_flock *f, const struct mur_step *s);
 
 #endif

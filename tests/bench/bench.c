@@ -46,7 +46,7 @@ static void usage(FILE *fp)
           "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
           "                    [--bounds wrap|none] [--background-load N] [--fallback on|off]\n"
           "                    [--density D] [--topo-k K] [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
-          "                    [--crowd-max N] [--json]\n"
+          "                    [--crowd-max N] [--reference on|off] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
           "  coincident: starling preset, every boid at one point (default 20k); crowded: starling preset\n"
@@ -68,7 +68,8 @@ static void usage(FILE *fp)
           "  --cache DIR: where settled states are kept (default $XDG_CACHE_HOME/murmur-bench or\n"
           "           ~/.cache/murmur-bench); --settle-base N: states up to N boids are settled by\n"
           "           simulation (default 20k), larger ones are copies of that side by side;\n"
-          "           --settle-ticks T: ticks of that simulation (default 2500)\n",
+          "           --settle-ticks T: ticks of that simulation (default 2500)\n"
+          "  --reference off: the starling rows without the uniform step around them (for profiles)\n",
           fp);
 }
 
@@ -205,6 +206,9 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
         } else if (!strcmp(a, "--metrics")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
             o->metrics = !strcmp(v, "on");
+        } else if (!strcmp(a, "--reference")) {
+            ok = !strcmp(v, "on") || !strcmp(v, "off");
+            o->no_reference = !strcmp(v, "off");
         } else if (!strcmp(a, "--fallback")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
             o->fixed = !strcmp(v, "off");

@@ -40,6 +40,7 @@ typedef struct opts {
     int32_t settle_base; /* --settle-base: boids settled by simulation; larger states are copies */
     int settle_ticks;  /* --settle-ticks */
     int32_t crowd_max; /* --crowd-max: the starling scenario's crowd rows up to this many boids */
+    bool no_reference; /* --reference off: starling rows without the uniform step around them (profiles) */
 } opts;
 
 typedef struct result {
@@ -49,6 +50,7 @@ typedef struct result {
     int ticks, threads;
     uint64_t hash;
     double mean_ms;       /* mean of the timed ticks */
+    double min_ms, grid_min_ms; /* the fastest timed tick and grid build: the least disturbed on a busy machine */
     double cpu_ms;        /* median CPU time of the process per tick (all threads) */
     double rss_peak, rss; /* resident memory per boid: peak growth over the row, growth at its end */
 } result;

@@ -81,7 +81,9 @@ int run_starling(const opts *o)
             const int thr = o->threads[ti];
             result u[2], r[4];
             bool got[4] = {false, false, false, false};
-            if (!run_one(o, SC_UNIFORM, n, method, MUR_NEIGHBOURS_METRIC, thr, NULL, &u[0]))
+            /* --reference off (a profile of the starling rows alone): no uniform rows, no ratios */
+            u[0] = u[1] = (result){.ms_per_tick = NAN, .cpu_ms = NAN};
+            if (!o->no_reference && !run_one(o, SC_UNIFORM, n, method, MUR_NEIGHBOURS_METRIC, thr, NULL, &u[0]))
                 return 1;
             for (int k = 0; k < 4; k++) {
                 const int sc = rows[k];
@@ -93,15 +95,17 @@ int run_starling(const opts *o)
                                  &r[k]);
                 status |= !got[k];
             }
-            if (!run_one(o, SC_UNIFORM, n, method, MUR_NEIGHBOURS_METRIC, thr, NULL, &u[1]))
+            if (!o->no_reference && !run_one(o, SC_UNIFORM, n, method, MUR_NEIGHBOURS_METRIC, thr, NULL, &u[1]))
                 return 1;
             const double settled_ns = got[1] ? r[1].ms_per_tick * 1e6 / (double)n : NAN;
-            print_starling_row(o, SC_UNIFORM, n, &u[0], NULL, NAN, NULL);
+            if (!o->no_reference)
+                print_starling_row(o, SC_UNIFORM, n, &u[0], NULL, NAN, NULL);
             for (int k = 0; k < 4; k++)
                 if (got[k])
                     print_starling_row(o, rows[k], n, &r[k], u, k >= 2 ? settled_ns : NAN,
                                        rows[k] == SC_SETTLED ? &st : NULL);
-            print_starling_row(o, SC_UNIFORM, n, &u[1], NULL, NAN, NULL);
+            if (!o->no_reference)
+                print_starling_row(o, SC_UNIFORM, n, &u[1], NULL, NAN, NULL);
         }
         if (have_state) {
             free(st.pos);
