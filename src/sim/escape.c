@@ -98,16 +98,6 @@ static uint32_t latency_ticks(const mur_flock_def *d)
     return t < 1.0 ? 1u : (t > 1e9 ? 1000000000u : (uint32_t)t);
 }
 
-void mur_escape_snapshot(mur_flock *f, const mur_step *s)
-{
-    (void)s;
-    const int32_t *restrict order = f->order;
-    const uint8_t *restrict ecopy = f->ecopy;
-    uint8_t *restrict sesc = f->sesc;
-    for (int32_t k = 0; k < f->n; k++)
-        sesc[k] = ecopy[order[k]];
-}
-
 /* The manoeuvre a detecting bird picks (counter-based, by the mix's weights); zig-zag when all are 0. */
 static int pick_kind(const mur_flock_def *d, uint64_t tick, int32_t i)
 {

@@ -43,8 +43,6 @@ bool mur_falcon_switch(mur_flock *f, bool on, mur_error *err);
 /// The falcon's next state from the state at the start of the tick (after the grid build): the
 /// flock's centre, the nearest bird, lock-on, catch, the phase; events into f->falcon.
 void mur_falcon_plan(mur_flock *f, const struct mur_step *s);
-/// Each sorted slot's escape that its neighbours may copy (after the last grid build of the tick).
-void mur_escape_snapshot(mur_flock *f, const struct mur_step *s);
 /// Boid i's escape this tick (state b; its topological neighbours at sorted slots slot[0],
 /// slot[stride], ..., n of them; n = 0: no list, metric mode): its state advanced, detection or
 /// copying, and its escape acceleration into f->erow[i].acc. Writes boid i's escape rows only.
