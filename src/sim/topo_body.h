@@ -196,8 +196,8 @@ static inline float T(below)(float x)
  * vector of NaN follows it). The view radius is folded into the thresholds: d2 < r2 and d2 <= thr
  * is d2 <= min(thr, the float below r2); d2 < r2 and d2 < hcut is d2 < min(hcut, r2). */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
-    const gathered *G, int32_t j1, int32_t j2, float dlo, const bool cone, const bool hard, const bool buf,
-    const bool above)
+    const gathered *G, int32_t j1, int32_t j2, float dlo, float hmax, const bool cone, const bool hard,
+    const bool buf, const bool above)
 {
     typedef T(tvf) vf;
     typedef T(tvi) vi;
@@ -214,6 +214,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     if (hard) {
         hcut = contact_cut(S);
         hcut = hcut < S->r2 ? hcut : S->r2;
+        hcut = hcut < hmax ? hcut : hmax;
     }
     float thr = S->thr < r2b ? S->thr : r2b;
     int nb = S->nb;
@@ -233,6 +234,10 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
         if (j0 >= jf)
             v &= iota + j0 < j2; /* past j2: the next part's candidates */
         vi vis = v & (d2 <= thr);
+        /* most vectors hold no candidate near enough (with a first radius from the last tick): skip
+         * the rest for them */
+        if (!T(bits)(hard ? vis | (v & (d2 < hcut)) : vis))
+            continue;
         if (cone)
             vis &= T(in_cone)(dx, dy, dz, d2, vx, vy, vz, k2s);
         uint32_t b = T(bits)(vis);
@@ -262,6 +267,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
                 } while (h);
                 hcut = contact_cut(S);
                 hcut = hcut < S->r2 ? hcut : S->r2;
+                hcut = hcut < hmax ? hcut : hmax;
             }
         }
     }
@@ -504,7 +510,7 @@ static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, sear
             const float t2 = 1.5625f * dlo;
             const int n0 = S->n;
             S->thr = t2 < S->r2 ? t2 : S->r2;
-            T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, true, true);
+            T(scan_gathered)(f, S, G, 0, G->n, dlo, INFINITY, cone, false, true, true);
             if (S->n == n0)
                 T(rank_into)(S, f->order, S->bd2, S->bslot, S->nb, n0);
             else
@@ -515,7 +521,7 @@ static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, sear
         }
         if (S->n < S->cap) {
             if (G->cell == B->cell) {
-                T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, false, true);
+                T(scan_gathered)(f, S, G, 0, G->n, dlo, INFINITY, cone, false, false, true);
             } else {
                 for (int q = 0; q < B->ns; q++)
                     T(slice)(f, S, B->lo[q], B->hi[q], dlo, cone, false, false);
@@ -549,7 +555,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
              * the rest of the block a closer threshold */
             for (int32_t j = 0, e; j < G->own_n; j = e) {
                 e = own_chunk_end(j, 0, G->own_n);
-                T(scan_gathered)(f, S, G, j, e, -1.0f, cone, hard, true, false);
+                T(scan_gathered)(f, S, G, j, e, -1.0f, INFINITY, cone, hard, true, false);
                 T(finish)(S, f->order);
                 if (zero_full(S))
                     break;
@@ -557,8 +563,36 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
             const float b0 = ring_bound(f, S, B->c, 0);
             if (b0 > 0.0f && contacts_certain(S, b0) && list_certain(S, b0))
                 return;
+            T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, INFINITY, cone, hard, true, false);
+        } else {
+            /* first with the threshold of the last tick's radius (t1, when it is within the block's
+             * bound), keeping only the contacts within it; then, unless that made the list and the
+             * contacts certain, the block's candidates farther than t1 (those within b1 for the list,
+             * and every contact: the passes beyond the block look for none in it) */
+            const float tl = b1 >= S->vr ? S->r2 : S->thr0;
+            const float t1 = S->hint2 < tl ? S->hint2 : tl;
+            S->thr0 = S->thr = t1;
+            T(scan_gathered)(f, S, G, 0, G->n, -1.0f, t1 < tl ? t1 : INFINITY, cone, hard, true, false);
+            if (t1 < tl) {
+                T(finish)(S, f->order);
+                S->thr0 = b1 >= S->vr ? INFINITY : b1 * b1;
+                const bool sure = S->n == S->cap && (S->hard == NULL || S->h2 <= t1 ||
+                                                     (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 <= t1));
+                if (!sure) {
+                    const int n0 = S->n;
+                    S->thr = n0 == S->cap ? list_worst(S) : S->thr0;
+                    S->thr = S->thr < S->thr0 ? S->thr : S->thr0;
+                    T(scan_gathered)(f, S, G, 0, G->n, t1, INFINITY, cone, hard, true, true);
+                    if (S->n == n0)
+                        T(rank_into)(S, f->order, S->bd2, S->bslot, S->nb, n0);
+                    else
+                        buffer_flush(S, f->order);
+                    S->nb = 0;
+                }
+            } else {
+                S->thr0 = b1 >= S->vr ? INFINITY : b1 * b1;
+            }
         }
-        T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true, false);
     } else {
         if (TOPO_BLOCK_IN_PLACE(f, S, B))
             return;
