@@ -479,8 +479,8 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 
 /* The first search radius: the last tick's times HINT_SCALE plus HINT_ADD wu; hints are prefetched
  * HINT_AHEAD slots ahead (by boid index: random reads). */
-#define HINT_SCALE 1.05f
-#define HINT_ADD 0.05f
+#define HINT_SCALE 1.1f
+#define HINT_ADD 0.1f
 #define HINT_AHEAD 8
 
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *gb, int32_t k0, int32_t k1,

@@ -290,7 +290,30 @@ static inline __attribute__((always_inline)) TATTR void T(rank_into)(search *S, 
     int32_t rank[BUF_SIZE] __attribute__((aligned(32)));
     int np;
     bool distinct;
-    if (nb <= 16) {
+    if (nb <= 8) {
+        /* INFINITY after the end: counted as after every candidate, never before one (a first radius
+         * from the last tick leaves about 8 candidates: one vector of 8) */
+        for (int u = 0; u < 8; u += TW)
+            memcpy(bd + nb + u, &inf, sizeof inf);
+        vf d[8 / TW];
+        vi acc[8 / TW];
+        for (int u = 0; u < 8 / TW; u++) {
+            memcpy(&d[u], bd + u * TW, sizeof d[u]);
+            acc[u] = (vi){0};
+        }
+        for (int j = 0; j < 8; j++)
+            for (int u = 0; u < 8 / TW; u++)
+                acc[u] += bd[j] < d[u];
+        vi tot = acc[0];
+        for (int u = 1; u < 8 / TW; u++)
+            tot += acc[u];
+        int32_t sum = 0;
+        for (int l = 0; l < TW; l++)
+            sum -= tot[l];
+        memcpy(rank, acc, sizeof acc);
+        np = 8;
+        distinct = sum == nb * (nb - 1) / 2 + (8 - nb) * nb;
+    } else if (nb <= 16) {
         /* INFINITY after the end: counted as after every candidate, never before one */
         for (int u = 0; u < 16; u += TW)
             memcpy(bd + nb + u, &inf, sizeof inf);
