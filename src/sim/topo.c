@@ -296,6 +296,10 @@ static inline bool zero_full(const search *S)
  * empty list on rank_into's short path, which stays short when all are tied) and then OWN_CHUNK at a
  * time. Returns the chunk's end. */
 #define OWN_CHUNK 64
+/* A gathered cell of more boids than this is crowded: its own boids are scanned first, in chunks
+ * (zero_full), then the rest of its block; a cell of fewer is scanned with its block in one pass
+ * from the first radius (topo_body.h). */
+#define CROWDED OWN_CHUNK
 static inline int32_t own_chunk_end(int32_t j, int32_t lo, int32_t hi)
 {
     if (hi - lo <= OWN_CHUNK)

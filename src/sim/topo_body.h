@@ -572,7 +572,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
     S->thr0 = S->thr = b1 >= S->vr ? INFINITY : b1 * b1;
     if (B->total <= G->cap) {
         if (G->cell != B->cell)
-            TOPO_GATHER(f, B, G, S->cap);
+            TOPO_GATHER(f, B, G, CROWDED);
         if (G->own_n > 0) {
             /* a crowded cell: its own boids first, which may make the list certain, or at least give
              * the rest of the block a closer threshold */
@@ -635,7 +635,7 @@ static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathe
     float keep = 0.0f;
     if (B->total <= G->cap) {
         if (G->cell != B->cell)
-            TOPO_GATHER(f, B, G, S->cap);
+            TOPO_GATHER(f, B, G, CROWDED);
         me = S->self - (G->own_n > 0 ? B->own_lo : B->lo[0]);
         keep = G->x[me];
         G->x[me] = NAN;
