@@ -14,8 +14,11 @@
  * and else give the rest of the block a closer threshold. When fewer than k pass (about 1 boid in 10
  * at 2 boids per cell), a second scan of the block's copy ranks its candidates out to 1.25 b_1 after
  * them, which usually completes the list; the rest of the block and the next rings follow, skipping
- * the columns and cells farther than the list's last distance, inserting one by one. The result does not depend
- * on the visiting order, so the pass is bit-identical for any grid, thread count or vector path. */
+ * the columns and cells farther than the list's last distance, inserting one by one. In the pass, a boid
+ * whose last search needed a radius r inside b_1 scans its block first with the threshold of 1.1 r + 0.1
+ * wu (f->topo_hint), and the rest of the block only when that leaves the list short or the contacts
+ * uncertain. The result does not depend on the visiting order or on the first radius, so the pass is
+ * bit-identical for any grid, hint, thread count or vector path. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

@@ -5,7 +5,8 @@
  *   TW      floats per vector (4, 8)
  *   TATTR   the target attribute of the path (empty for base)
  * Candidates are tested TW at a time without branches (distance, view radius, weight, self, view
- * cone, the current threshold). In the block pass those that pass are appended to a buffer without
+ * cone, the current threshold; in the gathered block a vector with none within the threshold or the
+ * contact cut skips the rest). In the block pass those that pass are appended to a buffer without
  * branches and ranked into the list; beyond the block they are inserted one by one. Which boids
  * pass does not depend on TW, so every path finds the same list. No include guard: each inclusion is
  * one path. */
