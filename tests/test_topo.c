@@ -601,6 +601,44 @@ static void spacing_free(void **st)
     mur_flock_destroy(c);
 }
 
+/* Each boid's first search radius comes from the last tick (f->topo_hint: the radius its search
+ * needed), which no result may depend on: flocks whose hints are overwritten before every tick (none,
+ * far too small, a little too small or large, beyond the block, huge, negative, NaN; per boid) stay
+ * bit-identical to one left alone, on 1 and 2 threads, with the preset's contacts and with wider ones
+ * (hard_radius 2: contacts farther than most lists reach) and a short list. */
+static void topo_hint_free(void **st)
+{
+    (void)st;
+    const float scale[] = {0.0f, 1e-6f, 0.5f, 0.97f, 1.03f, 4.0f, 1e30f, -1.0f, NAN};
+    for (int v = 0; v < 2; v++) {
+        mur_flock_def d;
+        assert_true(mur_def_preset(&d, "starling", NULL));
+        d.boids = 3000;
+        if (v == 1) {
+            d.hard_radius = 2.0f;
+            d.topo_k = 3.0f;
+        }
+        mur_flock *a = make(&d), *b = make(&d), *c = make(&d);
+        mur_flock_set_threads(a, 1);
+        mur_flock_set_threads(b, 2);
+        mur_flock_set_threads(c, 1);
+        for (int t = 0; t < 30; t++) {
+            mur_flock_steps(a, 1);
+            for (int32_t i = 0; i < b->n; i++) {
+                b->topo_hint[i] = a->topo_hint[i] * scale[(i + t) % 9];
+                c->topo_hint[i] = 1.5f * scale[(i * 7 + t) % 9];
+            }
+            mur_flock_steps(b, 1);
+            mur_flock_steps(c, 1);
+            assert_true(mur_flock_hash(a) == mur_flock_hash(b));
+            assert_true(mur_flock_hash(a) == mur_flock_hash(c));
+        }
+        mur_flock_destroy(a);
+        mur_flock_destroy(b);
+        mur_flock_destroy(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -608,7 +646,8 @@ int main(void)
         cmocka_unit_test(knn_vs_brute_lattice), cmocka_unit_test(knn_vs_brute_coincident),
         cmocka_unit_test(knn_vs_brute_shell),
         cmocka_unit_test(crowd_bit_identical), cmocka_unit_test(knn_vs_brute_spacing),
-        cmocka_unit_test(spacing_free), cmocka_unit_test(pinned_starling),
+        cmocka_unit_test(spacing_free), cmocka_unit_test(topo_hint_free),
+        cmocka_unit_test(pinned_starling),
         cmocka_unit_test(bit_identical), cmocka_unit_test(public_neighbours_equal_grid),
         cmocka_unit_test(public_neighbours_by_hand), cmocka_unit_test(biggest_group_shape),
     };

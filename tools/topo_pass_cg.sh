@@ -3,17 +3,20 @@
 # one saved state, old and new builds (docs/performance.md, "The block scan's fixed costs"):
 #   tools/topo_pass_cg.sh OLD_BUILD NEW_BUILD STATE N [TICKS]
 # STATE: a state CSV of N boids (e.g. murmur-bench's settled 20k, ~/.cache/murmur-bench/
-# starling-settled-n20000-*.csv, or copies of it side by side). Build with -Dc_args=-g for the
+# starling-settled-n20000-*.csv, or copies of it side by side: tools/topo_state_copies.py), or - for
+# the preset's spawn (a forming flock). Build with -Dc_args=-g for the
 # per-function lines. Prints per build: the pass inclusive, the state hash, and the self
 # instructions of the pass's functions.
 set -euo pipefail
 old=$1 new=$2 st=$3 n=$4 ticks=${5:-4}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+init=(--init "$st")
+[ "$st" = - ] && init=()
 for pair in "old $old" "new $new"; do
   set -- $pair
   OMP_WAIT_POLICY=PASSIVE valgrind --tool=callgrind --callgrind-out-file="$tmp/$1.out" \
-    "$2/src/app/murmur" --preset starling --boids "$n" --init "$st" --steps "$ticks" --threads 1 --quiet \
+    "$2/src/app/murmur" --preset starling --boids "$n" "${init[@]}" --steps "$ticks" --threads 1 --quiet \
     >"$tmp/$1.log" 2>&1
   pass=$(callgrind_annotate --auto=no --inclusive=yes "$tmp/$1.out" 2>/dev/null |
     awk '$0 ~ /:mur_topo_pass / {gsub(",", "", $1); print $1; exit}')

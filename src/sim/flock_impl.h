@@ -97,6 +97,10 @@ struct mur_flock {
     /// with a full list), wu; 0 before the first. Sizes the search's cells (grid.c): only the speed
     /// depends on it, never a result.
     float topo_spacing;
+    /// Per boid (by index), the radius its last topological search needed (the k-th neighbour's
+    /// distance, or the 4th contact's, whichever is larger), or 0: the next search's first radius
+    /// (topo.c). A hint: only the speed depends on it, never a result.
+    float *topo_hint;
     bool metrics_every;
     bool group_shape;          ///< metrics also describe the biggest group (mur_flock_set_group_shape)
     struct mur_track *track;   ///< the metrics over time' state (metrics_track.c), NULL until measured

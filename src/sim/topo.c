@@ -14,8 +14,11 @@
  * and else give the rest of the block a closer threshold. When fewer than k pass (about 1 boid in 10
  * at 2 boids per cell), a second scan of the block's copy ranks its candidates out to 1.25 b_1 after
  * them, which usually completes the list; the rest of the block and the next rings follow, skipping
- * the columns and cells farther than the list's last distance, inserting one by one. The result does not depend
- * on the visiting order, so the pass is bit-identical for any grid, thread count or vector path. */
+ * the columns and cells farther than the list's last distance, inserting one by one. In the pass, a boid
+ * whose last search needed a radius r inside b_1 scans its block first with the threshold of 1.1 r + 0.1
+ * wu (f->topo_hint), and the rest of the block only when that leaves the list short or the contacts
+ * uncertain. The result does not depend on the visiting order or on the first radius, so the pass is
+ * bit-identical for any grid, hint, thread count or vector path. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -79,6 +82,7 @@ typedef struct search {
     float hmin;         ///< smallest cell side
     float thr0;         ///< candidates farther than this (squared) are not looked at
     float thr;          ///< thr0, or the list's last distance once it is full
+    float hint2;        ///< the first search radius squared (from the last tick's: topo_hint), or INFINITY
     int32_t self;       ///< own sorted slot
     uint64_t key[MUR_TOPO_MAX + 1]; ///< the list, ascending: d2's bits above the boid index (+1: a
     int32_t slot[MUR_TOPO_MAX + 1]; ///< slot written by ranks past the list)
@@ -295,6 +299,10 @@ static inline bool zero_full(const search *S)
  * empty list on rank_into's short path, which stays short when all are tied) and then OWN_CHUNK at a
  * time. Returns the chunk's end. */
 #define OWN_CHUNK 64
+/* A gathered cell of more boids than this is crowded: its own boids are scanned first, in chunks
+ * (zero_full), then the rest of its block; a cell of fewer is scanned with its block in one pass
+ * from the first radius (topo_body.h). */
+#define CROWDED OWN_CHUNK
 static inline int32_t own_chunk_end(int32_t j, int32_t lo, int32_t hi)
 {
     if (hi - lo <= OWN_CHUNK)
@@ -427,6 +435,7 @@ static inline void search_boid(search *S, const mur_flock *f, const mur_step *s,
     S->n = 0;
     S->nb = 0;
     S->nh = 0;
+    S->hint2 = INFINITY;
 }
 
 /* The search of the boid in sorted slot k: its list into out, its contacts into hard. */
@@ -475,6 +484,12 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 #define SPACING_BINS 2048
 #define SPACING_SHIFT 20
 
+/* The first search radius: the last tick's times HINT_SCALE plus HINT_ADD wu; hints are prefetched
+ * HINT_AHEAD slots ahead (by boid index: random reads). */
+#define HINT_SCALE 1.1f
+#define HINT_ADD 0.1f
+#define HINT_AHEAD 8
+
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *gb, int32_t k0, int32_t k1,
                      mur_item_sums *T, int32_t *hist)
 {
@@ -487,6 +502,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
     /* the slots go into the float array vx as int32 (allocated memory: its type is that of the last
      * store) */
     gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
+    float *restrict hint = f->topo_hint;
+    const float h2 = S.hard ? S.h2 : 0.0f;
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
     TB.nb = 0;
@@ -498,6 +515,13 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
             continue;
         }
         search_boid(&S, f, s, k);
+        {
+            /* the last tick's radius, a little larger (the flock moves): the first radius searched */
+            const float r = hint[i] * HINT_SCALE + HINT_ADD;
+            S.hint2 = hint[i] > 0.0f ? r * r : INFINITY;
+            if (k + HINT_AHEAD < k1)
+                __builtin_prefetch(hint + f->order[k + HINT_AHEAD], 1);
+        }
         if (s->move) {
             /* the update reads and writes boid i's rows (random order): fetch their lines while the
              * search runs instead of stalling on them after it */
@@ -513,6 +537,14 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, mur_gather *
         if (!(k >= B.own_lo && k < B.own_hi))
             block_at(f, S.px, S.py, S.pz, &B);
         grow(f, &S, &B, &G);
+        {
+            /* the radius this search needed: the list's and the contacts' (their radius while fewer
+             * than MAX_CONTACTS were found) */
+            const float w = S.n == S.cap ? key_d2(S.key[S.cap - 1]) : INFINITY;
+            const float c = S.nh == MAX_CONTACTS ? S.hard[MAX_CONTACTS - 1].d2 : h2;
+            const float m = w > c ? w : c;
+            hint[i] = m < INFINITY ? sqrtf(m) : 0.0f;
+        }
         if (S.n == S.cap && S.key[S.cap - 1] >> 32 != 0)
             hist[(uint32_t)(S.key[S.cap - 1] >> (32 + SPACING_SHIFT))]++;
         if (s->metrics) {

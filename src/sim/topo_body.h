@@ -5,7 +5,8 @@
  *   TW      floats per vector (4, 8)
  *   TATTR   the target attribute of the path (empty for base)
  * Candidates are tested TW at a time without branches (distance, view radius, weight, self, view
- * cone, the current threshold). In the block pass those that pass are appended to a buffer without
+ * cone, the current threshold; in the gathered block a vector with none within the threshold or the
+ * contact cut skips the rest). In the block pass those that pass are appended to a buffer without
  * branches and ranked into the list; beyond the block they are inserted one by one. Which boids
  * pass does not depend on TW, so every path finds the same list. No include guard: each inclusion is
  * one path. */
@@ -196,8 +197,8 @@ static inline float T(below)(float x)
  * vector of NaN follows it). The view radius is folded into the thresholds: d2 < r2 and d2 <= thr
  * is d2 <= min(thr, the float below r2); d2 < r2 and d2 < hcut is d2 < min(hcut, r2). */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
-    const gathered *G, int32_t j1, int32_t j2, float dlo, const bool cone, const bool hard, const bool buf,
-    const bool above)
+    const gathered *G, int32_t j1, int32_t j2, float dlo, float hmax, const bool cone, const bool hard,
+    const bool buf, const bool above)
 {
     typedef T(tvf) vf;
     typedef T(tvi) vi;
@@ -214,6 +215,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     if (hard) {
         hcut = contact_cut(S);
         hcut = hcut < S->r2 ? hcut : S->r2;
+        hcut = hcut < hmax ? hcut : hmax;
     }
     float thr = S->thr < r2b ? S->thr : r2b;
     int nb = S->nb;
@@ -233,6 +235,10 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
         if (j0 >= jf)
             v &= iota + j0 < j2; /* past j2: the next part's candidates */
         vi vis = v & (d2 <= thr);
+        /* most vectors hold no candidate near enough (with a first radius from the last tick): skip
+         * the rest for them */
+        if (!T(bits)(hard ? vis | (v & (d2 < hcut)) : vis))
+            continue;
         if (cone)
             vis &= T(in_cone)(dx, dy, dz, d2, vx, vy, vz, k2s);
         uint32_t b = T(bits)(vis);
@@ -262,6 +268,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
                 } while (h);
                 hcut = contact_cut(S);
                 hcut = hcut < S->r2 ? hcut : S->r2;
+                hcut = hcut < hmax ? hcut : hmax;
             }
         }
     }
@@ -284,7 +291,30 @@ static inline __attribute__((always_inline)) TATTR void T(rank_into)(search *S, 
     int32_t rank[BUF_SIZE] __attribute__((aligned(32)));
     int np;
     bool distinct;
-    if (nb <= 16) {
+    if (nb <= 8) {
+        /* INFINITY after the end: counted as after every candidate, never before one (a first radius
+         * from the last tick leaves about 8 candidates: one vector of 8) */
+        for (int u = 0; u < 8; u += TW)
+            memcpy(bd + nb + u, &inf, sizeof inf);
+        vf d[8 / TW];
+        vi acc[8 / TW];
+        for (int u = 0; u < 8 / TW; u++) {
+            memcpy(&d[u], bd + u * TW, sizeof d[u]);
+            acc[u] = (vi){0};
+        }
+        for (int j = 0; j < 8; j++)
+            for (int u = 0; u < 8 / TW; u++)
+                acc[u] += bd[j] < d[u];
+        vi tot = acc[0];
+        for (int u = 1; u < 8 / TW; u++)
+            tot += acc[u];
+        int32_t sum = 0;
+        for (int l = 0; l < TW; l++)
+            sum -= tot[l];
+        memcpy(rank, acc, sizeof acc);
+        np = 8;
+        distinct = sum == nb * (nb - 1) / 2 + (8 - nb) * nb;
+    } else if (nb <= 16) {
         /* INFINITY after the end: counted as after every candidate, never before one */
         for (int u = 0; u < 16; u += TW)
             memcpy(bd + nb + u, &inf, sizeof inf);
@@ -504,7 +534,7 @@ static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, sear
             const float t2 = 1.5625f * dlo;
             const int n0 = S->n;
             S->thr = t2 < S->r2 ? t2 : S->r2;
-            T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, true, true);
+            T(scan_gathered)(f, S, G, 0, G->n, dlo, INFINITY, cone, false, true, true);
             if (S->n == n0)
                 T(rank_into)(S, f->order, S->bd2, S->bslot, S->nb, n0);
             else
@@ -515,7 +545,7 @@ static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, sear
         }
         if (S->n < S->cap) {
             if (G->cell == B->cell) {
-                T(scan_gathered)(f, S, G, 0, G->n, dlo, cone, false, false, true);
+                T(scan_gathered)(f, S, G, 0, G->n, dlo, INFINITY, cone, false, false, true);
             } else {
                 for (int q = 0; q < B->ns; q++)
                     T(slice)(f, S, B->lo[q], B->hi[q], dlo, cone, false, false);
@@ -543,13 +573,13 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
     S->thr0 = S->thr = b1 >= S->vr ? INFINITY : b1 * b1;
     if (B->total <= G->cap) {
         if (G->cell != B->cell)
-            TOPO_GATHER(f, B, G, S->cap);
+            TOPO_GATHER(f, B, G, CROWDED);
         if (G->own_n > 0) {
             /* a crowded cell: its own boids first, which may make the list certain, or at least give
              * the rest of the block a closer threshold */
             for (int32_t j = 0, e; j < G->own_n; j = e) {
                 e = own_chunk_end(j, 0, G->own_n);
-                T(scan_gathered)(f, S, G, j, e, -1.0f, cone, hard, true, false);
+                T(scan_gathered)(f, S, G, j, e, -1.0f, INFINITY, cone, hard, true, false);
                 T(finish)(S, f->order);
                 if (zero_full(S))
                     break;
@@ -557,8 +587,36 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
             const float b0 = ring_bound(f, S, B->c, 0);
             if (b0 > 0.0f && contacts_certain(S, b0) && list_certain(S, b0))
                 return;
+            T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, INFINITY, cone, hard, true, false);
+        } else {
+            /* first with the threshold of the last tick's radius (t1, when it is within the block's
+             * bound), keeping only the contacts within it; then, unless that made the list and the
+             * contacts certain, the block's candidates farther than t1 (those within b1 for the list,
+             * and every contact: the passes beyond the block look for none in it) */
+            const float tl = b1 >= S->vr ? S->r2 : S->thr0;
+            const float t1 = S->hint2 < tl ? S->hint2 : tl;
+            S->thr0 = S->thr = t1;
+            T(scan_gathered)(f, S, G, 0, G->n, -1.0f, t1 < tl ? t1 : INFINITY, cone, hard, true, false);
+            if (t1 < tl) {
+                T(finish)(S, f->order);
+                S->thr0 = b1 >= S->vr ? INFINITY : b1 * b1;
+                const bool sure = S->n == S->cap && (S->hard == NULL || S->h2 <= t1 ||
+                                                     (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 <= t1));
+                if (!sure) {
+                    const int n0 = S->n;
+                    S->thr = n0 == S->cap ? list_worst(S) : S->thr0;
+                    S->thr = S->thr < S->thr0 ? S->thr : S->thr0;
+                    T(scan_gathered)(f, S, G, 0, G->n, t1, INFINITY, cone, hard, true, true);
+                    if (S->n == n0)
+                        T(rank_into)(S, f->order, S->bd2, S->bslot, S->nb, n0);
+                    else
+                        buffer_flush(S, f->order);
+                    S->nb = 0;
+                }
+            } else {
+                S->thr0 = b1 >= S->vr ? INFINITY : b1 * b1;
+            }
         }
-        T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, cone, hard, true, false);
     } else {
         if (TOPO_BLOCK_IN_PLACE(f, S, B))
             return;
@@ -578,7 +636,7 @@ static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathe
     float keep = 0.0f;
     if (B->total <= G->cap) {
         if (G->cell != B->cell)
-            TOPO_GATHER(f, B, G, S->cap);
+            TOPO_GATHER(f, B, G, CROWDED);
         me = S->self - (G->own_n > 0 ? B->own_lo : B->lo[0]);
         keep = G->x[me];
         G->x[me] = NAN;
