@@ -247,7 +247,7 @@ def case_toggles(c):
     check(st['boids'] == '10', 'reset changed the count: %s' % st)
     # N: the next preset, live (mur_flock_apply_preset); the message says what it set
     r = c.run(['--keys', '1:N,2:N', '--hud', 'off'], frames=3)
-    check('preset starling: 2000 boids, no walls, roost 0,40,0 radius 100' in r.stdout
+    check('preset starling: 2000 boids, no walls, roost 0,40,0 radius 60' in r.stdout
           and 'preset vision-report: 100 boids, world 0..200 x -1..1 x 0..200, soft walls, plane' in r.stdout,
           'N should report the preset, count and world:\n' + r.stdout)
     st = c.state(r.stdout)
