@@ -175,6 +175,8 @@ typedef struct mur_flock_def {
     float roost_radius;         ///< horizontal radius inside which the roost does not pull, wu
     float roost_weight;         ///< turning toward the roost per wu outside roost_radius, 1/s^2
     float roost_vertical;       ///< vertical pull toward the roost altitude, 1/s^2 (critically damped)
+    float ground_avoid;         ///< ground avoidance: pull-up below this height above the ground, wu; 0 = off
+    float ground_accel;         ///< ground avoidance: largest upward acceleration of the pull-up, wu/s^2
     bool bank;                  ///< banked turns on/off (roll angle lags the lateral steering)
     float bank_rate;            ///< rate at which the roll follows its target, 1/s
     float bank_align;           ///< rate at which the roll also follows the neighbours' mean roll, 1/s (0 = off;

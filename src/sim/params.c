@@ -66,6 +66,8 @@ static const param_row ROWS[] = {
     {{"roost_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "horizontal radius inside which the roost does not pull", true}, OFF(roost_radius), "150"},
     {{"roost_weight", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "turn toward the roost per wu beyond roost_radius", true}, OFF(roost_weight), "0.2"},
     {{"roost_vertical", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "vertical pull toward the roost altitude (critically damped)", true}, OFF(roost_vertical), "0.01"},
+    {{"ground_avoid", MUR_PT_FLOAT, 0, 10000, false, "wu", NULL, "ground avoidance: below this height above the ground a flying boid pulls up, hardest when low and diving, at most ground_accel (0 = off)", true}, OFF(ground_avoid), "0"},
+    {{"ground_accel", MUR_PT_FLOAT, 0, 1000, false, "wu/s^2", NULL, "ground avoidance: largest upward acceleration of the pull-up (reached at the ground, or sooner when diving)", true}, OFF(ground_accel), "10"},
     {{"bank", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "banked turns: the turn follows a roll angle that lags the lateral steering", true}, OFF(bank), "off"},
     {{"bank_rate", MUR_PT_FLOAT, 0, 1000, true, "1/s", NULL, "rate at which the roll angle follows its target", true}, OFF(bank_rate), "10"},
     {{"bank_align", MUR_PT_FLOAT, 0, 1000, false, "1/s", NULL, "bank alignment: the roll also follows the mean roll of the neighbours at this rate (0 = off; with bank on, topological neighbours only)", true}, OFF(bank_align), "0"},

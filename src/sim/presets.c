@@ -15,7 +15,8 @@ static const preset PRESETS[] = {
     {"classic", "Reynolds/Parker boids in a soft-walled box (the library defaults)", ""},
     {"starling",
      "starling murmuration after StarDisplay (Hemelrijk & Hildenbrandt 2011): topological neighbours, "
-     "cruise speed, weak pitch along the rolled up axis, banking with bank alignment, a roost that turns birds back, weak altitude control, separation from the "
+     "cruise speed, weak pitch along the rolled up axis, banking with bank alignment, a roost that turns birds back, "
+     "weak altitude control, ground avoidance, separation from the "
      "closest neighbour, centrality-weighted cohesion ramp, hard sphere (docs/murmuration-model.md)",
      "boids=2000\n"
      "dt=0.02\n"
@@ -47,6 +48,7 @@ static const preset PRESETS[] = {
      "roost_radius=60\n"
      "roost_weight=2.5\n"
      "roost_vertical=0.0625\n"
+     "ground_avoid=10\n"
      "bank=on\n"
      "bank_rate=10\n"
      "bank_align=5\n"

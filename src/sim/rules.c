@@ -31,6 +31,8 @@ void mur_rules_prepare(const mur_flock_def *d, mur_rule_k *k)
     k->cohesion = d->scatter ? -d->cohesion : d->cohesion;
     k->pr2 = d->predator_radius * d->predator_radius;
     k->max_lat = (float)((double)d->max_turn * (MUR_TWO_PI / 360.0));
+    k->gk = d->ground_avoid > 0.0f ? d->ground_accel / d->ground_avoid : 0.0f;
+    k->g2w = 2.0f * sqrtf(k->gk);
 }
 
 void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in *b, const acc *s,
@@ -81,6 +83,9 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         ayy += d->wind_vel[1];
         azz += d->wind_vel[2];
     }
+    /* ground avoidance: a saturating pull-up near the ground (docs/rules.md); added only in the layer */
+    if (d->ground_avoid > 0.0f && b->py - d->ground < d->ground_avoid)
+        ayy += mur_ground_pull(d, k, b->py, b->vy);
     for (int32_t q = 0; q < st->np; q++) {
         const float *pp = st->ppos + 3 * q;
         float dx = mur_min_image(b->px, pp[0], w->L[0], w->hL[0], w->wrap);

@@ -19,6 +19,7 @@ typedef struct mur_rule_k {
     float cohesion;   ///< cohesion weight, negated while scatter is on
     float pr2;        ///< predator radius squared
     float max_lat;    ///< banking: largest lateral acceleration per unit speed (max_turn in rad/s)
+    float gk, g2w;    ///< ground avoidance: ground_accel / ground_avoid and 2 sqrt(gk) (0 when off)
 } mur_rule_k;
 
 /// The boid the neighbour search saw: position, velocity, |v| (for the view cone).

@@ -18,7 +18,8 @@ bool mur_batch_update_ok(const mur_step *st)
 {
     const mur_flock_def *d = st->def;
     return !d->steer_unit && !(d->centrality > 0.0f) && st->np == 0 && !st->starling && !st->world.plane &&
-           !d->perch && !st->escape;
+           !d->perch && !st->escape &&
+           !(d->ground_avoid > 0.0f);
 }
 
 typedef float uv4 __attribute__((vector_size(16)));

@@ -100,3 +100,14 @@ void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_
     if (d->bank && s > 0.0f)
         bank(d, k, b, s, a, roll, nroll);
 }
+
+float mur_ground_pull(const mur_flock_def *d, const mur_rule_k *k, float y, float vy)
+{
+    const float h = y - d->ground;
+    if (!(h < d->ground_avoid))
+        return 0.0f;
+    /* a spring that reaches ground_accel at the ground, critically damped, never pushing down: a
+     * diving boid pulls up hard as soon as it enters the layer; topo_batch.c computes the same */
+    const float u = k->gk * (d->ground_avoid - h) - k->g2w * vy;
+    return u > d->ground_accel ? d->ground_accel : (u > 0.0f ? u : 0.0f);
+}

@@ -19,4 +19,9 @@ void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_
 /// axis, its rolled side axis, has a vertical part (docs/rules.md, "Lift along the body's up axis").
 void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, float a[3]);
 
+/// Ground avoidance (ground_avoid > 0): the upward acceleration of a boid at height y with vertical
+/// velocity vy: below ground + ground_avoid a critically damped pull-up,
+/// clamp(gk (ground_avoid - h) - g2w vy, 0, ground_accel) with h = y - ground; 0 above (and for NaN).
+float mur_ground_pull(const mur_flock_def *d, const mur_rule_k *k, float y, float vy);
+
 #endif

@@ -291,6 +291,13 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         a1 += d->wind_vel[1];
         a2 += d->wind_vel[2];
     }
+    if (d->ground_avoid > 0.0f) { /* starling.c mur_ground_pull */
+        const float A = d->ground_accel, H = d->ground_avoid;
+        const v4 h = py - d->ground;
+        const v4 u = k->gk * (H - h) - k->g2w * bvy;
+        const v4 pull = SEL(u > A, zero + A, SEL(u > zero, u, zero));
+        a1 = SEL(h < H, a1 + pull, a1);
+    }
     if (st->world.soft) {
         const float t = d->bounds_turn;
         const v4 P[3] = {px, py, pz};

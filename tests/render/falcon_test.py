@@ -217,7 +217,7 @@ def case_camera(c):
               % (name, len(inside), len(attack), 100 * share))
         check(share >= 0.9, '%s: the falcon in the frame in %.0f%% of the attack frames' % (name, 100 * share))
         birds = seen = agree = 0
-        read = attack[::4]
+        read = attack[::2]
         for _, _, at, png in read:
             nbird, blue = frame_pixels(read_png(png))
             birds += nbird >= 10
@@ -231,6 +231,8 @@ def case_camera(c):
         check(birds >= 0.9 * len(read), '%s: birds in only %d of %d attack frames' % (name, birds, len(read)))
         # How often the few-pixel falcon shows its light blue (not in shade, not behind birds) depends
         # on the flight, not on the camera: at least 3 frames must show it, and there the log must agree.
+        # Every second attack frame is read (every fourth before issue 24's ground avoidance changed
+        # the flight: 'above' then showed the falcon in 2 of 44 frames read, both at its projection).
         check(seen >= 3 and agree >= 0.9 * seen,
               '%s: falcon pixels at its projection in %d of the %d frames that show them' % (name, agree, seen))
 
