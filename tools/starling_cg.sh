@@ -12,18 +12,9 @@
 # once, natively, before this script runs it under callgrind).
 set -uo pipefail
 n=100k ticks=3 sc=starling-settled
-while [ $# -gt 0 ]; do
-  case $1 in
-    --n) n=$2; shift 2 ;;
-    --ticks) ticks=$2; shift 2 ;;
-    --scenario) sc=$2; shift 2 ;;
-    *) break ;;
-  esac
-done
+. "$(dirname "$0")/starling_args.sh"
 for b in "$@"; do
-  # the settled state in the cache first (natively: settling under callgrind would take hours)
-  [ "$sc" = starling-settled ] && "$b/tests/bench/murmur-bench" --scenario "$sc" --n "$n" --threads 1 \
-    --ticks 1 --repeats 1 --reference off >/dev/null 2>&1
+  starling_cache_state "$b"
   f=$(mktemp /tmp/starling_cg.XXXXXX)
   OMP_WAIT_POLICY=PASSIVE valgrind --tool=callgrind --callgrind-out-file="$f" "$b/tests/bench/murmur-bench" \
     --scenario "$sc" --n "$n" --threads 1 --ticks "$ticks" --repeats 1 --reference off >/dev/null 2>&1

@@ -12,18 +12,9 @@
 # thread's total: the critical path if each stage splits the same way.
 set -uo pipefail
 n=100k ticks=3 thr=2 sc=starling-settled
-while [ $# -gt 0 ]; do
-  case $1 in
-    --n) n=$2; shift 2 ;;
-    --ticks) ticks=$2; shift 2 ;;
-    --threads) thr=$2; shift 2 ;;
-    --scenario) sc=$2; shift 2 ;;
-    *) break ;;
-  esac
-done
+. "$(dirname "$0")/starling_args.sh"
 for b in "$@"; do
-  [ "$sc" = starling-settled ] && "$b/tests/bench/murmur-bench" --scenario "$sc" --n "$n" --threads 1 \
-    --ticks 1 --repeats 1 --reference off >/dev/null 2>&1
+  starling_cache_state "$b"
   d=$(mktemp -d /tmp/starling_cgt.XXXXXX)
   OMP_WAIT_POLICY=PASSIVE valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$d/cg" \
     "$b/tests/bench/murmur-bench" --scenario "$sc" --n "$n" --threads "$thr" --ticks "$ticks" --repeats 1 \

@@ -13,15 +13,7 @@
 # batch, prefetches), the tick's serial part (tick), and the rest.
 set -uo pipefail
 n=100k ticks=20 thr=2 sc=starling-settled
-while [ $# -gt 0 ]; do
-  case $1 in
-    --n) n=$2; shift 2 ;;
-    --ticks) ticks=$2; shift 2 ;;
-    --threads) thr=$2; shift 2 ;;
-    --scenario) sc=$2; shift 2 ;;
-    *) break ;;
-  esac
-done
+. "$(dirname "$0")/starling_args.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 k=0
