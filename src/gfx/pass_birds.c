@@ -60,8 +60,10 @@ void mur_birds_take(mur_renderer *r)
 {
     const kind_slot *s = &r->boids.slot[r->boids.cur];
     memset(r->split, 0, sizeof r->split);
-    if (r->lods)
+    if (r->lods) {
         memcpy(r->split, r->lods->counts, sizeof r->split);
+        r->lods->pts_fill ^= 1; /* the points just copied are the drawn ones; the next copy fills the other */
+    }
     else
         r->split[MUR_LOD_FULL] = s->count;
     point_boids_at(&r->boids, 0);
@@ -183,7 +185,13 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
     draw_kind(r, &r->boids, s->boid_size, fly, gain, false, 0, n[MUR_LOD_FULL]);
     draw_kind(r, &r->boids, s->boid_size, fly, gain, true, n[MUR_LOD_FULL], n[MUR_LOD_LEAN]);
     if (n[MUR_LOD_POINTS] > 0) {
-        draw_points(r, f, s, n[MUR_LOD_FULL] + n[MUR_LOD_LEAN], n[MUR_LOD_POINTS]);
+        /* the dusk look's points on the CPU where it can (splat.c), else GL points */
+        const mur_lod_state *L = r->lods;
+        const int drawn = L ? L->pts_fill ^ 1 : 0;
+        if (!(f->dusk && r->splat && L && L->npts[drawn] == n[MUR_LOD_POINTS]
+              && mur_splat_draw(r->splat, f, L->pts[drawn], n[MUR_LOD_POINTS], s->boid_size, dusk_bird, dusk_haze,
+                                fog_dist(f))))
+            draw_points(r, f, s, n[MUR_LOD_FULL] + n[MUR_LOD_LEAN], n[MUR_LOD_POINTS]);
         glUseProgram(r->boid_prog);
     }
     glUniform1i(u[BU_TINT], 0); /* predators and the falcon: attribute 9 is a constant */

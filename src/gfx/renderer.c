@@ -60,6 +60,9 @@ mur_renderer *mur_renderer_create(void)
     const char *bird = getenv("MURMUR_BIRD");
     r->no_boids = bird && !strcmp(bird, "none");
     r->lods = calloc(1, sizeof *r->lods); /* NULL: every bird full, in index order */
+    /* the dusk look's points on the CPU (splat.c); MURMUR_SPLAT=0: GL points */
+    const char *splat = getenv("MURMUR_SPLAT");
+    r->splat = splat && !strcmp(splat, "0") ? NULL : mur_splat_create();
     glGenBuffers(1, &r->mesh_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)nverts * sizeof mesh[0]), mesh,
@@ -116,6 +119,7 @@ void mur_renderer_destroy(mur_renderer *r)
         if (progs[i])
             glDeleteProgram(progs[i]);
     mur_lod_state_free(r->lods);
+    mur_splat_destroy(r->splat);
     free(r);
 }
 
@@ -153,6 +157,8 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glm_vec3_normalize(f.sun);
 
     glViewport(0, 0, width, height);
+    f.width = width;
+    f.height = height;
     const float *clear = f.dusk ? mur_dusk_horizon : mur_sky_horizon;
     glClearColor(clear[0], clear[1], clear[2], 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);

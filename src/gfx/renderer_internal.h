@@ -12,7 +12,9 @@
  *   pass_birds.c     the instanced birds, lean birds and points of the drawn slot and the
  *                    predators; split, the drawn state's full, lean and point birds (lod.h),
  *                    and lod.mesh_budget (mur_renderer_set_mesh_budget);
- *   pass_overlays.c  the world box, the goal marker and the group's axes, built into lines, nlines.
+ *   pass_overlays.c  the world box, the goal marker and the group's axes, built into lines, nlines;
+ *   splat.c          the dusk look's points splatted on the CPU (splat: its program, texture and
+ *                    host buffers), drawn by pass_birds.c in place of GL points where it can.
  * Ground shadows are shadows.c's, drawn between the ground and the birds. After create a file writes
  * only the fields named on its line; the others it reads.
  */
@@ -72,6 +74,11 @@ struct mur_lod_state {
     uint64_t tick_prev;    /* its tick */
     bool have_prev;
     int32_t counts[MUR_LOD_KINDS]; /* the last copy's full, lean and point birds */
+    /* the points' positions in draw order, host memory for the CPU's splat (splat.c): two sets, the
+     * one being filled (pts_fill) and the drawn one, swapped when a copy is committed */
+    float *pts[2];         /* cap*3 each */
+    int32_t npts[2];       /* points in each (-1: not filled: no splat) */
+    int pts_fill;
 };
 
 /* The falcon's state on its way to a frame (mur_view.falcon_*). */
@@ -91,6 +98,8 @@ enum {
     PU_VP, PU_SIZE, PU_PX_PER_WU, PU_COLOR_FLY, PU_COLOR_PERCH, PU_SUN_DIR, PU_FOG_COLOR, PU_EYE,
     PU_FOG_DIST, PU_LOOK, PU_COUNT
 };
+
+typedef struct mur_splat mur_splat;
 
 struct mur_renderer {
     GLuint boid_prog, line_prog;
@@ -121,6 +130,7 @@ struct mur_renderer {
     line_vertex geom[GEOM_MAX_VERTS]; /* ground, grid and sky, built on the CPU */
     bool uploaded;
     bool no_boids;                /* MURMUR_BIRD=none: the boids are not drawn (the sky behind them) */
+    mur_splat *splat;             /* the dusk look's points on the CPU (NULL: GL points; MURMUR_SPLAT=0) */
 };
 
 /// What every pass of a frame shares (renderer.c fills it).
@@ -132,6 +142,7 @@ typedef struct mur_render_frame {
     float centre[3]; /* box centre */
     float sun[3];
     float px_per_wu; /* pixels per world unit at distance 1 */
+    int width, height; /* the viewport, pixels */
 } mur_render_frame;
 
 /* upload.c: the ring's vertex array and buffers of one kind (boids with perch, roll, previous
@@ -163,6 +174,14 @@ void mur_pass_sky(mur_renderer *r, mur_render_frame *f);
 /* pass_dusk.c: the dusk sky and land (first, everywhere), the silhouette on the horizon (before the birds). */
 void mur_pass_dusk_sky(mur_renderer *r, const mur_render_frame *f, int height);
 void mur_pass_dusk_horizon(mur_renderer *r, const mur_render_frame *f, const mur_scene *s);
+
+/* splat.c: the CPU splat of the dusk look's points (create: NULL when it cannot); draw n points at
+ * pos (draw order) as point.vert's dusk squares would be blended, one textured quad over the pixels
+ * they touch; false (nothing drawn) where it does not apply: a multisampled target. */
+mur_splat *mur_splat_create(void);
+void mur_splat_destroy(mur_splat *sp);
+bool mur_splat_draw(mur_splat *sp, const mur_render_frame *f, const float *pos, int32_t n, float boid_size,
+                    const float color[3], const float haze[3], float fog_dist);
 
 /* pass_overlays.c: world box, goal marker and principal axes (last). */
 void mur_pass_overlays(mur_renderer *r, const mur_render_frame *f, const mur_scene *s);

@@ -29,7 +29,14 @@ static bool lod_reserve(mur_lod_state *L, int32_t n)
     float *prev = realloc(L->prev, (size_t)n * 3 * sizeof(float));
     if (prev)
         L->prev = prev;
-    if (!px || !order || !prev)
+    bool pts_ok = true;
+    for (int b = 0; b < 2; b++) {
+        float *pts = realloc(L->pts[b], (size_t)n * 3 * sizeof(float));
+        if (pts)
+            L->pts[b] = pts;
+        pts_ok = pts_ok && pts;
+    }
+    if (!px || !order || !prev || !pts_ok)
         return false;
     L->cap = n;
     L->have_prev = false;
@@ -43,6 +50,8 @@ void mur_lod_state_free(mur_lod_state *L)
     free(L->px);
     free(L->order);
     free(L->prev);
+    free(L->pts[0]);
+    free(L->pts[1]);
     free(L);
 }
 
@@ -212,6 +221,8 @@ bool mur_renderer_map(mur_renderer *r, int32_t boids, int32_t predators, mur_upl
     r->falcon_next.tick = 0;
     /* the order follows the last frame's camera (lod.h); without host memory every bird is full */
     dst->lod = r->lods && lod_reserve(r->lods, boids) ? r->lods : NULL;
+    if (r->lods)
+        r->lods->npts[r->lods->pts_fill] = -1; /* until a copy fills them */
     dst->lod_view = mur_lod_view_for(&r->lod, boids, r->lod_vp, 1.0f, r->lod_k);
     memcpy(r->order_vp, r->lod_vp, sizeof r->order_vp);
     r->order_k = r->lod_k;
@@ -256,6 +267,10 @@ static void copy_boids(const mur_upload_dst *d, const mur_view *v, int32_t n)
         d->escape[q] = v->escape ? v->escape[i] : 0;
     }
     if (L) {
+        /* the points' positions again, in host memory: the CPU splats them (splat.c) */
+        const int32_t first = L->counts[MUR_LOD_FULL] + L->counts[MUR_LOD_LEAN];
+        memcpy(L->pts[L->pts_fill], d->pos + 3 * (size_t)first, (size_t)L->counts[MUR_LOD_POINTS] * 3 * sizeof(float));
+        L->npts[L->pts_fill] = L->counts[MUR_LOD_POINTS];
         memcpy(L->prev, v->vel, (size_t)n * 3 * sizeof(float));
         L->n_prev = n;
         L->tick_prev = v->tick;
