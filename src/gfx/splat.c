@@ -1,8 +1,9 @@
 /* The dusk look's points on the CPU (docs/rendering.md, "Points on the CPU"). On software GL a point
  * costs about as much as half a lean bird (vertex fetch, setup and binning of one primitive: about
  * 0.8 us of CPU on llvmpipe), so the 50 000 points of a 100 000-bird flock cost tens of ms a frame.
- * Here each point is what point.vert's dusk branch makes of it (a square of a whole number of
- * pixels, 1 to 4, its colour hazed with distance, alpha its area over the square's), blended in draw
+ * Here each point under 1.5 px is what point.vert's dusk branch makes of it (one pixel, its colour
+ * hazed with distance, alpha its area), a larger one a small V of wings (GL's squares of 2 to 4
+ * pixels read as blocks; such points come only from the budgets), blended in draw
  * order into a buffer of premultiplied colour and coverage (the "over" operator is associative, so
  * blending the buffer over the frame once gives what blending each point over it gives, up to the
  * rounding of 8-bit colour), then one textured quad over the pixels they touch. About 20 ns a point
@@ -86,6 +87,31 @@ static bool fit(mur_splat *sp, int w, int h)
     return true;
 }
 
+/* Blend premultiplied colour and coverage c over pixels [i0, i1) of row j (clipped to the w x h
+ * viewport), growing the touched rectangle. */
+static void blend_span(mur_splat *sp, int w, int h, int j, int i0, int i1, const float c[4], int *x0, int *y0,
+                       int *x1, int *y1)
+{
+    if (j < 0 || j >= h)
+        return;
+    i0 = i0 < 0 ? 0 : i0;
+    i1 = i1 > w ? w : i1;
+    if (i0 >= i1)
+        return;
+    *x0 = i0 < *x0 ? i0 : *x0;
+    *x1 = i1 > *x1 ? i1 : *x1;
+    *y0 = j < *y0 ? j : *y0;
+    *y1 = j + 1 > *y1 ? j + 1 : *y1;
+    const float keep = 1.0f - c[3];
+    float *px = sp->acc + 4 * ((size_t)j * (size_t)w + (size_t)i0);
+    for (int i = i0; i < i1; i++, px += 4) {
+        px[0] = c[0] + px[0] * keep;
+        px[1] = c[1] + px[1] * keep;
+        px[2] = c[2] + px[2] * keep;
+        px[3] = c[3] + px[3] * keep;
+    }
+}
+
 static uint8_t to8(float v)
 {
     v = v * 255.0f + 0.5f;
@@ -112,46 +138,35 @@ bool mur_splat_draw(mur_splat *sp, const mur_render_frame *f, const float *pos, 
         /* a point whose centre is outside the clip volume is not drawn (GL's rule for points) */
         if (!(cw > 0.0f) || fabsf(cx) > cw || fabsf(cy) > cw || fabsf(cz) > cw)
             continue;
-        /* point.vert, dusk: the side a whole number of pixels, alpha the bird's area over it */
+        /* point.vert, dusk: a bird under 1.5 px one pixel, alpha its area; a larger one (points of
+         * 1.5 px and more come only from the budgets: lod.h) a small V of wings, 3 to 6 pixels wide
+         * and 2 high, its alpha the bird's area over the V's */
         const float size = k / fmaxf(cw, 1e-3f);
-        float side = floorf(size + 0.5f);
-        side = side < 1.0f ? 1.0f : side > 4.0f ? 4.0f : side;
-        const float a = 0.92f * fminf(size * size / (side * side), 1.0f);
+        const int vw = size >= 1.5f ? (int)fminf(fmaxf(floorf(1.3f * size + 0.5f), 3.0f), 6.0f) : 1;
+        const int tip = vw >= 5 ? 2 : 1;                   /* each wing tip's pixels in the top row */
+        const float npx = vw == 1 ? 1.0f : (float)(2 * tip + vw - 2);
+        const float a = 0.92f * fminf(size * size / npx, 1.0f);
         const float dx = f->eye[0] - p[0], dy = f->eye[1] - p[1], dz = f->eye[2] - p[2];
         const float d2 = (dx * dx + dy * dy + dz * dz) * inv_fog * inv_fog;
         const float hz = fminf(1.0f - expf(-0.5f * d2), 0.5f);
-        const float c[3] = {(color[0] + (haze[0] - color[0]) * hz) * a,
+        const float c[4] = {(color[0] + (haze[0] - color[0]) * hz) * a,
                             (color[1] + (haze[1] - color[1]) * hz) * a,
-                            (color[2] + (haze[2] - color[2]) * hz) * a};
-        /* the pixels whose centres lie in the square of that side round the point, the centre
-         * snapped to 1/256 pixel as llvmpipe's rasteriser does (its rows counted from the top) */
+                            (color[2] + (haze[2] - color[2]) * hz) * a, a};
+        /* the pixels whose centres lie in the shape's box round the point, the centre snapped to
+         * 1/256 pixel as llvmpipe's rasteriser does (its rows counted from the top) */
         const float iw = 1.0f / cw;
         const float xw = (cx * iw) * (0.5f * (float)w) + 0.5f * (float)w;
         const float yt = (cy * iw) * (-0.5f * (float)h) + 0.5f * (float)h;
-        const int s = (int)side;
-        int i0 = (int)ceilf((rintf(256.0f * (xw - 0.5f)) - 128.0f * side) / 256.0f);
-        int r0 = (int)ceilf((rintf(256.0f * (yt - 0.5f)) - 128.0f * side) / 256.0f);
-        int j0 = h - r0 - s;
-        int i1 = i0 + s, j1 = j0 + s;
-        i0 = i0 < 0 ? 0 : i0;
-        j0 = j0 < 0 ? 0 : j0;
-        i1 = i1 > w ? w : i1;
-        j1 = j1 > h ? h : j1;
-        if (i0 >= i1 || j0 >= j1)
-            continue;
-        x0 = i0 < x0 ? i0 : x0;
-        y0 = j0 < y0 ? j0 : y0;
-        x1 = i1 > x1 ? i1 : x1;
-        y1 = j1 > y1 ? j1 : y1;
-        const float keep = 1.0f - a;
-        for (int j = j0; j < j1; j++) {
-            float *px = sp->acc + 4 * ((size_t)j * (size_t)w + (size_t)i0);
-            for (int i = i0; i < i1; i++, px += 4) {
-                px[0] = c[0] + px[0] * keep;
-                px[1] = c[1] + px[1] * keep;
-                px[2] = c[2] + px[2] * keep;
-                px[3] = a + px[3] * keep;
-            }
+        const int vh = vw == 1 ? 1 : 2;
+        const int i0 = (int)ceilf((rintf(256.0f * (xw - 0.5f)) - 128.0f * (float)vw) / 256.0f);
+        const int r0 = (int)ceilf((rintf(256.0f * (yt - 0.5f)) - 128.0f * (float)vh) / 256.0f);
+        const int top = h - 1 - r0; /* GL's row of the top (the wing tips, or the one pixel) */
+        if (vw == 1) {
+            blend_span(sp, w, h, top, i0, i0 + 1, c, &x0, &y0, &x1, &y1);
+        } else {
+            blend_span(sp, w, h, top, i0, i0 + tip, c, &x0, &y0, &x1, &y1);
+            blend_span(sp, w, h, top, i0 + vw - tip, i0 + vw, c, &x0, &y0, &x1, &y1);
+            blend_span(sp, w, h, top - 1, i0 + 1, i0 + vw - 1, c, &x0, &y0, &x1, &y1); /* the body */
         }
     }
     if (x0 >= x1 || y0 >= y1)

@@ -443,7 +443,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
 
         account_frame(v, t_end - t_start, interval, waited, upload_s, t_end - t_draw, v->frame > warmup);
         if (v->free_run)
-            viewer_free_adapt_detail(v, t_end);
+            viewer_free_adapt_detail(v, t_end, upload_s + (t_end - t_draw));
         if (last)
             break;
     }

@@ -191,7 +191,10 @@ typedef struct viewer {
     uint64_t measured_seen;    ///< the last measurement taken from a published state
     double sim_time0;          ///< sim_time when the free run started
     int32_t mesh_budget;       ///< the free run's level of detail: most meshes (0: the default rules)
-    double next_budget;        ///< when the budget is next adapted (s, mur_clock_s)
+    double next_budget;        ///< the budget is adapted no sooner (s, mur_clock_s)
+    int budget_frames;         ///< frames summed in budget_work_s since the budget last changed
+    double budget_work_s;      ///< their upload and draw, s
+    int budget_skip;           ///< frames still to skip after a change (the old order may be drawn)
 
     /* measurements (smoothed; viewer.c) */
     double fps, frame_ms, sim_ms;

@@ -21,7 +21,9 @@
 #include "viewer_free.h"
 
 static const double FRAME_BUDGET_FPS = 30.0; /* the free run's level of detail aims at this */
-enum { MIN_MESH_BUDGET = 4000 };             /* the nearest birds that stay meshes whatever it costs */
+static const double FRAME_WORK_SHARE = 0.8;  /* ... with the upload and the draw in this share of a frame */
+enum { MIN_MESH_BUDGET = 4000,               /* the nearest birds that stay meshes whatever it costs */
+       MIN_BUDGET_FRAMES = 2 };              /* frames the budget is judged on */
 
 /* Recordings are on the video's clock and scripted runs reproducible: both keep the lock-step. */
 bool viewer_free_lockstep_wanted(const viewer *v)
@@ -67,33 +69,50 @@ void viewer_free_stop(viewer *v)
     v->free_run = false;
     v->asked = false;
     v->mesh_budget = 0; /* recordings draw by the default rules */
+    v->budget_frames = 0;
+    v->budget_work_s = 0.0;
+    v->budget_skip = 0;
     mur_renderer_set_mesh_budget(v->renderer, 0);
 }
 
-/* The free run's level of detail (software GL, lod.h): while the draw takes more than a frame at
- * FRAME_BUDGET_FPS, fewer birds are meshes (the nearest stay), the farther ones points; with room
- * to spare, more meshes again, up to the default rules. Checked twice a second on the smoothed
- * draw time. */
-void viewer_free_adapt_detail(viewer *v, double now)
+/* The free run's level of detail (software GL, lod.h): while a frame's own work (upload and draw)
+ * takes more than FRAME_WORK_SHARE of a frame at FRAME_BUDGET_FPS, fewer birds are meshes (the
+ * nearest stay), the farther ones points (in the dusk look the CPU's splat, nearly free: splat.c);
+ * with room to spare, more meshes again, up to the default rules. Decided on the mean of the frames
+ * drawn since the last change (the first of them skipped: it may still draw the old order), as soon
+ * as there are MIN_BUDGET_FRAMES of them and a tenth of a second has passed, so a slow frame rate
+ * reaches its budget in a few frames, not seconds. */
+void viewer_free_adapt_detail(viewer *v, double now, double work_s)
 {
-    if (now < v->next_budget)
+    if (v->budget_skip > 0) {
+        v->budget_skip--;
         return;
-    v->next_budget = now + 0.5;
-    const double target = 1000.0 / FRAME_BUDGET_FPS;
+    }
+    v->budget_work_s += work_s;
+    v->budget_frames++;
+    if (v->budget_frames < MIN_BUDGET_FRAMES || now < v->next_budget)
+        return;
+    const double mean_ms = v->budget_work_s * 1000.0 / v->budget_frames;
+    v->budget_work_s = 0.0;
+    v->budget_frames = 0;
+    v->next_budget = now + 0.1;
+    const double target = FRAME_WORK_SHARE * 1000.0 / FRAME_BUDGET_FPS;
     int32_t lod[MUR_LOD_KINDS];
     mur_renderer_lod_counts(v->renderer, lod);
     const int32_t meshes = lod[MUR_LOD_FULL] + lod[MUR_LOD_LEAN];
     int32_t b = v->mesh_budget;
-    if (v->draw_ms > target && meshes > MIN_MESH_BUDGET) {
-        const double k = fmax(0.5, fmin(0.85, target / v->draw_ms));
+    if (mean_ms > target && meshes > MIN_MESH_BUDGET) {
+        const double k = fmax(0.3, fmin(0.9, target / mean_ms));
         b = (int32_t)((double)meshes * k);
         b = b < MIN_MESH_BUDGET ? MIN_MESH_BUDGET : b;
-    } else if (b > 0 && v->draw_ms < 0.6 * target) {
+    } else if (b > 0 && mean_ms < 0.6 * target) {
         b = (int32_t)((double)b * 1.25) + 1;
         b = b >= v->nboids ? 0 : b;
     }
-    if (b != v->mesh_budget)
+    if (b != v->mesh_budget) {
         v->mesh_budget = mur_renderer_set_mesh_budget(v->renderer, b) ? b : 0;
+        v->budget_skip = 1;
+    }
 }
 
 /* The queued keys and clicks, with the flock on loan. Returns whether they changed it. */

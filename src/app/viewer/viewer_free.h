@@ -13,8 +13,9 @@ bool viewer_free_lockstep_wanted(const viewer *v);
 bool viewer_free_start(viewer *v);
 /// Stop it (waits for the tick under way); recordings then draw by the default rules.
 void viewer_free_stop(viewer *v);
-/// The level of detail on software GL: fewer meshes while the draw misses its frame budget.
-void viewer_free_adapt_detail(viewer *v, double now);
+/// The level of detail on software GL: fewer meshes while a frame's upload and draw (work_s, this
+/// frame's) miss their frame budget.
+void viewer_free_adapt_detail(viewer *v, double now, double work_s);
 /// One frame's inputs and the newest published state uploaded; returns the upload's seconds.
 double viewer_free_frame(viewer *v, const mur_key_event *keys, int nkeys, int *next_key);
 /// The parameter panel's edits and requests (preset, pause, step, speed) and the cursor's predator,
