@@ -130,6 +130,9 @@ bool mur_env_check_graphics(mur_error *err)
     v = get("MURMUR_BIRD");
     if (v && strcmp(v, "full") && strcmp(v, "lean") && strcmp(v, "points") && strcmp(v, "none"))
         return fail(err, "MURMUR_BIRD", v, "full, lean, points or none");
+    v = get("MURMUR_SPLAT");
+    if (v && strcmp(v, "0") && strcmp(v, "1"))
+        return fail(err, "MURMUR_SPLAT", v, "0 or 1");
     v = get("MURMUR_X264_PRESET");
     if (v && !mur_x264_preset_known(v))
         return fail(err, "MURMUR_X264_PRESET", v,
