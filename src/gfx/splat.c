@@ -6,8 +6,8 @@
  * pixels read as blocks; such points come only from the budgets), blended in draw
  * order into a buffer of premultiplied colour and coverage (the "over" operator is associative, so
  * blending the buffer over the frame once gives what blending each point over it gives, up to the
- * rounding of 8-bit colour), then one textured quad over the pixels they touch. About 20 ns a point
- * on one core. The studio look (depth-tested, lit points) and multisampled targets (recordings:
+ * rounding of 8-bit colour), then one textured quad over the pixels they touch. About 0.15 us a
+ * point on the drawing thread (perf, 52k points at 1280x720, a busy machine). The studio look (depth-tested, lit points) and multisampled targets (recordings:
  * their points cover samples, not whole pixels) keep GL points.
  */
 #include "renderer_internal.h"
