@@ -570,7 +570,9 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
     gathered *G, const bool cone, const bool hard)
 {
     const float b1 = block_bound(S, B);
-    S->thr0 = S->thr = b1 >= S->vr ? INFINITY : b1 * b1;
+    /* the block's threshold: ring 1's bound squared (none when it reaches past the view radius) */
+    const float tb = b1 >= S->vr ? INFINITY : b1 * b1;
+    S->thr0 = S->thr = tb;
     if (B->total <= G->cap) {
         if (G->cell != B->cell)
             TOPO_GATHER(f, B, G, CROWDED);
@@ -593,13 +595,13 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
              * bound), keeping only the contacts within it; then, unless that made the list and the
              * contacts certain, the block's candidates farther than t1 (those within b1 for the list,
              * and every contact: the passes beyond the block look for none in it) */
-            const float tl = b1 >= S->vr ? S->r2 : S->thr0;
+            const float tl = b1 >= S->vr ? S->r2 : tb;
             const float t1 = S->hint2 < tl ? S->hint2 : tl;
             S->thr0 = S->thr = t1;
             T(scan_gathered)(f, S, G, 0, G->n, -1.0f, t1 < tl ? t1 : INFINITY, cone, hard, true, false);
             if (t1 < tl) {
                 T(finish)(S, f->order);
-                S->thr0 = b1 >= S->vr ? INFINITY : b1 * b1;
+                S->thr0 = tb;
                 const bool sure = S->n == S->cap && (S->hard == NULL || S->h2 <= t1 ||
                                                      (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 <= t1));
                 if (!sure) {
@@ -614,7 +616,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
                     S->nb = 0;
                 }
             } else {
-                S->thr0 = b1 >= S->vr ? INFINITY : b1 * b1;
+                S->thr0 = tb;
             }
         }
     } else {
