@@ -23,7 +23,8 @@ for b in "$@"; do
     >"$tmp/$i.log" 2>&1
   hash=$(sed -nE 's/.*state hash ([0-9a-f]+).*/\1/p' "$tmp/$i.log")
   callgrind_annotate --inclusive=yes --show=Ir,Bc,Bcm --show-percs=no "$tmp/$i.out" 2>/dev/null |
-    awk -v b="$b" -v h="$hash" '$0 ~ /:mur_topo_pass / {
+    awk -v b="$b" -v h="$hash" '!done && $0 ~ /:mur_topo_pass / {
+      done = 1
       gsub(",", "", $1); gsub(",", "", $2); gsub(",", "", $3)
-      printf "%s: hash %s, pass Ir %.1fM, Bc %.2fM, Bcm %.3fM\n", b, h, $1 / 1e6, $2 / 1e6, $3 / 1e6; exit }'
+      printf "%s: hash %s, pass Ir %.1fM, Bc %.2fM, Bcm %.3fM\n", b, h, $1 / 1e6, $2 / 1e6, $3 / 1e6 }'
 done
