@@ -218,29 +218,39 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
         hcut = hcut < hmax ? hcut : hmax;
     }
     float thr = S->thr < r2b ? S->thr : r2b;
+    /* the skip test's threshold: a candidate within neither thr nor the contact cut is not wanted */
+    vf tsk = (vf){0} + (hard && T(below)(hcut) > thr ? T(below)(hcut) : thr);
+    const vf pxv = (vf){0} + px, pyv = (vf){0} + py, pzv = (vf){0} + pz;
     int nb = S->nb;
     S->tested += j2 - j1;
     /* whole vectors without a lane mask up to jf */
     const int32_t jf = j2 == G->n ? j2 : j1 + (j2 - j1) / TW * TW;
     for (int32_t j0 = j1; j0 < j2; j0 += TW) {
-        const vf x = *(const T(tvfu) *)(const void *)(gx + j0);
-        const vf y = *(const T(tvfu) *)(const void *)(gy + j0);
-        const vf z = *(const T(tvfu) *)(const void *)(gz + j0);
-        const vi sl = *(const T(tviu) *)(const void *)(gs + j0);
-        const vf dx = x - px, dy = y - py, dz = z - pz;
+        /* p - x, not x - p (the same bits negated: d2 is the same, and so is the view cone's dot
+         * with the negated velocity), so that the loads fold into the subtractions */
+        const vf dx = pxv - *(const T(tvfu) *)(const void *)(gx + j0);
+        const vf dy = pyv - *(const T(tvfu) *)(const void *)(gy + j0);
+        const vf dz = pzv - *(const T(tvfu) *)(const void *)(gz + j0);
         const vf d2 = dx * dx + dy * dy + dz * dz;
+        /* most vectors hold no candidate near enough (35-60% of them, with a first radius from the
+         * last tick or the block's bound): skip the rest for them, after one compare (two with a
+         * lower bound; the lane mask past j2 can only drop more) */
+        {
+            vi near = d2 <= tsk;
+            if (above)
+                near &= d2 > dlo;
+            if (!T(bits)(near))
+                continue;
+        }
         vi v = (vi){0} - 1;
         if (above)
             v = d2 > dlo;
         if (j0 >= jf)
             v &= iota + j0 < j2; /* past j2: the next part's candidates */
         vi vis = v & (d2 <= thr);
-        /* most vectors hold no candidate near enough (with a first radius from the last tick): skip
-         * the rest for them */
-        if (!T(bits)(hard ? vis | (v & (d2 < hcut)) : vis))
-            continue;
         if (cone)
-            vis &= T(in_cone)(dx, dy, dz, d2, vx, vy, vz, k2s);
+            vis &= T(in_cone)(dx, dy, dz, d2, -vx, -vy, -vz, k2s);
+        const vi sl = *(const T(tviu) *)(const void *)(gs + j0);
         uint32_t b = T(bits)(vis);
         if (buf) {
             if (nb > BUF_SIZE - TW) {
@@ -248,6 +258,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
                 buffer_flush(S, order);
                 nb = 0;
                 thr = S->thr < r2b ? S->thr : r2b;
+                tsk = (vf){0} + (hard && T(below)(hcut) > thr ? T(below)(hcut) : thr);
             }
             T(append)(S->bd2, S->bslot, &nb, d2, sl, b);
         } else if (b) {
@@ -257,6 +268,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
                 list_add(S, d2[q], order[sl[q]], sl[q]);
             } while (b);
             thr = S->thr < r2b ? S->thr : r2b;
+            tsk = (vf){0} + (hard && T(below)(hcut) > thr ? T(below)(hcut) : thr);
         }
         if (hard) {
             uint32_t h = T(bits)(v & (d2 < hcut));
@@ -269,6 +281,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
                 hcut = contact_cut(S);
                 hcut = hcut < S->r2 ? hcut : S->r2;
                 hcut = hcut < hmax ? hcut : hmax;
+                tsk = (vf){0} + (T(below)(hcut) > thr ? T(below)(hcut) : thr);
             }
         }
     }
@@ -570,7 +583,9 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
     gathered *G, const bool cone, const bool hard)
 {
     const float b1 = block_bound(S, B);
-    S->thr0 = S->thr = b1 >= S->vr ? INFINITY : b1 * b1;
+    /* the block's threshold: ring 1's bound squared (none when it reaches past the view radius) */
+    const float tb = b1 >= S->vr ? INFINITY : b1 * b1;
+    S->thr0 = S->thr = tb;
     if (B->total <= G->cap) {
         if (G->cell != B->cell)
             TOPO_GATHER(f, B, G, CROWDED);
@@ -593,13 +608,13 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
              * bound), keeping only the contacts within it; then, unless that made the list and the
              * contacts certain, the block's candidates farther than t1 (those within b1 for the list,
              * and every contact: the passes beyond the block look for none in it) */
-            const float tl = b1 >= S->vr ? S->r2 : S->thr0;
+            const float tl = b1 >= S->vr ? S->r2 : tb;
             const float t1 = S->hint2 < tl ? S->hint2 : tl;
             S->thr0 = S->thr = t1;
-            T(scan_gathered)(f, S, G, 0, G->n, -1.0f, t1 < tl ? t1 : INFINITY, cone, hard, true, false);
             if (t1 < tl) {
+                T(scan_gathered)(f, S, G, 0, G->n, -1.0f, t1, cone, hard, true, false);
                 T(finish)(S, f->order);
-                S->thr0 = b1 >= S->vr ? INFINITY : b1 * b1;
+                S->thr0 = tb;
                 const bool sure = S->n == S->cap && (S->hard == NULL || S->h2 <= t1 ||
                                                      (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 <= t1));
                 if (!sure) {
@@ -614,7 +629,10 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
                     S->nb = 0;
                 }
             } else {
-                S->thr0 = b1 >= S->vr ? INFINITY : b1 * b1;
+                /* (a second copy of the scan: its skip branch is predicted apart from the first's, and
+                 * its contact cut is a constant) */
+                T(scan_gathered)(f, S, G, 0, G->n, -1.0f, INFINITY, cone, hard, true, false);
+                S->thr0 = tb;
             }
         }
     } else {
