@@ -103,6 +103,28 @@ static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
     return r;
 }
 
+/* The first m rows of the boid_in of lanes q0..q0+W-1 (px, py, pz, vx, vy, vz), the lanes past the
+ * batch's end those of boid pad of the batch. */
+static inline void load_b(const mur_topo_batch *B, int q0, int pad, int m, v4 *r)
+{
+#if W == 8 /* one gather per row from the batch (8 loads and 7 inserts each otherwise) */
+    const i4 lane = (i4){0, 1, 2, 3, 4, 5, 6, 7} + q0, in = lane < B->nb;
+    const i4 q = ((lane & in) | (((i4){0} + pad) & ~in)) * (int32_t)(sizeof(boid_in) / sizeof(float));
+    for (int k = 0; k < m; k++)
+        r[k] = gatherf(&B->b[0].px + k, q);
+#else
+    float t[6][W];
+    for (int l = 0; l < W; l++) {
+        const boid_in *b = &B->b[q0 + l < B->nb ? q0 + l : pad];
+        const float row[6] = {b->px, b->py, b->pz, b->vx, b->vy, b->vz};
+        for (int k = 0; k < m; k++)
+            t[k][l] = row[k];
+    }
+    for (int k = 0; k < m; k++)
+        memcpy(&r[k], t[k], sizeof r[k]);
+#endif
+}
+
 typedef struct sums_v {
     v4 cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz, rl;
 } sums_v;
@@ -117,14 +139,13 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     const bool ramp = d->cohesion_far > 0.0f;
     const float cn = d->cohesion_near, cw = 1.0f / (d->cohesion_far - d->cohesion_near);
     const v4 zero = {0}, one = zero + 1.0f;
-    v4 px, py, pz;
+    v4 r[3];
+    load_b(B, q0, 0, 3, r);
+    const v4 px = r[0], py = r[1], pz = r[2];
     i4 n;
     int maxn = 0;
     for (int l = 0; l < W; l++) {
         const int q = q0 + l < B->nb ? q0 + l : 0;
-        px[l] = B->b[q].px;
-        py[l] = B->b[q].py;
-        pz[l] = B->b[q].pz;
         n[l] = q0 + l < B->nb ? B->n[q] : 0;
         maxn = n[l] > maxn ? n[l] : maxn;
     }
@@ -204,17 +225,13 @@ static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch
 {
     const float hr = d->hard_radius, dt = d->dt;
     const v4 zero = {0}, one = zero + 1.0f;
-    v4 px, py, pz, bvx, bvy, bvz;
+    v4 r[6];
+    load_b(B, q0, q0, 6, r);
+    const v4 px = r[0], py = r[1], pz = r[2], bvx = r[3], bvy = r[4], bvz = r[5];
     i4 n, self;
     int maxn = 0;
     for (int l = 0; l < W; l++) {
         const int q = q0 + l < B->nb ? q0 + l : q0;
-        px[l] = B->b[q].px;
-        py[l] = B->b[q].py;
-        pz[l] = B->b[q].pz;
-        bvx[l] = B->b[q].vx;
-        bvy[l] = B->b[q].vy;
-        bvz[l] = B->b[q].vz;
         self[l] = B->i[q];
         n[l] = q0 + l < B->nb ? B->nh[q] : 0;
         maxn = n[l] > maxn ? n[l] : maxn;
@@ -272,16 +289,11 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     const mur_flock_def *d = st->def;
     const mur_rule_k *k = &st->rule;
     const v4 zero = {0}, one = zero + 1.0f;
-    v4 px, py, pz, bvx, bvy, bvz;
+    v4 r[6];
+    load_b(B, q0, q0, 6, r);
+    const v4 px = r[0], py = r[1], pz = r[2], bvx = r[3], bvy = r[4], bvz = r[5];
     float roll0[W];
     for (int l = 0; l < W; l++) {
-        const boid_in *b = &B->b[q0 + l < B->nb ? q0 + l : q0];
-        px[l] = b->px;
-        py[l] = b->py;
-        pz[l] = b->pz;
-        bvx[l] = b->vx;
-        bvy[l] = b->vy;
-        bvz[l] = b->vz;
         roll0[l] = f->roll[B->i[q0 + l < B->nb ? q0 + l : q0]];
     }
     /* cohesion and alignment */
