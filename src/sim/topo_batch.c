@@ -1,4 +1,5 @@
-/* The topological pass after the searches, 4 boids per SSE vector (x86 builds; elsewhere the flush
+/* The topological pass after the searches, 4 boids per SSE vector or 8 per AVX2 vector (x86 builds:
+ * topo_batch_avx2.c compiles this file again with 8 lanes; elsewhere the flush
  * calls mur_rules_update): the sums over each boid's list (topo.c sums()) and its update (rules.c
  * mur_rules_update with the starling terms of starling.c and the hard-sphere contacts). Per boid the
  * same IEEE operations in the same order (no FMA: -ffp-contract=off; sqrtps and divps round as sqrtss
@@ -7,6 +8,9 @@
  * versions round differently) run per boid, as do the perch timer, the walls and the stores. */
 #include <math.h>
 #include <string.h>
+#ifdef TOPO_BATCH_AVX2
+#include <immintrin.h>
+#endif
 
 #include "topo_batch.h"
 
@@ -17,10 +21,22 @@
 #include "step.h"
 
 #ifdef MUR_X86_PATHS
-typedef float v4 __attribute__((vector_size(16)));
-typedef int32_t i4 __attribute__((vector_size(16)));
-typedef double d4 __attribute__((vector_size(32)));
-typedef int64_t l4 __attribute__((vector_size(32)));
+/* The vector part is compiled twice: here 4 lanes on SSE (W = 4), and in topo_batch_avx2.c, which
+ * includes this file with TOPO_BATCH_AVX2 defined, 8 lanes on AVX2 (W = 8, no FMA: the same IEEE
+ * operations per lane, so the same bits). The type names v4, i4, d4 and l4 stand for W lanes. */
+#ifdef TOPO_BATCH_AVX2
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define W 8
+#define BATCH_RUN mur_topo_batch_run_avx2
+#else
+#define W 4
+#define BATCH_RUN batch_run_sse
+#endif
+typedef float v4 __attribute__((vector_size(4 * W)));
+typedef int32_t i4 __attribute__((vector_size(4 * W)));
+typedef double d4 __attribute__((vector_size(8 * W)));
+typedef int64_t l4 __attribute__((vector_size(8 * W)));
 #define SEL(m, a, b) ((v4)(((i4)(a) & (m)) | ((i4)(b) & ~(m))))
 #define DSEL(m, a, b) ((d4)(((l4)(a) & (m)) | ((l4)(b) & ~(m))))
 #define NB MUR_TOPO_BATCH
@@ -32,9 +48,20 @@ static inline v4 load4(const float *p)
     return v;
 }
 
+static inline i4 loadi(const int32_t *p)
+{
+    i4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 static inline v4 vsqrt(v4 x)
 {
+#if W == 8
+    return __builtin_ia32_sqrtps256(x);
+#else
     return __builtin_ia32_sqrtps(x);
+#endif
 }
 
 /* The sums of 4 boids (acc's fields but nn, which the update does not read). */
@@ -44,10 +71,27 @@ typedef struct rows_v {
     v4 x, y, z, vx, vy, vz;
 } rows_v;
 
+#if W == 8
+static inline v4 gatherf(const float *p, i4 j)
+{
+    return (v4)_mm256_i32gather_ps(p, (__m256i)j, 4);
+}
+#endif
+
 static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
 {
     rows_v r;
-    for (int l = 0; l < 4; l++) {
+#if W == 8 /* one gather per row (the lanes that are off read slot 0) */
+    const i4 j = loadi(slot) & on;
+    r.x = gatherf(f->sx, j);
+    r.y = gatherf(f->sy, j);
+    r.z = gatherf(f->sz, j);
+    r.vx = gatherf(f->svx, j);
+    r.vy = gatherf(f->svy, j);
+    r.vz = gatherf(f->svz, j);
+    return r;
+#endif
+    for (int l = 0; l < W; l++) {
         const int32_t j = on[l] ? slot[l] : 0;
         r.x[l] = f->sx[j];
         r.y[l] = f->sy[j];
@@ -57,6 +101,28 @@ static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
         r.vz[l] = f->svz[j];
     }
     return r;
+}
+
+/* The first m rows of the boid_in of lanes q0..q0+W-1 (px, py, pz, vx, vy, vz), the lanes past the
+ * batch's end those of boid pad of the batch. */
+static inline void load_b(const mur_topo_batch *B, int q0, int pad, int m, v4 *r)
+{
+#if W == 8 /* one gather per row from the batch (8 loads and 7 inserts each otherwise) */
+    const i4 lane = (i4){0, 1, 2, 3, 4, 5, 6, 7} + q0, in = lane < B->nb;
+    const i4 q = ((lane & in) | (((i4){0} + pad) & ~in)) * (int32_t)(sizeof(boid_in) / sizeof(float));
+    for (int k = 0; k < m; k++)
+        r[k] = gatherf(&B->b[0].px + k, q);
+#else
+    float t[6][W];
+    for (int l = 0; l < W; l++) {
+        const boid_in *b = &B->b[q0 + l < B->nb ? q0 + l : pad];
+        const float row[6] = {b->px, b->py, b->pz, b->vx, b->vy, b->vz};
+        for (int k = 0; k < m; k++)
+            t[k][l] = row[k];
+    }
+    for (int k = 0; k < m; k++)
+        memcpy(&r[k], t[k], sizeof r[k]);
+#endif
 }
 
 typedef struct sums_v {
@@ -73,14 +139,13 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     const bool ramp = d->cohesion_far > 0.0f;
     const float cn = d->cohesion_near, cw = 1.0f / (d->cohesion_far - d->cohesion_near);
     const v4 zero = {0}, one = zero + 1.0f;
-    v4 px, py, pz;
+    v4 r[3];
+    load_b(B, q0, 0, 3, r);
+    const v4 px = r[0], py = r[1], pz = r[2];
     i4 n;
     int maxn = 0;
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < W; l++) {
         const int q = q0 + l < B->nb ? q0 + l : 0;
-        px[l] = B->b[q].px;
-        py[l] = B->b[q].py;
-        pz[l] = B->b[q].pz;
         n[l] = q0 + l < B->nb ? B->n[q] : 0;
         maxn = n[l] > maxn ? n[l] : maxn;
     }
@@ -88,7 +153,7 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     v4 ux = zero, uy = zero, uz = zero, sx = zero, sy = zero, sz = zero, sw = zero, rl = zero;
     const bool align = d->bank_align > 0.0f;
     for (int q = 0; q < maxn; q++) {
-        const i4 on = (i4){q, q, q, q} < n;
+        const i4 on = (i4){0} + q < n;
         const rows_v J = gather_rows(f, on, &B->slot[q][q0]);
         const v4 jx = J.x, jy = J.y, jz = J.z, jvx = J.vx, jvy = J.vy, jvz = J.vz;
         const v4 d2 = SEL(on, load4(&B->d2[q][q0]), one);
@@ -111,9 +176,13 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
             cz = SEL(pos, cz + r * dz, cz);
         }
         if (align) {
+#if W == 8
+            const v4 jr = gatherf(f->sroll, loadi(&B->slot[q][q0]) & on);
+#else
             v4 jr = zero;
-            for (int l = 0; l < 4; l++)
+            for (int l = 0; l < W; l++)
                 jr[l] = on[l] ? f->sroll[B->slot[q][q0 + l]] : 0.0f;
+#endif
             rl = SEL(on, rl + w * jr, rl);
         }
         ax = SEL(on, ax + w * jvx, ax);
@@ -137,7 +206,7 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     sy = SEL(div, sy / sw, sy);
     sz = SEL(div, sz / sw, sz);
     *V = (sums_v){cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz, rl};
-    for (int l = 0; out && l < 4 && q0 + l < B->nb; l++) {
+    for (int l = 0; out && l < W && q0 + l < B->nb; l++) {
         const int q = q0 + l;
         out[q] = (acc){cnt[l], cx[l], cy[l], cz[l], ax[l], ay[l], az[l], sx[l], sy[l], sz[l],
                        B->n[q] > 0 ? B->d2[0][q] : INFINITY, ux[l], uy[l], uz[l], rl[l]};
@@ -156,27 +225,23 @@ static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch
 {
     const float hr = d->hard_radius, dt = d->dt;
     const v4 zero = {0}, one = zero + 1.0f;
-    v4 px, py, pz, bvx, bvy, bvz;
+    v4 r[6];
+    load_b(B, q0, q0, 6, r);
+    const v4 px = r[0], py = r[1], pz = r[2], bvx = r[3], bvy = r[4], bvz = r[5];
     i4 n, self;
     int maxn = 0;
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < W; l++) {
         const int q = q0 + l < B->nb ? q0 + l : q0;
-        px[l] = B->b[q].px;
-        py[l] = B->b[q].py;
-        pz[l] = B->b[q].pz;
-        bvx[l] = B->b[q].vx;
-        bvy[l] = B->b[q].vy;
-        bvz[l] = B->b[q].vz;
         self[l] = B->i[q];
         n[l] = q0 + l < B->nb ? B->nh[q] : 0;
         maxn = n[l] > maxn ? n[l] : maxn;
     }
     v4 dp0 = zero, dp1 = zero, dp2 = zero, dv0 = zero, dv1 = zero, dv2 = zero;
     for (int q = 0; q < maxn; q++) {
-        const i4 on = (i4){q, q, q, q} < n;
+        const i4 on = (i4){0} + q < n;
         const rows_v J = gather_rows(f, on, &B->hslot[q][q0]);
         const v4 jx = J.x, jy = J.y, jz = J.z, jvx = J.vx, jvy = J.vy, jvz = J.vz;
-        const i4 idx = {B->hidx[q][q0], B->hidx[q][q0 + 1], B->hidx[q][q0 + 2], B->hidx[q][q0 + 3]};
+        const i4 idx = loadi(&B->hidx[q][q0]);
         const v4 d2 = SEL(on, load4(&B->hd2[q][q0]), one);
         const v4 dist = vsqrt(d2);
         const i4 pos = dist > zero;
@@ -196,7 +261,7 @@ static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch
         dv2 = SEL(hit, dv2 - 0.5f * close * uz, dv2);
     }
     *V = (contact_v){n > 0, {dp0, dp1, dp2}, {dv0, dv1, dv2}};
-    for (int l = 0; keep && l < 4 && q0 + l < B->nb; l++) {
+    for (int l = 0; keep && l < W && q0 + l < B->nb; l++) {
         B->c[q0 + l] = (mur_contact){{dp0[l], dp1[l], dp2[l]}, {dv0[l], dv1[l], dv2[l]}};
         B->has_c[q0 + l] = B->nh[q0 + l] > 0;
     }
@@ -209,6 +274,25 @@ static bool update_ok(const mur_step *st)
     return st->np == 0 && !st->world.plane;
 }
 
+/* *a = fmax(l, fmin(h, *a)) as two selects per lane, a < h ? a : h then a > l ? a : l (DSEL's bits),
+ * in two halves of W / 2 doubles (one register each): gcc compares and selects the lanes of a
+ * double vector twice a register's width one by one (cmov), some 170 instructions per AVX2 batch. */
+static inline void dclamp(d4 *a, double l, double h)
+{
+    typedef double dh __attribute__((vector_size(4 * W)));
+    typedef int64_t lh __attribute__((vector_size(4 * W)));
+    dh x[2];
+    memcpy(x, a, sizeof x);
+    const dh hv = (dh){0} + h, lv = (dh){0} + l;
+    for (int k = 0; k < 2; k++) {
+        const lh m = x[k] < hv;
+        x[k] = (dh)(((lh)x[k] & m) | ((lh)hv & ~m));
+        const lh n = x[k] > lv;
+        x[k] = (dh)(((lh)x[k] & n) | ((lh)lv & ~n));
+    }
+    memcpy(a, x, sizeof x);
+}
+
 /* 1 / |(x, y, z)|, or 0 for the zero vector (space.h mur_unit_scale). */
 static inline v4 unit_scale(v4 x, v4 y, v4 z)
 {
@@ -219,21 +303,16 @@ static inline v4 unit_scale(v4 x, v4 y, v4 z)
 
 /* The update of lanes q0..q0+3 up to the new position and velocity (O[0..5][lane]); roll written. */
 static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, const sums_v *S,
-                    const contact_v *C, int q0, float O[6][4])
+                    const contact_v *C, int q0, float O[6][W])
 {
     const mur_flock_def *d = st->def;
     const mur_rule_k *k = &st->rule;
     const v4 zero = {0}, one = zero + 1.0f;
-    v4 px, py, pz, bvx, bvy, bvz;
-    float roll0[4];
-    for (int l = 0; l < 4; l++) {
-        const boid_in *b = &B->b[q0 + l < B->nb ? q0 + l : q0];
-        px[l] = b->px;
-        py[l] = b->py;
-        pz[l] = b->pz;
-        bvx[l] = b->vx;
-        bvy[l] = b->vy;
-        bvz[l] = b->vz;
+    v4 r[6];
+    load_b(B, q0, q0, 6, r);
+    const v4 px = r[0], py = r[1], pz = r[2], bvx = r[3], bvy = r[4], bvz = r[5];
+    float roll0[W];
+    for (int l = 0; l < W; l++) {
         roll0[l] = f->roll[B->i[q0 + l < B->nb ? q0 + l : q0]];
     }
     /* cohesion and alignment */
@@ -251,7 +330,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         const v4 ux = S->ux * inv, uy = S->uy * inv, uz = S->uz * inv;
         const v4 c = vsqrt(ux * ux + uy * uy + uz * uz);
         v4 kc = zero;
-        for (int l = 0; l < 4; l++)
+        for (int l = 0; l < W; l++)
             kc[l] = powf(fminf(1.0f, c[l]), d->centrality);
         cx *= kc; cy *= kc; cz *= kc;
     }
@@ -269,7 +348,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         const v4 sx = -bvz / hv, sz = bvx / hv;
         const v4 e = bvy / s, h = hv / s;
         v4 c = zero, sn = zero;
-        for (int l = 0; l < 4; l++) {
+        for (int l = 0; l < W; l++) {
             c[l] = cosf(roll0[l]);
             sn[l] = sinf(roll0[l]);
         }
@@ -309,7 +388,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     }
     if (st->escape) { /* rules.c: the escape manoeuvre (escape.c) */
         v4 e0, e1, e2;
-        for (int l = 0; l < 4; l++) {
+        for (int l = 0; l < W; l++) {
             const float *e = f->erow[B->i[q0 + l < B->nb ? q0 + l : q0]].acc;
             e0[l] = e[0];
             e1[l] = e[1];
@@ -328,8 +407,8 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             const d4 sd = __builtin_convertvector(sp, d4);
             const d4 kd = g * ((double)d->cruise_speed - sd) / ((double)d->dt * sd);
             /* fmax(-1e30, fmin(1e30, kd)): kd is never NaN where it is kept */
-            const d4 lo = DSEL(kd < 1e30, kd, (d4){0} + 1e30);
-            const d4 kk = DSEL(lo > -1e30, lo, (d4){0} - 1e30);
+            d4 kk = kd;
+            dclamp(&kk, -1e30, 1e30);
             const v4 kf = __builtin_convertvector(kk, v4);
             a0 = SEL(moving, a0 + kf * bvx, a0);
             a1 = SEL(moving, a1 + kf * bvy, a1);
@@ -366,7 +445,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             const bool align = d->bank_align > 0.0f;
             const v4 nroll = S->rl * inv;
             v4 got = zero;
-            for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
+            for (int l = 0; l < W && q0 + l < B->nb; l++) {
                 if (!on[l])
                     continue;
                 /* fmaxf(-1.5f, fminf(1.5f, t)): the same for any t, NaN included */
@@ -408,20 +487,23 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         memcpy(O[m], &o[m], sizeof o[m]);
 }
 
-bool mur_topo_batch_run(mur_flock *f, const mur_step *st, mur_topo_batch *B, acc *out)
+#ifndef TOPO_BATCH_AVX2
+static
+#endif
+bool BATCH_RUN(mur_flock *f, const mur_step *st, mur_topo_batch *B, acc *out)
 {
     const mur_flock_def *d = st->def;
     const bool ok = update_ok(st);
-    for (int q0 = 0; q0 < B->nb; q0 += 4) {
+    for (int q0 = 0; q0 < B->nb; q0 += W) {
         contact_v C;
         sums_v S;
         contacts4(f, d, B, q0, &C, !ok);
         sums4(f, d, B, q0, &S, ok ? NULL : out);
         if (!ok)
             continue;
-        float O[6][4];
+        float O[6][W];
         update4(f, st, B, &S, &C, q0, O);
-        for (int l = 0; l < 4 && q0 + l < B->nb; l++) {
+        for (int l = 0; l < W && q0 + l < B->nb; l++) {
             const int32_t i = B->i[q0 + l];
             float p[3] = {O[0][l], O[1][l], O[2][l]}, v[3] = {O[3][l], O[4][l], O[5][l]};
             if (d->perch && p[1] <= d->ground) {
@@ -438,8 +520,20 @@ bool mur_topo_batch_run(mur_flock *f, const mur_step *st, mur_topo_batch *B, acc
     }
     return ok;
 }
+#ifdef TOPO_BATCH_AVX2
+#pragma GCC pop_options
+#else
+bool mur_topo_batch_run(mur_flock *f, const mur_step *st, mur_topo_batch *B, acc *out)
+{
+    /* the 8-lane twin where the kernel runs AVX2 (or AVX-512, whose CPUs have AVX2): the same bits */
+    if (st->simd == MUR_SIMD_AVX2 || st->simd == MUR_SIMD_AVX512)
+        return mur_topo_batch_run_avx2(f, st, B, out);
+    return batch_run_sse(f, st, B, out);
+}
+#endif
 #endif
 
+#ifndef TOPO_BATCH_AVX2
 void mur_topo_batch_flush(mur_flock *f, const mur_step *s, mur_topo_batch *B, acc *out)
 {
     if (s->escape)
@@ -455,3 +549,4 @@ void mur_topo_batch_flush(mur_flock *f, const mur_step *s, mur_topo_batch *B, ac
         mur_rules_update(f, s, B->i[q], &B->b[q], &out[q], B->has_c[q] ? &B->c[q] : NULL);
     B->nb = 0;
 }
+#endif

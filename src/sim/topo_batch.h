@@ -1,6 +1,6 @@
 /* The part of the topological pass after the searches (topo_batch.c, x86 builds): a batch of boids
- * whose neighbour lists and contacts are known gets its sums and its update 4 boids per SSE vector,
- * with the bits of topo.c's sums() and rules.c's mur_rules_update. */
+ * whose neighbour lists and contacts are known gets its sums and its update 4 boids per SSE vector or
+ * 8 per AVX2 vector, with the bits of topo.c's sums() and rules.c's mur_rules_update. */
 #ifndef MUR_SIM_TOPO_BATCH_H
 #define MUR_SIM_TOPO_BATCH_H
 
@@ -37,6 +37,8 @@ typedef struct mur_topo_batch {
 /// mur_rules_update (predators, plane mode): then B->c[q], B->has_c[q] and out[q] hold
 /// the contacts and the sums of boid q for it.
 bool mur_topo_batch_run(mur_flock *f, const struct mur_step *s, mur_topo_batch *B, acc *out);
+/// mur_topo_batch_run 8 boids per AVX2 vector (topo_batch_avx2.c; only on CPUs with AVX2): the same bits.
+bool mur_topo_batch_run_avx2(mur_flock *f, const struct mur_step *s, mur_topo_batch *B, acc *out);
 #endif
 
 /// The contacts, sums and updates of the batch (mur_topo_batch_run where it does them, else
