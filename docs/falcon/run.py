@@ -20,7 +20,8 @@ mean of the second before it), more groups than before (a split: the most groups
 after the attack until the polarisation is back to >= 0.85 and until it is back to its level before
 the attack (the mean of the second before), and its mean over the last second of the 30 s after the
 attack. The pattern of an attack: a flash expansion (NN jump >= 1.25), a wave (a front fitted and
->= 20% of the birds alarmed), a split. The control runs the same attacks with
+>= 20% of the birds alarmed by copying a neighbour: the `copied` event; until this round, alarmed at
+all, which the birds fleeing the falcon's path made true in every attack), a split. The control runs the same attacks with
 birds that neither see nor flee the falcon (escape_radius 0, escape_flee_time 0): how often the
 flock's own fluctuations pass for a flash expansion or a split. Writes DIR/results_KIND.json and
 DIR/results_KIND.md (default DIR: docs/falcon); docs/falcon/figures.py draws the figures from the
@@ -57,6 +58,10 @@ SPEEDS = [20, 30, 40]
 # 13.4; Storms et al. 2019: flash expansion more likely in fast attacks from above, waves at medium
 # speed, *78% of attacks without a split
 FIELD_WAVE = (3.7, 13.4, 25.0)
+# the patterns: a flash expansion is a jump of the nearest-neighbour distance of at least FLASH_JUMP; a
+# wave, a fitted front that reached at least WAVE_SHARE of the flock by copying
+FLASH_JUMP = 1.25
+WAVE_SHARE = 0.2
 
 
 def murmur_path(given):
@@ -94,8 +99,8 @@ def analyse(events, metrics, n, seed, extra):
     for e in events:
         k, t = e["event"], int(e["tick"])
         if k == "attack_start":
-            cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "catch": False,
-                   "lock_on": False}
+            cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "copied": None,
+                   "catch": False, "lock_on": False}
             attacks.append(cur)
         elif cur is None:
             continue
@@ -109,6 +114,8 @@ def analyse(events, metrics, n, seed, extra):
             cur["wave"] = float(e["value"]) or None
             cur["flock_speed"] = float(e["aux"])
             cur["wave_birds"] = int(e["count"])
+        elif k == "copied":
+            cur["copied"] = int(e["count"])
     out = []
     for a in attacks:
         if a["end"] is None:
@@ -138,8 +145,14 @@ def analyse(events, metrics, n, seed, extra):
         out.append({"n": n, "seed": seed, "extra": extra, "start": s, "length_s": (end - s) * DT,
                     "wave_speed": a["wave"], "flock_speed": a["flock_speed"], "wave_birds": a["wave_birds"],
                     "alarmed_max": alarmed, "nn_jump": jump, "groups_before": g0, "groups_max": g1,
-                    "split": g1 > g0, "flash": jump >= 1.25,
-                    "wave": a["wave"] is not None and a["wave_birds"] >= 0.2 * n,
+                    "split": g1 > g0, "flash": jump >= FLASH_JUMP,
+                    "copied": a["copied"],
+                    # a wave: the alarm travelled by copying through at least WAVE_SHARE of the flock (a
+                    # front fitted, and that many birds alarmed by a neighbour, not by the falcon itself:
+                    # birds fleeing the falcon's path are the flash expansion, not a wave); binaries
+                    # without the copied event: the birds alarmed, as before
+                    "wave": a["wave"] is not None and (a["copied"] if a["copied"] is not None
+                                                       else a["wave_birds"]) >= WAVE_SHARE * n,
                     "recovery_s": rec, "recovery_rel_s": rec_rel, "polarisation_after": pol1, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
     return out
 
