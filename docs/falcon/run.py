@@ -51,6 +51,10 @@ REPORT_SEEDS = [11, 12, 13]
 # the tuning seeds), before any run on them: more attacks per size, the sizes only, reported whatever
 # they show (--supplement)
 SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
+# this round (issue 26, branch mix, from main 8752ed7): tuned on TUNING_SEEDS only; reported on the
+# same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 00:05 UTC before any run of this branch's
+# code on them, so that each attack pairs with main's (results_*_ground.json): until the falcon
+# comes (tick 2500) the flocks are the same
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
