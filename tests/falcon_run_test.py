@@ -57,6 +57,22 @@ class Patterns(unittest.TestCase):
         r = self.one(events(500, 400), metrics(nn_at={END + 120: 1.5}))
         self.assertFalse(r["flash"])
 
+    def test_flash_against_the_window_before(self):
+        # the NN distance swings to 1.3 by itself before the attack and again in it: a jump of 1.3 over
+        # the second before (the flash of the last rounds), none over the window before (flash_strict)
+        r = self.one(events(500, 400), metrics(nn_at={START - 60: 1.3, START + 10: 1.3}))
+        self.assertTrue(r["flash"])
+        self.assertAlmostEqual(r["nn_jump_prior"], 1.0)
+        self.assertFalse(r["flash_strict"])
+        # a jump to 1.4 where the window before reached 1.1 at most: 1.27, a flash both ways
+        r = self.one(events(500, 400), metrics(nn_at={START - 60: 1.1, START + 10: 1.4}))
+        self.assertAlmostEqual(r["nn_jump_prior"], 1.4 / 1.1)
+        self.assertTrue(r["flash"] and r["flash_strict"])
+        # the window before is as long as the attack's (start .. end + 2 s = 150 ticks): a swing 200 ticks
+        # before the start is outside it
+        r = self.one(events(500, 400), metrics(nn_at={START - 200: 1.5, START + 10: 1.3}))
+        self.assertTrue(r["flash_strict"])
+
     def test_split_against_the_window_before(self):
         r = self.one(events(500, 400), metrics(groups_at={START + 30: 2}))
         self.assertTrue(r["split"])

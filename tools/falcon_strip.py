@@ -61,7 +61,7 @@ CLOSE_FRAMES = 150
 
 def closeup(murmur, out, seed, eye, fov, first_after, step, count):
     """COUNT frames STEP apart of the flock seen close up (eye: offset from the biggest group's centre,
-    m, looking at that centre; fov, deg), from FIRST_AFTER s after the first attack's `copied` alarm
+    m, looking at that centre; fov, deg; the middle 480x270 of each 960x540 frame, unscaled), from FIRST_AFTER s after the first attack's `copied` alarm
     began, found in a batch run of the same seed and settings (its metrics' `alarmed` column: the first
     tick after the attack's start with >= 5% of the birds escaping); a second row the same frames
     with the birds escaping tinted is not possible headless (the tint is a viewer key), so the time
@@ -97,8 +97,9 @@ def closeup(murmur, out, seed, eye, fov, first_after, step, count):
         draw = ImageDraw.Draw(strip)
         for k in range(count):
             i = first + k * step
-            img = Image.open(os.path.join(frames, 'f%05d.png' % i)).convert('RGB').resize((W, H), Image.LANCZOS)
-            strip.paste(img, (k * W, 0))
+            img = Image.open(os.path.join(frames, 'f%05d.png' % i)).convert('RGB')
+            x0, y0 = (img.width - W) // 2, (img.height - H) // 2  # the frame's middle at full size, not scaled
+            strip.paste(img.crop((x0, y0, x0 + W, y0 + H)), (k * W, 0))
             t = CLOSE_WARMUP + i * CLOSE_TICKS
             draw.text((k * W + 4, H + 2), 't = %+.2f s, %.0f%% escaping' % ((t - t0) * 0.02, 100 * al.get(t, 0)),
                       fill=(230, 230, 230))

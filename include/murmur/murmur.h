@@ -358,7 +358,8 @@ typedef enum mur_event_kind {
     MUR_EVENT_WAVE = 4,         ///< the attack's alarm wave: value = speed of the front, m/s (0: no fit),
                                 ///< aux = the birds' mean speed, m/s; count: birds alarmed; bird: the first
     MUR_EVENT_COPIED = 5,       ///< with the wave: count = the birds whose first alarm in the attack was copied
-                                ///< from a neighbour (the wave's birds), value = their share of the birds alarmed
+                                ///< from a neighbour (the wave's birds), value = their share of the birds alarmed,
+                                ///< aux = the birds alarmed by the falcon itself (saw it or fled from its path)
     MUR_EVENT_KIND_COUNT
 } mur_event_kind;
 

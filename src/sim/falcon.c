@@ -431,12 +431,13 @@ double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, i
 /* The wave of the attack (mur_wave_fit) into an event. */
 static void wave(mur_flock *f, const mur_step *s)
 {
-    int32_t first = -1, count = 0;
+    int32_t first = -1, count = 0, self = 0;
     for (int32_t i = 0; i < f->n; i++) {
         const int32_t t = f->alarm_tick[i];
         if (t < 0)
             continue;
         count++;
+        self += f->alarm_src[i] == i;
         if (first < 0 || t < f->alarm_tick[first])
             first = i;
     }
@@ -445,8 +446,9 @@ static void wave(mur_flock *f, const mur_step *s)
     const mur_falcon *F = &f->falcon;
     event(f, MUR_EVENT_WAVE, first, first >= 0 ? f->alarm_pos + 3 * (size_t)first : NULL, speed, F->mean_speed,
           count);
-    /* how many of them the alarm reached by copying (the wave's birds), not from the falcon itself */
-    event(f, MUR_EVENT_COPIED, first, NULL, count > 0 ? (double)copied / count : 0.0, 0.0, copied);
+    /* how many of them the alarm reached by copying (the wave's birds), and how many saw the falcon or
+     * fled from it themselves (the direct reaction) */
+    event(f, MUR_EVENT_COPIED, first, NULL, count > 0 ? (double)copied / count : 0.0, (double)self, copied);
 }
 
 void mur_falcon_commit(mur_flock *f, const mur_step *s)
