@@ -70,6 +70,7 @@ def closeup(murmur, out, seed, eye, fov, first_after, step, count):
     common = ['--seed', str(seed), '--set', 'falcon=on', '--set', 'falcon_wait=3']
     with tempfile.TemporaryDirectory(prefix='falcon-close-') as tmp:
         tmp = os.environ.get('FALCON_STRIP_KEEP') or tmp
+        os.makedirs(tmp, exist_ok=True)
         ev, me = os.path.join(tmp, 'ev.csv'), os.path.join(tmp, 'm.csv')
         subprocess.run([murmur, '--quiet', '--steps', str(ticks), '--events', ev, '--metrics', me] + common,
                        check=True, stdout=subprocess.DEVNULL)
