@@ -206,7 +206,9 @@ static void falcon_bad_values(void **st)
     static const char *const bad[] = {"falcon=maybe", "falcon_speed=0", "falcon_speed=nan", "falcon_gain=-1",
                                       "falcon_strategy=below", "falcon_target=random", "falcon_catch=inf",
                                       "escape_fov=361", "escape_exposure=2", "escape_time=0", "falcon_mass=0",
-                                      "escape_reaction=-1", "escape_flee_time=nan", "escape_flee_accel=2000"};
+                                      "escape_reaction=-1", "escape_flee_time=nan", "escape_flee_accel=2000",
+                                      "escape_flee_loom=-1", "escape_flee_loom=inf", "falcon_stoop=-0.5",
+                                      "falcon_stoop=11"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         mur_flock_def d = mur_flock_default_def();
         mur_error err = {{0}};
@@ -371,6 +373,7 @@ static void falcon_flee_parts(void **st)
         d.escape_fov = blind ? 1.0f : 270.0f;
         d.escape_flee_time = far ? 0.5f : 2.0f;
         d.escape_flee_accel = 10.0f;
+        d.escape_flee_loom = 0.0f; /* all of the flight's acceleration (its strength: falcon_flee_looms) */
         mur_flock *f = make(&d);
         put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
         put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
@@ -391,12 +394,88 @@ static void falcon_flee_parts(void **st)
     }
 }
 
+/* The flight's strength grows with the falcon's looming rate (closing speed / distance): the same two
+ * birds 3 m either side of a falcon diving from 20 m above, at 20 or at 40 m/s. With escape_flee_loom 0
+ * both flee alike (all of escape_flee_accel from the first tick: 10 ticks at 10 m/s^2, 2 m/s); with
+ * escape_flee_loom 4/s the slow falcon (looming at about 1/s at 20 m, 1.25/s after 0.2 s) gives about a
+ * quarter of that, the fast one (2/s to 3.3/s) about twice as much as the slow one. */
+static void falcon_flee_looms(void **st)
+{
+    (void)st;
+    float got[2][2];
+    for (int l = 0; l < 2; l++)
+        for (int fast = 0; fast < 2; fast++) {
+            mur_flock_def d = topo_def(2, 1000.0f);
+            d.dt = 0.02f;
+            d.falcon = true;
+            d.falcon_strategy = MUR_FALCON_ABOVE;
+            d.falcon_setup = 20.0f;
+            d.falcon_speed = d.falcon_attack_speed = fast ? 40.0f : 20.0f;
+            d.falcon_stoop = 0.0f;
+            d.escape_radius = 30.0f;
+            d.escape_accel = 0.0f;
+            d.escape_flee_time = 2.0f;
+            d.escape_flee_accel = 10.0f;
+            d.escape_flee_loom = l ? 4.0f : 0.0f;
+            mur_flock *f = make(&d);
+            put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+            put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+            for (int t = 0; t < 11; t++) /* the set-up tick, then 10 ticks of flight */
+                mur_flock_step(f);
+            const mur_view v = mur_flock_view(f);
+            assert_near(v.vel[0], -v.vel[3], 1e-4);
+            got[l][fast] = v.vel[3];
+            mur_flock_destroy(f);
+        }
+    print_message("flight after 0.2 s, m/s: full %.3f %.3f, by looming %.3f %.3f\n", (double)got[0][0],
+                  (double)got[0][1], (double)got[1][0], (double)got[1][1]);
+    assert_true(got[0][0] > 1.8f && got[0][0] <= 2.0f); /* the neutral rules' drag takes a little */
+    assert_near(got[0][1], got[0][0], 0.04 * got[0][0]);
+    assert_true(got[1][0] > 0.2f * got[0][0] && got[1][0] < 0.35f * got[0][0]);
+    assert_true(got[1][1] > 1.7f * got[1][0] && got[1][1] <= got[0][1]);
+}
+
+/* A stoop is faster than a level attack: diving straight down from 100 m above two birds, the falcon
+ * reaches falcon_attack_speed * (1 + falcon_stoop) (30 * 1.5 = 45 m/s) and no more; from beside (level)
+ * at most falcon_attack_speed; with falcon_stoop 0 the dive too. */
+static void falcon_stoops(void **st)
+{
+    (void)st;
+    for (int c = 0; c < 3; c++) {
+        mur_flock_def d = topo_def(2, 1000.0f);
+        d.dt = 0.02f;
+        d.falcon = true;
+        d.falcon_strategy = c == 1 ? MUR_FALCON_BESIDE : MUR_FALCON_ABOVE;
+        d.falcon_setup = 100.0f;
+        d.falcon_stoop = c == 2 ? 0.0f : 0.5f;
+        d.escape_radius = 0.0f;
+        d.escape_flee_time = 0.0f;
+        mur_flock *f = make(&d);
+        put(f, 0, -1.0f, 50.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+        put(f, 1, 1.0f, 50.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+        float top = 0.0f;
+        for (int t = 0; t < 120; t++) { /* 2.4 s: 100 m at 20 to 45 m/s, before it reaches them */
+            mur_flock_step(f);
+            const mur_view v = mur_flock_view(f);
+            const float s2 = sqrtf(v.falcon_vel[0] * v.falcon_vel[0] + v.falcon_vel[1] * v.falcon_vel[1] +
+                                   v.falcon_vel[2] * v.falcon_vel[2]);
+            top = s2 > top ? s2 : top;
+        }
+        if (c == 0)
+            assert_true(top > 40.0f && top <= 45.0f + 1e-3f);
+        else
+            assert_true(top > 28.0f && top <= 30.0f + 1e-3f);
+        mur_flock_destroy(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_cycle),      cmocka_unit_test(falcon_catches), cmocka_unit_test(falcon_deterministic),
         cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads),
-        cmocka_unit_test(falcon_flee_parts),
+        cmocka_unit_test(falcon_flee_parts), cmocka_unit_test(falcon_flee_looms),
+        cmocka_unit_test(falcon_stoops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,8 @@
 """A strip of frames of one falcon attack for docs/falcon.md (issue 26, item 5).
 
 usage: /usr/bin/python3 tools/falcon_strip.py MURMUR OUT.png [FIRST STEP COUNT]
+       /usr/bin/python3 tools/falcon_strip.py MURMUR OUT.png --closeup [SEED [EX,EY,EZ [FOV [AFTER [STEP [COUNT]]]]]]
+The second form is a close-up of one wave (closeup(), below).
 Records the starling preset at dusk with the falcon hunting (--camera falcon, 10 frames a second of
 simulated time after a 30 s warm-up), then the same run again with the birds hidden
 (MURMUR_BIRD=none) in the studio look, where the falcon is the only light thing on the sky besides
@@ -48,7 +50,72 @@ def falcon_at(path):
     return float(xs.mean()), float(ys.mean())
 
 
+# the close-up of one wave (--closeup): the flock from below and to the side at a few tens of metres,
+# a narrow field of view, 25 frames a second (2 ticks a frame), so a bird's roll (0.25 s one way, 0.3 s
+# the other) spans several frames
+CLOSE_FPS = 25
+CLOSE_TICKS = 2  # ticks a frame at CLOSE_FPS and --speed 1 (dt 0.02 s)
+CLOSE_WARMUP = 2500
+CLOSE_FRAMES = 150
+
+
+def closeup(murmur, out, seed, eye, fov, first_after, step, count):
+    """COUNT frames STEP apart of the flock seen close up (eye: offset from the biggest group's centre,
+    m, looking at that centre; fov, deg; the middle 480x270 of each 960x540 frame, unscaled), from FIRST_AFTER s after the first attack's `copied` alarm
+    began, found in a batch run of the same seed and settings (its metrics' `alarmed` column: the first
+    tick after the attack's start with >= 5% of the birds escaping); a second row the same frames
+    with the birds escaping tinted is not possible headless (the tint is a viewer key), so the time
+    under each frame gives the share of birds escaping then (the batch run's metrics)"""
+    ticks = CLOSE_WARMUP + CLOSE_FRAMES * CLOSE_TICKS
+    common = ['--seed', str(seed), '--set', 'falcon=on', '--set', 'falcon_wait=3']
+    with tempfile.TemporaryDirectory(prefix='falcon-close-') as tmp:
+        tmp = os.environ.get('FALCON_STRIP_KEEP') or tmp
+        os.makedirs(tmp, exist_ok=True)
+        ev, me = os.path.join(tmp, 'ev.csv'), os.path.join(tmp, 'm.csv')
+        subprocess.run([murmur, '--quiet', '--steps', str(ticks), '--events', ev, '--metrics', me] + common,
+                       check=True, stdout=subprocess.DEVNULL)
+        rows = [l.strip().split(',') for l in open(me) if not l.startswith('#')]
+        head = rows[0]
+        m = {int(r[head.index('tick')]): r for r in rows[1:]}
+        al = {t: float(r[head.index('alarmed')]) for t, r in m.items()}
+        evs = [l.strip().split(',') for l in open(ev)][1:]
+        starts = [int(e[0]) for e in evs if e[2] == 'attack_start' and int(e[0]) >= CLOSE_WARMUP]
+        if not starts:
+            sys.exit('falcon_strip.py: no attack in the recorded ticks')
+        t0 = next((t for t in range(starts[0], ticks) if al.get(t, 0) >= 0.05), starts[0])
+        first = max(0, (t0 - CLOSE_WARMUP) // CLOSE_TICKS + int(round(first_after * CLOSE_FPS)))
+        path = os.path.join(tmp, 'path.txt')
+        with open(path, 'w') as fp:
+            fp.write('relative\n0 %g %g %g 0 0 0 %g\n' % (eye[0], eye[1], eye[2], fov))
+        frames = os.path.join(tmp, 'close')
+        os.makedirs(frames, exist_ok=True)
+        subprocess.run([murmur, '--headless', '--size', '960x540', '--warmup', str(CLOSE_WARMUP), '--frames',
+                        str(min(CLOSE_FRAMES, first + step * count + 1)), '--fps', str(CLOSE_FPS), '--speed', '1',
+                        '--camera-path', path, '--record', os.path.join(frames, 'f%05d.png')] + common,
+                       check=True, stdout=subprocess.DEVNULL)
+        W, H = 480, 270
+        strip = Image.new('RGB', (W * count, H + 16), (20, 20, 24))
+        draw = ImageDraw.Draw(strip)
+        for k in range(count):
+            i = first + k * step
+            img = Image.open(os.path.join(frames, 'f%05d.png' % i)).convert('RGB')
+            x0, y0 = (img.width - W) // 2, (img.height - H) // 2  # the frame's middle at full size, not scaled
+            strip.paste(img.crop((x0, y0, x0 + W, y0 + H)), (k * W, 0))
+            t = CLOSE_WARMUP + i * CLOSE_TICKS
+            draw.text((k * W + 4, H + 2), 't = %+.2f s, %.0f%% escaping' % ((t - t0) * 0.02, 100 * al.get(t, 0)),
+                      fill=(230, 230, 230))
+            print('frame %d (tick %d): %.1f%% of the birds escaping' % (i, t, 100 * al.get(t, 0)))
+        strip.save(out, optimize=True)
+    print('%s: %d bytes (alarm began at tick %d, attack at %d)' % (out, os.path.getsize(out), t0, starts[0]))
+
+
 def main():
+    if len(sys.argv) > 3 and sys.argv[3] == '--closeup':
+        # falcon_strip.py MURMUR OUT.png --closeup [SEED [EX,EY,EZ [FOV [AFTER [STEP [COUNT]]]]]]
+        a = sys.argv[4:] + [None] * 6
+        closeup(sys.argv[1], sys.argv[2], int(a[0] or 11), [float(x) for x in (a[1] or '0,-20,30').split(',')],
+                float(a[2] or 30), float(a[3] or 0.0), int(a[4] or 3), int(a[5] or 6))
+        return
     murmur, out = sys.argv[1], sys.argv[2]
     first, step, count = sys.argv[3:6] if len(sys.argv) > 5 else ('auto', '3', '5')
     step, count = int(step), int(count)

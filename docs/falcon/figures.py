@@ -3,10 +3,13 @@
 
     /usr/bin/python3 docs/falcon/figures.py            # all four PNGs into docs/falcon/
     /usr/bin/python3 docs/falcon/figures.py --no-alarm # the three from the json only
+    ... --results FILE                                 # from another run's json (default
+                                                       # results_reporting_mix.json, this round's)
 
 wave_vs_n.png       wave speed against N (each attack, the median), the field's range beside it
 wave_vs_flock.png   wave speed against the flock's speed (each attack), lines at 1x and 1.3x
-patterns.png        the share of attacks with a flash expansion, a split and a wave, by attack type,
+patterns.png        the share of attacks with a flash expansion, a split and a wave, and the median
+                    share of the flock the falcon alarmed itself, by attack type,
                     with the control (birds blind to the falcon) and the field's direction (Storms
                     et al. 2019) written beside
 alarm.png           alarm time against distance from the first bird alarmed for one attack
@@ -34,7 +37,11 @@ FIELD = (3.7, 13.4, 25.0)  # Procaccini et al. 2011: range and mean, m/s
 
 
 def load():
-    with open(os.path.join(HERE, "results_reporting.json")) as fp:
+    """--results FILE (default: this round's reporting run, results_reporting_mix.json)"""
+    path = os.path.join(HERE, "results_reporting_mix.json")
+    if "--results" in sys.argv:
+        path = sys.argv[sys.argv.index("--results") + 1]
+    with open(path) as fp:
         return json.load(fp)
 
 
@@ -84,15 +91,22 @@ def patterns(res):
     names = [n for n in s if "m/s" in n] + [n for n in s if n.startswith("control")]
     fig, ax = plt.subplots(figsize=(8, 3.8))
     keys = [("flash_share", "flash expansion (NN jump >= 1.25)"), ("split_share", "split (more groups)"),
-            ("wave_share", "wave (>= 20% alarmed, a fitted front)")]
-    w = 0.26
+            ("wave_share", "wave (a fitted front, >= 20% alarmed by copying)")]
+    w = 0.2
     for k, (key, label) in enumerate(keys):
-        ax.bar([i + (k - 1) * w for i in range(len(names))], [s[n][key] or 0 for n in names], w, label=label)
+        ax.bar([i + (k - 1.5) * w for i in range(len(names))], [s[n][key] or 0 for n in names], w, label=label)
+    # the direct reaction: the birds the falcon alarmed itself (saw it or fled its path), median share
+    direct = []
+    for n in names:
+        d = [r["direct"] / r["n"] for r in res["rows"] if r["group"] == n and r.get("direct") is not None]
+        direct.append(statistics.median(d) if d else 0)
+    ax.bar([i + 1.5 * w for i in range(len(names))], direct, w, color="0.3",
+           label="birds alarmed by the falcon itself (median share of the flock)")
     ax.set_xticks(range(len(names)), [n.replace("control: birds blind to the falcon, N = 2000", "control")
                                       .replace(", ", "\n") for n in names], fontsize=7)
     ax.set_ylabel("share of attacks")
     ax.set_ylim(0, 1.45)
-    ax.legend(fontsize=7, loc="upper left", ncol=3)
+    ax.legend(fontsize=7, loc="upper left", ncol=2)
     ax.text(0.99, 0.86, "field (Storms et al. 2019): flash expansion more likely in fast attacks\n"
             "from above; waves most likely at medium attack speed; ~78% no split*",
             transform=ax.transAxes, ha="right", va="top", fontsize=7)

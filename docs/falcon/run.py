@@ -20,7 +20,8 @@ mean of the second before it), more groups than before (a split: the most groups
 after the attack until the polarisation is back to >= 0.85 and until it is back to its level before
 the attack (the mean of the second before), and its mean over the last second of the 30 s after the
 attack. The pattern of an attack: a flash expansion (NN jump >= 1.25), a wave (a front fitted and
->= 20% of the birds alarmed), a split. The control runs the same attacks with
+>= 20% of the birds alarmed by copying a neighbour: the `copied` event; until this round, alarmed at
+all, which the birds fleeing the falcon's path made true in every attack), a split. The control runs the same attacks with
 birds that neither see nor flee the falcon (escape_radius 0, escape_flee_time 0): how often the
 flock's own fluctuations pass for a flash expansion or a split. Writes DIR/results_KIND.json and
 DIR/results_KIND.md (default DIR: docs/falcon); docs/falcon/figures.py draws the figures from the
@@ -50,6 +51,10 @@ REPORT_SEEDS = [11, 12, 13]
 # the tuning seeds), before any run on them: more attacks per size, the sizes only, reported whatever
 # they show (--supplement)
 SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
+# this round (issue 26, branch mix, from main 8752ed7): tuned on TUNING_SEEDS only; reported on the
+# same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 00:05 UTC before any run of this branch's
+# code on them, so that each attack pairs with main's (results_*_ground.json): until the falcon
+# comes (tick 2500) the flocks are the same
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
@@ -57,6 +62,10 @@ SPEEDS = [20, 30, 40]
 # 13.4; Storms et al. 2019: flash expansion more likely in fast attacks from above, waves at medium
 # speed, *78% of attacks without a split
 FIELD_WAVE = (3.7, 13.4, 25.0)
+# the patterns: a flash expansion is a jump of the nearest-neighbour distance of at least FLASH_JUMP; a
+# wave, a fitted front that reached at least WAVE_SHARE of the flock by copying
+FLASH_JUMP = 1.25
+WAVE_SHARE = 0.2
 
 
 def murmur_path(given):
@@ -94,8 +103,8 @@ def analyse(events, metrics, n, seed, extra):
     for e in events:
         k, t = e["event"], int(e["tick"])
         if k == "attack_start":
-            cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "catch": False,
-                   "lock_on": False}
+            cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "copied": None, "direct": None,
+                   "catch": False, "lock_on": False}
             attacks.append(cur)
         elif cur is None:
             continue
@@ -109,6 +118,9 @@ def analyse(events, metrics, n, seed, extra):
             cur["wave"] = float(e["value"]) or None
             cur["flock_speed"] = float(e["aux"])
             cur["wave_birds"] = int(e["count"])
+        elif k == "copied":
+            cur["copied"] = int(e["count"])
+            cur["direct"] = int(float(e["aux"]))
     out = []
     for a in attacks:
         if a["end"] is None:
@@ -135,11 +147,23 @@ def analyse(events, metrics, n, seed, extra):
             continue
         nn0 = statistics.mean(before)
         jump = max(during) / nn0 if nn0 > 0 else 0.0
+        # the same against the largest NN distance of as long a window before the attack (as the split):
+        # a flock whose NN distance swings by itself (the control's, birds blind to the falcon, reached
+        # 1.20 on reporting seed 12 at main 48e7493) does not read as a flash expansion
+        prior = [float(m[t]["nn_distance"]) for t in range(s - span, s) if t in m]
+        jump_prior = max(during) / max(prior) if prior and max(prior) > 0 else 0.0
         out.append({"n": n, "seed": seed, "extra": extra, "start": s, "length_s": (end - s) * DT,
                     "wave_speed": a["wave"], "flock_speed": a["flock_speed"], "wave_birds": a["wave_birds"],
                     "alarmed_max": alarmed, "nn_jump": jump, "groups_before": g0, "groups_max": g1,
-                    "split": g1 > g0, "flash": jump >= 1.25,
-                    "wave": a["wave"] is not None and a["wave_birds"] >= 0.2 * n,
+                    "split": g1 > g0, "flash": jump >= FLASH_JUMP,
+                    "nn_jump_prior": jump_prior, "flash_strict": jump_prior >= FLASH_JUMP,
+                    "copied": a["copied"], "direct": a["direct"],
+                    # a wave: the alarm travelled by copying through at least WAVE_SHARE of the flock (a
+                    # front fitted, and that many birds alarmed by a neighbour, not by the falcon itself:
+                    # birds fleeing the falcon's path are the flash expansion, not a wave); binaries
+                    # without the copied event: the birds alarmed, as before
+                    "wave": a["wave"] is not None and (a["copied"] if a["copied"] is not None
+                                                       else a["wave_birds"]) >= WAVE_SHARE * n,
                     "recovery_s": rec, "recovery_rel_s": rec_rel, "polarisation_after": pol1, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
     return out
 
@@ -161,6 +185,8 @@ def summary(rows):
         "wave_speed_max": max(ws) if ws else None,
         "wave_over_flock_median": statistics.median(w / f for w, f in zip(ws, fs)) if fs else None,
         "flash_share": share("flash"),
+        "flash_strict_share": share("flash_strict"),
+        "nn_jump_prior_median": statistics.median(r["nn_jump_prior"] for r in rows) if k else None,
         "wave_share": share("wave"),
         "split_share": share("split"),
         "lock_on_share": share("lock_on"),
@@ -192,16 +218,17 @@ def table(title, groups):
              "| run | attacks | wave speed m/s: median (range) | wave / flock speed | alarmed (median max) "
              "| NN jump (median) | flash | split | flash or split | wave | lock-on | catch | polarisation before "
              "| back to >= 0.85 in 30 s (all; of those >= 0.85 before) | polarisation 29-30 s after "
-             "| back to its level before in 30 s |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| back to its level before in 30 s | NN jump over the window before (median) | flash over the window before |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
-        lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s |" % (
+        lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s | %s | %s |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
             fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
             fmt(s["reacted_share"]), fmt(s["wave_share"]), fmt(s["lock_on_share"]), fmt(s["catch_share"]),
             fmt(s["polarisation_before"]), fmt(s["recovered_30s_share"]), fmt(s["polarised_recovered_30s_share"]),
-            s["polarised_before"], fmt(s["polarisation_after"]), fmt(s["recovered_rel_30s_share"])))
+            s["polarised_before"], fmt(s["polarisation_after"]), fmt(s["recovered_rel_30s_share"]),
+            fmt(s["nn_jump_prior_median"]), fmt(s["flash_strict_share"])))
     return "\n".join(lines) + "\n"
 
 

@@ -33,6 +33,11 @@ def main():
     print("splits %d, flash expansions %d (NN jump median %.2f, largest %.2f), lock-on %d, catches %d, of %d"
           % (sum(bool(r["split"]) for r in att), sum(bool(r["flash"]) for r in att), statistics.median(jumps), max(jumps),
              sum(bool(r["lock_on"]) for r in att), sum(bool(r["catch"]) for r in att), len(att)))
+    if all("flash_strict" in r for r in att):
+        pj = [r["nn_jump_prior"] for r in att]
+        print("flash expansions over the window before (NN jump against the largest NN distance of as long a window "
+              "before the attack >= 1.25): %d of %d (median %.2f, largest %.2f)"
+              % (sum(bool(r["flash_strict"]) for r in att), len(att), statistics.median(pj), max(pj)))
     pol = [r["polarisation_before"] for r in att]
     print("polarisation before the attack: median %.2f, %d of %d at least 0.85" % (statistics.median(pol), sum(p >= 0.85 for p in pol), len(pol)))
     after = [(r["polarisation_before"], r["polarisation_after"]) for r in att if r.get("polarisation_after") is not None]
@@ -52,15 +57,20 @@ def main():
         if "m/s" not in g:
             continue
         st, v = g.split(", ")
-        for key in (st, v):
-            b = by.setdefault(key, [0, 0, 0, 0])
+        for key in (st, v, g):
+            b = by.setdefault(key, [0, 0, 0, 0, [], 0])
             b[0] += 1
             b[1] += bool(r["flash"])
+            b[5] += bool(r.get("flash_strict"))
             b[2] += bool(r["wave"])
             b[3] += bool(r["split"])
-    for key in sorted(by, key=lambda k: (k[0].isdigit(), k)):
-        k, fl, wv, sp = by[key]
-        print("%-8s %d attacks: flash %d, wave %d, split %d" % (key, k, fl, wv, sp))
+            if r.get("direct") is not None:
+                b[4].append(r["direct"])
+    for key in sorted(by, key=lambda k: (k[0].isdigit(), "," in k, k)):
+        k, fl, wv, sp, di, fs = by[key]
+        print("%-14s %d attacks: flash %d (over the window before %d), wave %d, split %d%s" % (
+            key, k, fl, fs, wv, sp, ", birds alarmed by the falcon itself: median %d (%s)" % (
+                statistics.median(di), " ".join(str(x) for x in di)) if di else ""))
 
 
 if __name__ == "__main__":

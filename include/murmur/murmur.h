@@ -198,6 +198,7 @@ typedef struct mur_flock_def {
     bool falcon;                ///< a falcon attacks the flock again and again (on/off)
     float falcon_speed;         ///< cruise speed (set-up, retreat), m/s
     float falcon_attack_speed;  ///< top speed in an attack, m/s
+    float falcon_stoop;         ///< extra top speed in a dive: falcon_attack_speed * (1 + this * sin(dive angle))
     float falcon_force;         ///< largest steering force, N (acceleration = force / falcon_mass)
     float falcon_mass;          ///< mass, kg
     mur_falcon_strategy falcon_strategy; ///< where an attack sets up: above, behind or beside the flock
@@ -227,6 +228,7 @@ typedef struct mur_flock_def {
     float escape_reaction;      ///< mean reaction time to one copyable escaping neighbour, s (0 = copy at once)
     float escape_flee_time;     ///< a bird the falcon would reach within this time flees away from its path, s (0 = never)
     float escape_flee_accel;    ///< acceleration of that flight away from the falcon's path, m/s^2
+    float escape_flee_loom;     ///< looming rate (closing speed / distance) of full flight, 1/s; slower: in proportion (0 = full)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
@@ -355,6 +357,9 @@ typedef enum mur_event_kind {
     MUR_EVENT_ATTACK_END = 3,   ///< the falcon retreats; count: birds alarmed in the attack
     MUR_EVENT_WAVE = 4,         ///< the attack's alarm wave: value = speed of the front, m/s (0: no fit),
                                 ///< aux = the birds' mean speed, m/s; count: birds alarmed; bird: the first
+    MUR_EVENT_COPIED = 5,       ///< with the wave: count = the birds whose first alarm in the attack was copied
+                                ///< from a neighbour (the wave's birds), value = their share of the birds alarmed,
+                                ///< aux = the birds alarmed by the falcon itself (saw it or fled from its path)
     MUR_EVENT_KIND_COUNT
 } mur_event_kind;
 
@@ -372,7 +377,7 @@ typedef struct mur_event {
 #define MUR_MAX_EVENTS 8
 /// The events of the last step (at most max copied to out); returns how many there were.
 MUR_API int mur_flock_events(const mur_flock *f, mur_event *out, int max);
-/// "attack_start", "lock_on", "catch", "attack_end", "wave"; NULL when out of range.
+/// "attack_start", "lock_on", "catch", "attack_end", "wave", "copied"; NULL when out of range.
 MUR_API const char *mur_event_name(int kind);
 /// The def currently in force (after setters).
 MUR_API mur_flock_def mur_flock_get_def(const mur_flock *f);

@@ -276,9 +276,15 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
                 aw[c] = -r[c];
             al = sqrtf(r2);
         }
+        /* the faster the falcon looms (its closing speed over its distance, lambda, 1/s), the harder the
+         * bird breaks away: all of escape_flee_accel from lambda = escape_flee_loom on (a falcon fast or
+         * close by), lambda / escape_flee_loom of it below (r2 > 0 here: looming needs it) */
+        const float lam = -dot3(r, rv) / r2;
+        const float k = d->escape_flee_accel *
+                        (d->escape_flee_loom > 0.0f ? fminf(1.0f, lam / d->escape_flee_loom) : 1.0f);
         if (al > 0.0f)
             for (int c = 0; c < 3; c++)
-                acc[c] = d->escape_flee_accel * aw[c] / al;
+                acc[c] = k * aw[c] / al;
         return;
     }
     switch (kind) {

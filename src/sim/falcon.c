@@ -160,6 +160,14 @@ static void pursue(const mur_flock_def *d, const float *v, const float *r, const
         a[c] += k * v[c];
 }
 
+/* The attack's top speed at velocity v (speed sp): falcon_attack_speed, more in a dive (a stoop trades
+ * height for speed): times 1 + falcon_stoop * sin of the angle below the horizon. */
+static float stoop_speed(const mur_flock_def *d, const float *v, float sp)
+{
+    const float down = sp > 0.0f && v[1] < 0.0f ? -v[1] / sp : 0.0f;
+    return d->falcon_attack_speed * (1.0f + d->falcon_stoop * down);
+}
+
 void mur_falcon_plan(mur_flock *f, const mur_step *s)
 {
     const mur_flock_def *d = s->def;
@@ -297,13 +305,13 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
     }
     switch (next) {
     case MUR_FALCON_APPROACH: { /* at the centroid of the nearest prey, speeding up */
-        top = d->falcon_attack_speed;
+        top = stoop_speed(d, F->vel, sp);
         const float r[3] = {prey_c[0] - F->pos[0], prey_c[1] - F->pos[1], prey_c[2] - F->pos[2]};
         pursue(d, F->vel, r, nprey > 0 ? prey_v : F->centre_vel, top, a);
         break;
     }
     case MUR_FALCON_PURSUIT: {
-        top = d->falcon_attack_speed;
+        top = stoop_speed(d, F->vel, sp);
         const int32_t t = F->target_next;
         const float *tp = t >= 0 ? f->pos + 3 * (size_t)t : F->centre;
         const float *tv = t >= 0 ? f->vel + 3 * (size_t)t : F->centre_vel;
@@ -423,19 +431,24 @@ double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, i
 /* The wave of the attack (mur_wave_fit) into an event. */
 static void wave(mur_flock *f, const mur_step *s)
 {
-    int32_t first = -1, count = 0;
+    int32_t first = -1, count = 0, self = 0;
     for (int32_t i = 0; i < f->n; i++) {
         const int32_t t = f->alarm_tick[i];
         if (t < 0)
             continue;
         count++;
+        self += f->alarm_src[i] == i;
         if (first < 0 || t < f->alarm_tick[first])
             first = i;
     }
-    const double speed = mur_wave_fit(f->alarm_tick, f->alarm_src, f->alarm_pos, f->n, s->def->dt, NULL);
+    int32_t copied = 0;
+    const double speed = mur_wave_fit(f->alarm_tick, f->alarm_src, f->alarm_pos, f->n, s->def->dt, &copied);
     const mur_falcon *F = &f->falcon;
     event(f, MUR_EVENT_WAVE, first, first >= 0 ? f->alarm_pos + 3 * (size_t)first : NULL, speed, F->mean_speed,
           count);
+    /* how many of them the alarm reached by copying (the wave's birds), and how many saw the falcon or
+     * fled from it themselves (the direct reaction) */
+    event(f, MUR_EVENT_COPIED, first, NULL, count > 0 ? (double)copied / count : 0.0, (double)self, copied);
 }
 
 void mur_falcon_commit(mur_flock *f, const mur_step *s)
@@ -493,6 +506,6 @@ int mur_flock_events(const mur_flock *f, mur_event *out, int max)
 const char *mur_event_name(int kind)
 {
     static const char *const NAMES[MUR_EVENT_KIND_COUNT] = {"attack_start", "lock_on", "catch", "attack_end",
-                                                             "wave"};
+                                                             "wave", "copied"};
     return kind >= 0 && kind < MUR_EVENT_KIND_COUNT ? NAMES[kind] : NULL;
 }

@@ -87,6 +87,7 @@ static const param_row ROWS[] = {
     {{"falcon", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "a falcon attacks the flock again and again: set-up, approach, lock-on, pursuit, retreat, wait", true}, OFF(falcon), "off"},
     {{"falcon_speed", MUR_PT_FLOAT, 0, 100, true, "m/s", NULL, "falcon's cruise speed (set-up, retreat, waiting)", true}, OFF(falcon_speed), "20"},
     {{"falcon_attack_speed", MUR_PT_FLOAT, 0, 100, true, "m/s", NULL, "falcon's top speed in an attack", true}, OFF(falcon_attack_speed), "30"},
+    {{"falcon_stoop", MUR_PT_FLOAT, 0, 10, false, "", NULL, "a stoop is faster than a level attack: the attack's top speed is falcon_attack_speed * (1 + falcon_stoop * sin(the dive's angle below the horizon)) (0 = the same at any angle)", true}, OFF(falcon_stoop), "0.5"},
     {{"falcon_force", MUR_PT_FLOAT, 0, 1000, true, "N", NULL, "falcon's largest steering force (acceleration = force / falcon_mass)", true}, OFF(falcon_force), "20"},
     {{"falcon_mass", MUR_PT_FLOAT, 0, 100, true, "kg", NULL, "falcon's mass", true}, OFF(falcon_mass), "0.9"},
     {{"falcon_strategy", MUR_PT_ENUM, 0, 0, false, "", "above|behind|beside", "where an attack sets up: above, behind or beside the flock (falcon_setup from its centre)", true}, OFF(falcon_strategy), "above"},
@@ -116,6 +117,7 @@ static const param_row ROWS[] = {
     {{"escape_reaction", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "mean reaction time of a calm bird to one copyable escaping neighbour (it copies with a rate of k / escape_reaction per second, k such neighbours; 0 = at once)", true}, OFF(escape_reaction), "0.1"},
     {{"escape_flee_time", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "a bird that sees the attacking falcon (escape_radius) and that it would reach within this time (distance / closing speed) flees straight away from the falcon's path, whatever it copies (0 = never): the flash expansion", true}, OFF(escape_flee_time), "1.5"},
     {{"escape_flee_accel", MUR_PT_FLOAT, 0, 1000, false, "m/s^2", NULL, "acceleration of the flight away from the falcon's path (escape_flee_time), while the falcon looms and to the end of the bird's manoeuvre (escape_time)", true}, OFF(escape_flee_accel), "40"},
+    {{"escape_flee_loom", MUR_PT_FLOAT, 0, 1000, false, "1/s", NULL, "the flight away from the falcon's path has all of escape_flee_accel when the falcon looms at this rate (closing speed / distance) or faster, and that share of it when slower: a fast or close falcon makes the birds break away hard, a slow one barely (0 = always all)", true}, OFF(escape_flee_loom), "4"},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))

@@ -205,8 +205,12 @@ def case_camera(c):
     attack frames read). The log agrees with the picture: where the frame shows light blue falcon
     pixels they lie at the falcon's projection."""
     W, H = CAMERA_SIZE
-    runs = (('above', ['--set', 'falcon_attack_speed=40', '--seed', '4']),
-            ('beside', ['--set', 'falcon_strategy=beside', '--set', 'falcon_attack_speed=20', '--seed', '3']))
+    # the falcon and the flight as when these two runs were chosen (issue 26's round 4 made the flight
+    # grow with the looming rate and the stoop faster: the beside run then has 86 attack frames, too
+    # few to judge the camera by); the camera is what is tested here
+    model = ['--set', 'escape_flee_loom=0', '--set', 'falcon_stoop=0']
+    runs = (('above', ['--set', 'falcon_attack_speed=40', '--seed', '4'] + model),
+            ('beside', ['--set', 'falcon_strategy=beside', '--set', 'falcon_attack_speed=20', '--seed', '3'] + model))
     for name, extra in runs:
         frames = camera_run(c, name, extra)
         attack = [f for f in frames if f[1] in (1, 2)]

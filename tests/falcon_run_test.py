@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""docs/falcon/run.py's patterns on constructed runs whose answer is known by hand: a flash expansion is
+a jump of the nearest-neighbour distance of >= 1.25 over the second before the attack; a split, more
+groups in the attack (and 2 s after) than at any tick of as long a window before; a wave, a fitted
+front that reached >= 20% of the flock by copying (the `copied` event), not birds alarmed by the
+falcon itself.
+
+    falcon_run_test.py docs/falcon/run.py
+"""
+import importlib.util
+import sys
+import unittest
+
+RUN = sys.argv.pop(1) if len(sys.argv) > 1 else "docs/falcon/run.py"
+spec = importlib.util.spec_from_file_location("falcon_run", RUN)
+run = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(run)
+
+N = 1000
+START, END = 300, 350  # the attack's ticks
+
+
+def metrics(nn_at=None, groups_before=1, groups_at=None):
+    """Rows for ticks 0..2000: nn 1.0, polarisation 0.9, groups_before groups; nn_at / groups_at: {tick: value}."""
+    rows = []
+    for t in range(0, 2000):
+        nn = (nn_at or {}).get(t, 1.0)
+        g = (groups_at or {}).get(t, groups_before)
+        rows.append({"tick": str(t), "nn_distance": str(nn), "polarisation": "0.9", "groups": str(g), "alarmed": "0.1"})
+    return rows
+
+
+def events(alarmed, copied, speed=15.0):
+    ev = [{"tick": str(START), "event": "attack_start", "count": "1", "value": "0", "aux": "0"},
+          {"tick": str(START + 20), "event": "lock_on", "count": "0", "value": "8", "aux": "0"},
+          {"tick": str(END), "event": "attack_end", "count": str(alarmed), "value": "1", "aux": "0"},
+          {"tick": str(END + 150), "event": "wave", "count": str(alarmed), "value": str(speed), "aux": "8"}]
+    if copied is not None:
+        ev.append({"tick": str(END + 150), "event": "copied", "count": str(copied),
+                   "value": str(copied / alarmed if alarmed else 0), "aux": "0"})
+    return ev
+
+
+class Patterns(unittest.TestCase):
+    def one(self, ev, me):
+        rows = run.analyse(ev, me, N, 1, [])
+        self.assertEqual(len(rows), 1)
+        return rows[0]
+
+    def test_flash_from_the_nn_jump(self):
+        r = self.one(events(500, 400), metrics(nn_at={START + 10: 1.3}))
+        self.assertAlmostEqual(r["nn_jump"], 1.3)
+        self.assertTrue(r["flash"])
+        r = self.one(events(500, 400), metrics(nn_at={START + 10: 1.2}))
+        self.assertFalse(r["flash"])
+        # a jump after the window (attack end + 2 s) is not the attack's
+        r = self.one(events(500, 400), metrics(nn_at={END + 120: 1.5}))
+        self.assertFalse(r["flash"])
+
+    def test_flash_against_the_window_before(self):
+        # the NN distance swings to 1.3 by itself before the attack and again in it: a jump of 1.3 over
+        # the second before (the flash of the last rounds), none over the window before (flash_strict)
+        r = self.one(events(500, 400), metrics(nn_at={START - 60: 1.3, START + 10: 1.3}))
+        self.assertTrue(r["flash"])
+        self.assertAlmostEqual(r["nn_jump_prior"], 1.0)
+        self.assertFalse(r["flash_strict"])
+        # a jump to 1.4 where the window before reached 1.1 at most: 1.27, a flash both ways
+        r = self.one(events(500, 400), metrics(nn_at={START - 60: 1.1, START + 10: 1.4}))
+        self.assertAlmostEqual(r["nn_jump_prior"], 1.4 / 1.1)
+        self.assertTrue(r["flash"] and r["flash_strict"])
+        # the window before is as long as the attack's (start .. end + 2 s = 150 ticks): a swing 200 ticks
+        # before the start is outside it
+        r = self.one(events(500, 400), metrics(nn_at={START - 200: 1.5, START + 10: 1.3}))
+        self.assertTrue(r["flash_strict"])
+
+    def test_split_against_the_window_before(self):
+        r = self.one(events(500, 400), metrics(groups_at={START + 30: 2}))
+        self.assertTrue(r["split"])
+        # the groups flicker to 2 before the attack as well: not a split
+        r = self.one(events(500, 400), metrics(groups_at={START - 40: 2, START + 30: 2}))
+        self.assertFalse(r["split"])
+
+    def test_wave_needs_copied_birds(self):
+        # 90% alarmed, but only 10% by copying: the falcon alarmed the rest itself (a flash, no wave)
+        r = self.one(events(900, 100), metrics())
+        self.assertFalse(r["wave"])
+        self.assertEqual(r["copied"], 100)
+        # 30% copied: a wave
+        self.assertTrue(self.one(events(400, 300), metrics())["wave"])
+        # exactly 20% copied counts
+        self.assertTrue(self.one(events(400, 200), metrics())["wave"])
+        # no front fitted (speed 0): no wave, however many copied
+        self.assertFalse(self.one(events(900, 800, speed=0.0), metrics())["wave"])
+        # an older binary without the copied event: the birds alarmed, as the last rounds counted
+        self.assertTrue(self.one(events(900, None), metrics())["wave"])
+
+
+if __name__ == "__main__":
+    unittest.main()
