@@ -56,13 +56,16 @@ mur_renderer *mur_renderer_create(void)
     nverts += fverts;
     /* Software GL (llvmpipe) pays per primitive: there each bird's mesh follows its size on screen
      * (lod.h); a GPU always draws the full bird. MURMUR_BIRD=full|lean|points forces one. */
-    r->lod = mur_lod_policy_for(mur_gl_is_software((const char *)glGetString(GL_RENDERER)), getenv("MURMUR_BIRD"));
+    const bool software = mur_gl_is_software((const char *)glGetString(GL_RENDERER));
+    r->lod = mur_lod_policy_for(software, getenv("MURMUR_BIRD"));
     const char *bird = getenv("MURMUR_BIRD");
     r->no_boids = bird && !strcmp(bird, "none");
     r->lods = calloc(1, sizeof *r->lods); /* NULL: every bird full, in index order */
-    /* the dusk look's points on the CPU (splat.c); MURMUR_SPLAT=0: GL points */
+    /* the dusk look's points on the CPU (splat.c) where GL is software (a GPU draws GL points far
+     * cheaper than one CPU thread blends them); MURMUR_SPLAT=1 forces the splat, 0 forbids it */
     const char *splat = getenv("MURMUR_SPLAT");
-    r->splat = splat && !strcmp(splat, "0") ? NULL : mur_splat_create();
+    const bool want_splat = splat && *splat ? !strcmp(splat, "1") : software;
+    r->splat = want_splat ? mur_splat_create() : NULL;
     glGenBuffers(1, &r->mesh_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)nverts * sizeof mesh[0]), mesh,
