@@ -83,8 +83,9 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         ayy += d->wind_vel[1];
         azz += d->wind_vel[2];
     }
-    /* ground avoidance: a saturating pull-up near the ground (docs/rules.md); added only in the layer */
-    if (d->ground_avoid > 0.0f && b->py - d->ground < d->ground_avoid)
+    /* ground avoidance: a saturating pull-up near the ground (docs/rules.md); mur_ground_pull tests the
+     * layer and gives +0 outside it */
+    if (d->ground_avoid > 0.0f)
         ayy += mur_ground_pull(d, k, b->py, b->vy);
     for (int32_t q = 0; q < st->np; q++) {
         const float *pp = st->ppos + 3 * q;
