@@ -129,7 +129,8 @@ static void one_tick(mur_flock_def d, int n, const float nb[][3], const double w
  * horizontal part and a quarter of its vertical one. Separation from the closest one: only the
  * neighbour at 0.5 pushes, (1 - 0.5/2) = 0.75 away from it; from all: the mean of that and the 0.5
  * push from the one at 1. Cohesion ramp from 0.5 to 3: the neighbour at 0.4 does not pull, the one
- * at 1.75 (t = 0.5, smoothstep 0.5) pulls 0.5 along its unit vector, averaged over the two. */
+ * at 1.75 (t = 0.5, smoothstep 0.5) pulls 0.5 along its unit vector, averaged over the two. Surge
+ * scales the part along the flight direction. */
 static void flight_model(void **st)
 {
     (void)st;
@@ -137,6 +138,14 @@ static void flight_model(void **st)
     d.cohesion = 1.0f;
     d.pitch = 0.25f;
     one_tick(d, 1, (const float[][3]){{2, 2, 0}}, (const double[3]){2.0, 0.5, 1.0});
+    /* surge: the cohesion toward (2, 0, 2) keeps its part across the flight (x) and half (surge 0.5)
+     * or none (surge 0) of its part along it (z) */
+    d = topo_def(2, 10.0f);
+    d.cohesion = 1.0f;
+    d.surge = 0.5f;
+    one_tick(d, 1, (const float[][3]){{2, 0, 2}}, (const double[3]){2.0, 0.0, 2.0});
+    d.surge = 0.0f;
+    one_tick(d, 1, (const float[][3]){{2, 0, 2}}, (const double[3]){2.0, 0.0, 1.0});
     d = topo_def(3, 10.0f);
     d.separation = 1.0f;
     d.separation_radius = 2.0f;

@@ -187,6 +187,7 @@ typedef struct mur_flock_def {
                                 ///< in [0, 1] (1 at the flock's edge, ~0 inside); 0 = off (topological only)
     float pitch;                ///< gain of the vertical part of the social steering (weak pitch), 0..1; 1 = full
     bool lift;                  ///< weak pitch along the rolled body's up axis instead of the vertical (with bank)
+    float surge;                ///< gain of the social steering's part along the flight direction, 0..1; 1 = full
     int32_t separation_nearest; ///< separation from the n closest neighbours only; 0 = all (topological only)
     float cohesion_near;        ///< cohesion ramp: no pull from neighbours closer than this, wu (with cohesion_far)
     float cohesion_far;         ///< cohesion ramp: full pull from this distance on, wu; 0 = ramp off (topological)

@@ -15,7 +15,8 @@ static const preset PRESETS[] = {
     {"classic", "Reynolds/Parker boids in a soft-walled box (the library defaults)", ""},
     {"starling",
      "starling murmuration after StarDisplay (Hemelrijk & Hildenbrandt 2011): topological neighbours, "
-     "cruise speed, weak pitch along the rolled up axis, banking with bank alignment, a roost that turns birds back, "
+     "cruise speed held by thrust (weak surge), weak pitch along the rolled up axis, banking with bank alignment, "
+     "a roost that turns birds back gently, "
      "weak altitude control, ground avoidance, separation from the "
      "closest neighbour, centrality-weighted cohesion ramp, hard sphere (docs/murmuration-model.md)",
      "boids=2000\n"
@@ -34,6 +35,7 @@ static const preset PRESETS[] = {
      "cohesion_far=3\n"
      "centrality=2\n"
      "pitch=0.03\n"
+     "surge=0.6\n"
      "lift=on\n"
      "hard_radius=0.2\n"
      "min_speed=2\n"
@@ -46,7 +48,7 @@ static const preset PRESETS[] = {
      "roost=on\n"
      "roost_pos=0,40,0\n"
      "roost_radius=60\n"
-     "roost_weight=2.5\n"
+     "roost_weight=0.25\n"
      "roost_vertical=0.0625\n"
      "ground_avoid=10\n"
      "bank=on\n"

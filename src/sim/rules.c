@@ -73,6 +73,13 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     } else {
         ayy *= d->pitch; /* weak pitch: birds climb and dive less readily than they turn (exact when 1) */
     }
+    if (d->surge < 1.0f) { /* the part along the flight direction scaled by surge (starling.c) */
+        float a[3] = {axx, ayy, azz};
+        mur_starling_surge(d, b, a);
+        axx = a[0];
+        ayy = a[1];
+        azz = a[2];
+    }
     if (d->goal) {
         axx += d->goal_weight * (d->goal_pos[0] - b->px);
         ayy += d->goal_weight * (d->goal_pos[1] - b->py);
@@ -83,8 +90,9 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         ayy += d->wind_vel[1];
         azz += d->wind_vel[2];
     }
-    /* ground avoidance: a saturating pull-up near the ground (docs/rules.md); added only in the layer */
-    if (d->ground_avoid > 0.0f && b->py - d->ground < d->ground_avoid)
+    /* ground avoidance: a saturating pull-up near the ground (docs/rules.md); mur_ground_pull tests the
+     * layer and gives +0 outside it */
+    if (d->ground_avoid > 0.0f)
         ayy += mur_ground_pull(d, k, b->py, b->vy);
     for (int32_t q = 0; q < st->np; q++) {
         const float *pp = st->ppos + 3 * q;

@@ -90,6 +90,18 @@ void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, fl
     a[2] -= m * uz;
 }
 
+void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3])
+{
+    const float s = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
+    if (!(s > 0.0f))
+        return; /* not moving: no flight direction */
+    const float fx = b->vx / s, fy = b->vy / s, fz = b->vz / s;
+    const float m = (1.0f - d->surge) * (a[0] * fx + a[1] * fy + a[2] * fz);
+    a[0] -= m * fx;
+    a[1] -= m * fy;
+    a[2] -= m * fz;
+}
+
 void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll,
                         float nroll)
 {

@@ -18,6 +18,9 @@ void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_
 /// axis across the flight direction, rolled by roll) is scaled by pitch, so a banked bird's strong
 /// axis, its rolled side axis, has a vertical part (docs/rules.md, "Lift along the body's up axis").
 void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, float a[3]);
+/// Thrust, not the neighbours, sets the speed: the part of the social steering a along boid b's flight
+/// direction is scaled by surge (the caller skips it when surge is 1, so the bits stay).
+void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3]);
 
 /// Ground avoidance (ground_avoid > 0): the upward acceleration of a boid at height y with vertical
 /// velocity vy: below ground + ground_avoid a critically damped pull-up,

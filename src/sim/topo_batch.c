@@ -360,6 +360,15 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     } else {
         a1 *= d->pitch; /* weak pitch (exact when 1) */
     }
+    if (d->surge < 1.0f) { /* starling.c mur_starling_surge: along the flight direction */
+        const v4 s = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
+        const i4 mv = s > zero;
+        const v4 fx = bvx / s, fy = bvy / s, fz = bvz / s;
+        const v4 m = (1.0f - d->surge) * (a0 * fx + a1 * fy + a2 * fz);
+        a0 = SEL(mv, a0 - m * fx, a0);
+        a1 = SEL(mv, a1 - m * fy, a1);
+        a2 = SEL(mv, a2 - m * fz, a2);
+    }
     if (d->goal) {
         a0 += d->goal_weight * (d->goal_pos[0] - px);
         a1 += d->goal_weight * (d->goal_pos[1] - py);

@@ -179,14 +179,16 @@ def frame_pixels(img):
 
 def camera_run(c, name, extra):
     """A headless --camera falcon recording of the starling preset in the studio look (the falcon
-    light blue, the birds amber): 40 s of attacks at 10 frames a second after a 30 s warm-up (30 s
-    until the escape rework of issue 26's round 3 shortened the attacks: 93 attack frames of 300). Per
+    light blue, the birds amber): 50 s of attacks at 10 frames a second after a 30 s warm-up (30 s
+    until the escape rework of issue 26's round 3 shortened the attacks: 93 attack frames of 300; 40 s
+    until issue 24's fourth round (surge, the gentle roost) changed the flight: 'beside' then had 97
+    attack frames of 400). Per
     frame: the falcon's phase (the metrics of the tick drawn), where the falcon projects (the frame
     log, MURMUR_FRAME_LOG: the falcon drawn and the view-projection it was drawn with) and the PNG."""
     log, metrics = c.path(name + '-log.csv'), c.path(name + '-metrics.csv')
     c.run(['--headless', '--warmup', '1500', '--fps', '10', '--speed', '1', '--camera', 'falcon',
            '--set', 'falcon=on', '--set', 'falcon_wait=3', '--set', 'look=studio', '--metrics', metrics,
-           '--record', c.path(name + '-%03d.png')] + extra, frames=400, size=CAMERA_SIZE, display=False,
+           '--record', c.path(name + '-%03d.png')] + extra, frames=500, size=CAMERA_SIZE, display=False,
           env={'MURMUR_FRAME_LOG': log}, preset=None)
     phase = {int(r['tick']): int(r['falcon_state']) for r in csv_rows(metrics)}
     frames = []
