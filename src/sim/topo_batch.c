@@ -38,7 +38,6 @@ typedef int32_t i4 __attribute__((vector_size(4 * W)));
 typedef double d4 __attribute__((vector_size(8 * W)));
 typedef int64_t l4 __attribute__((vector_size(8 * W)));
 #define SEL(m, a, b) ((v4)(((i4)(a) & (m)) | ((i4)(b) & ~(m))))
-#define DSEL(m, a, b) ((d4)(((l4)(a) & (m)) | ((l4)(b) & ~(m))))
 #define NB MUR_TOPO_BATCH
 
 static inline v4 load4(const float *p)
@@ -274,7 +273,7 @@ static bool update_ok(const mur_step *st)
     return st->np == 0 && !st->world.plane;
 }
 
-/* *a = fmax(l, fmin(h, *a)) as two selects per lane, a < h ? a : h then a > l ? a : l (DSEL's bits),
+/* *a = fmax(l, fmin(h, *a)) as two bitwise selects per lane, a < h ? a : h then a > l ? a : l,
  * in two halves of W / 2 doubles (one register each): gcc compares and selects the lanes of a
  * double vector twice a register's width one by one (cmov), some 170 instructions per AVX2 batch. */
 static inline void dclamp(d4 *a, double l, double h)
