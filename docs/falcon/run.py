@@ -104,7 +104,7 @@ def analyse(events, metrics, n, seed, extra):
         k, t = e["event"], int(e["tick"])
         if k == "attack_start":
             cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "copied": None, "direct": None,
-                   "catch": False, "lock_on": False}
+                   "hop_m": None, "hop_s": None, "hop_k": None, "catch": False, "lock_on": False}
             attacks.append(cur)
         elif cur is None:
             continue
@@ -121,6 +121,11 @@ def analyse(events, metrics, n, seed, extra):
         elif k == "copied":
             cur["copied"] = int(e["count"])
             cur["direct"] = int(float(e["aux"]))
+        elif k == "hop":
+            # the copies hop by hop: mean distance from the neighbour copied, mean time after its alarm,
+            # mean number of neighbours the copier could copy then
+            if int(e["count"]) > 0:
+                cur["hop_m"], cur["hop_s"], cur["hop_k"] = float(e["value"]), float(e["aux"]), float(e["x"])
     out = []
     for a in attacks:
         if a["end"] is None:
@@ -158,6 +163,7 @@ def analyse(events, metrics, n, seed, extra):
                     "split": g1 > g0, "flash": jump >= FLASH_JUMP,
                     "nn_jump_prior": jump_prior, "flash_strict": jump_prior >= FLASH_JUMP,
                     "copied": a["copied"], "direct": a["direct"],
+                    "hop_m": a["hop_m"], "hop_s": a["hop_s"], "hop_k": a["hop_k"],
                     # a wave: the alarm travelled by copying through at least WAVE_SHARE of the flock (a
                     # front fitted, and that many birds alarmed by a neighbour, not by the falcon itself:
                     # birds fleeing the falcon's path are the flash expansion, not a wave); binaries
@@ -206,7 +212,17 @@ def summary(rows):
         / k if k else None,
         "alarmed_median": statistics.median(r["alarmed_max"] for r in rows) if k else None,
         "nn_jump_median": statistics.median(r["nn_jump"] for r in rows) if k else None,
+        # the copies hop by hop (the hop event) and the birds the falcon alarmed itself, as a share of N
+        "hop_m_median": med([r.get("hop_m") for r in rows]),
+        "hop_s_median": med([r.get("hop_s") for r in rows]),
+        "hop_k_median": med([r.get("hop_k") for r in rows]),
+        "direct_share_median": med([r["direct"] / r["n"] if r.get("direct") is not None else None for r in rows]),
     }
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
 
 
 def fmt(x, p=2):
@@ -218,17 +234,21 @@ def table(title, groups):
              "| run | attacks | wave speed m/s: median (range) | wave / flock speed | alarmed (median max) "
              "| NN jump (median) | flash | split | flash or split | wave | lock-on | catch | polarisation before "
              "| back to >= 0.85 in 30 s (all; of those >= 0.85 before) | polarisation 29-30 s after "
-             "| back to its level before in 30 s | NN jump over the window before (median) | flash over the window before |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| back to its level before in 30 s | NN jump over the window before (median) | flash over the window before "
+             "| hop m (median) | hop s (median) | neighbours to copy (median) | alarmed by the falcon itself, share (median) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+             "| --- | --- | --- | --- |"]
     for name, s in groups:
-        lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s | %s | %s |" % (
+        lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s | %s | %s "
+                     "| %s | %s | %s | %s |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
             fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
             fmt(s["reacted_share"]), fmt(s["wave_share"]), fmt(s["lock_on_share"]), fmt(s["catch_share"]),
             fmt(s["polarisation_before"]), fmt(s["recovered_30s_share"]), fmt(s["polarised_recovered_30s_share"]),
             s["polarised_before"], fmt(s["polarisation_after"]), fmt(s["recovered_rel_30s_share"]),
-            fmt(s["nn_jump_prior_median"]), fmt(s["flash_strict_share"])))
+            fmt(s["nn_jump_prior_median"]), fmt(s["flash_strict_share"]), fmt(s.get("hop_m_median")),
+            fmt(s.get("hop_s_median"), 3), fmt(s.get("hop_k_median"), 1), fmt(s.get("direct_share_median"))))
     return "\n".join(lines) + "\n"
 
 

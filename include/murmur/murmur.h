@@ -230,6 +230,8 @@ typedef struct mur_flock_def {
     float escape_flee_time;     ///< a bird the falcon would reach within this time flees away from its path, s (0 = never)
     float escape_flee_accel;    ///< acceleration of that flight away from the falcon's path, m/s^2
     float escape_flee_loom;     ///< looming rate (closing speed / distance) of full flight, 1/s; slower: in proportion (0 = full)
+    float escape_copy_dist;     ///< a neighbour this far is copied at rate 1 / escape_reaction, nearer faster, farther
+                                ///< slower, as the inverse square of its distance, m (0 = every neighbour at that rate)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
@@ -361,6 +363,9 @@ typedef enum mur_event_kind {
     MUR_EVENT_COPIED = 5,       ///< with the wave: count = the birds whose first alarm in the attack was copied
                                 ///< from a neighbour (the wave's birds), value = their share of the birds alarmed,
                                 ///< aux = the birds alarmed by the falcon itself (saw it or fled from its path)
+    MUR_EVENT_HOP = 6,          ///< with the wave: the copies hop by hop, count = copies, value = mean distance from
+                                ///< the copied neighbour, m, aux = mean time after its alarm, s, pos[0] = mean
+                                ///< number of neighbours that could be copied then
     MUR_EVENT_KIND_COUNT
 } mur_event_kind;
 
@@ -378,7 +383,7 @@ typedef struct mur_event {
 #define MUR_MAX_EVENTS 8
 /// The events of the last step (at most max copied to out); returns how many there were.
 MUR_API int mur_flock_events(const mur_flock *f, mur_event *out, int max);
-/// "attack_start", "lock_on", "catch", "attack_end", "wave", "copied"; NULL when out of range.
+/// "attack_start", "lock_on", "catch", "attack_end", "wave", "copied", "hop"; NULL when out of range.
 MUR_API const char *mur_event_name(int kind);
 /// The def currently in force (after setters).
 MUR_API mur_flock_def mur_flock_get_def(const mur_flock *f);

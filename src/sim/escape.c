@@ -24,7 +24,7 @@
 
 size_t mur_escape_bytes_per_boid(void)
 {
-    return sizeof(mur_esc_row) + 3 * sizeof(uint8_t) + 2 * sizeof(int32_t) + 3 * sizeof(float);
+    return sizeof(mur_esc_row) + 4 * sizeof(uint8_t) + 3 * sizeof(int32_t) + 3 * sizeof(float);
 }
 
 void mur_escape_clear(mur_flock *f, int32_t i)
@@ -34,6 +34,8 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     f->ecopy[i] = 0;
     f->alarm_tick[i] = -1;
     f->alarm_src[i] = -1;
+    f->alarm_from[i] = -1;
+    f->alarm_k[i] = 0;
     memset(f->alarm_pos + 3 * (size_t)i, 0, 3 * sizeof(float));
 }
 
@@ -51,10 +53,11 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     if (cap <= f->esc_cap)
         return true;
     const size_t c = (size_t)cap;
-    void *p[7] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src};
-    const size_t b[7] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4};
+    void *p[9] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
+                  f->alarm_k};
+    const size_t b[9] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1};
     bool ok = true;
-    for (int r = 0; r < 7; r++)
+    for (int r = 0; r < 9; r++)
         ok = ok && grow(&p[r], c * b[r]);
     f->erow = p[0];
     f->esc = p[1];
@@ -63,6 +66,8 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->alarm_pos = p[4];
     f->sesc = p[5];
     f->alarm_src = p[6];
+    f->alarm_from = p[7];
+    f->alarm_k = p[8];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -81,7 +86,11 @@ void mur_escape_free(mur_flock *f)
     free(f->alarm_pos);
     free(f->sesc);
     free(f->alarm_src);
+    free(f->alarm_from);
+    free(f->alarm_k);
     f->alarm_src = NULL;
+    f->alarm_from = NULL;
+    f->alarm_k = NULL;
     f->erow = NULL;
     f->esc = f->ecopy = f->sesc = NULL;
     f->alarm_tick = NULL;
@@ -205,6 +214,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     if (kind == MUR_ESCAPE_CALM) {
         bool start = false;
         int32_t src = i; /* the bird whose alarm starts this one's front: itself when it sees the falcon */
+        int32_t from = -1, kn = 0; /* the neighbour copied, and how many could be */
         if (flee) {
             /* the falcon looms: no need to be exposed or to look its way; the manoeuvre as if seen */
             kind = pick_kind(d, f->tick, i);
@@ -218,16 +228,28 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         }
         if (!start) {
             /* copying: the first (nearest) of the k neighbours whose escape may be copied, with a rate
-             * k / escape_reaction per second (a counter-based draw per bird and tick) */
+             * k / escape_reaction per second (a counter-based draw per bird and tick); with
+             * escape_copy_dist, each neighbour's share of it falls with the square of its distance */
             int first = -1, k = 0;
+            /* the summed rate in units of 1 / escape_reaction: 1 per neighbour, or with escape_copy_dist
+             * D, (D / its distance)^2 (at most 100: a neighbour closer than D / 10 counts as at D / 10) */
+            float w = 0.0f;
+            const float D2 = d->escape_copy_dist * d->escape_copy_dist;
             for (int m = 0; m < n; m++)
                 if (f->sesc[slot[m * stride]]) {
                     first = first < 0 ? m : first;
                     k++;
+                    if (D2 > 0.0f) {
+                        const int32_t j = slot[m * stride];
+                        const float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
+                        w += D2 / fmaxf(dot3(q, q), 0.01f * D2);
+                    } else {
+                        w += 1.0f;
+                    }
                 }
             bool copy = k > 0;
             if (copy && d->escape_reaction > 0.0f) {
-                const float p = 1.0f - expf(-dt * (float)k / d->escape_reaction);
+                const float p = 1.0f - expf(-dt * w / d->escape_reaction);
                 copy = mur_hash_unit(d->seed ^ 0xc0b1e5ULL, f->tick, (uint64_t)i) < p;
             }
             if (copy) {
@@ -239,7 +261,9 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
                 start = true;
                 /* the neighbour's front (it escapes since escape_latency: its alarm_src is not written
                  * in this tick) */
-                src = f->alarm_src[f->order[slot[first * stride]]];
+                from = f->order[slot[first * stride]];
+                src = f->alarm_src[from];
+                kn = k;
             }
         }
         if (start) {
@@ -248,6 +272,8 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
                 f->alarm_src[i] = src;
+                f->alarm_from[i] = from;
+                f->alarm_k[i] = (uint8_t)(kn > 255 ? 255 : kn);
                 f->alarm_pos[3 * (size_t)i] = b->px - F->centre[0];
                 f->alarm_pos[3 * (size_t)i + 1] = b->py - F->centre[1];
                 f->alarm_pos[3 * (size_t)i + 2] = b->pz - F->centre[2];

@@ -117,6 +117,8 @@ static void set_up(mur_flock *f, const mur_flock_def *d)
     for (int32_t i = 0; i < f->n; i++) {
         f->alarm_tick[i] = -1;
         f->alarm_src[i] = -1;
+        f->alarm_from[i] = -1;
+        f->alarm_k[i] = 0;
     }
     event(f, MUR_EVENT_ATTACK_START, -1, F->pos_next, 0.0, 0.0, F->attacks);
 }
@@ -392,10 +394,14 @@ static void remove_boid(mur_flock *f, int32_t i)
         f->ecopy[i] = f->ecopy[last];
         f->alarm_tick[i] = f->alarm_tick[last];
         f->alarm_src[i] = f->alarm_src[last];
+        f->alarm_from[i] = f->alarm_from[last];
+        f->alarm_k[i] = f->alarm_k[last];
         memcpy(f->alarm_pos + 3 * (size_t)i, f->alarm_pos + 3 * (size_t)last, 3 * sizeof(float));
     }
-    for (int32_t j = 0; j < last; j++)
+    for (int32_t j = 0; j < last; j++) {
         f->alarm_src[j] = f->alarm_src[j] == i ? -1 : (f->alarm_src[j] == last ? i : f->alarm_src[j]);
+        f->alarm_from[j] = f->alarm_from[j] == i ? -1 : (f->alarm_from[j] == last ? i : f->alarm_from[j]);
+    }
     f->n = last;
     f->def.boids = last;
 }
@@ -449,6 +455,23 @@ static void wave(mur_flock *f, const mur_step *s)
     /* how many of them the alarm reached by copying (the wave's birds), and how many saw the falcon or
      * fled from it themselves (the direct reaction) */
     event(f, MUR_EVENT_COPIED, first, NULL, count > 0 ? (double)copied / count : 0.0, (double)self, copied);
+    /* the copies themselves, hop by hop: each copier against the neighbour it copied (both positions in
+     * the flock's frame at their alarm times); what a wave's speed is made of (docs/falcon.md) */
+    double hd = 0.0, ht = 0.0, hk = 0.0;
+    int32_t hops = 0;
+    for (int32_t i = 0; i < f->n; i++) {
+        const int32_t j = f->alarm_from[i];
+        if (f->alarm_tick[i] < 0 || j < 0 || j >= f->n || f->alarm_tick[j] < 0 || f->alarm_tick[j] > f->alarm_tick[i])
+            continue;
+        const float *p = f->alarm_pos + 3 * (size_t)i, *q = f->alarm_pos + 3 * (size_t)j;
+        const double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+        hd += sqrt(dx * dx + dy * dy + dz * dz);
+        ht += (double)(f->alarm_tick[i] - f->alarm_tick[j]) * s->def->dt;
+        hk += f->alarm_k[i];
+        hops++;
+    }
+    const float kmean[3] = {hops > 0 ? (float)(hk / hops) : 0.0f, 0.0f, 0.0f};
+    event(f, MUR_EVENT_HOP, -1, kmean, hops > 0 ? hd / hops : 0.0, hops > 0 ? ht / hops : 0.0, hops);
 }
 
 void mur_falcon_commit(mur_flock *f, const mur_step *s)
@@ -506,6 +529,6 @@ int mur_flock_events(const mur_flock *f, mur_event *out, int max)
 const char *mur_event_name(int kind)
 {
     static const char *const NAMES[MUR_EVENT_KIND_COUNT] = {"attack_start", "lock_on", "catch", "attack_end",
-                                                             "wave", "copied"};
+                                                             "wave", "copied", "hop"};
     return kind >= 0 && kind < MUR_EVENT_KIND_COUNT ? NAMES[kind] : NULL;
 }

@@ -116,6 +116,8 @@ struct mur_flock {
     float *alarm_pos;          ///< per boid: its position then, relative to the flock's centre, 3 floats
     int32_t *alarm_src;        ///< per boid: the bird whose own alarm started its front (itself: it saw the falcon), -1 none
     uint8_t *sesc;             ///< per sorted slot: ecopy of the boid there
+    int32_t *alarm_from;       ///< per boid: the neighbour whose escape it copied (its first alarm), -1 none
+    uint8_t *alarm_k;          ///< per boid: how many neighbours it could copy then (at most 255)
 };
 
 /// Place predator k anew in def's world (resolved), seeded by (k, salt) (flock.c; the preset switch,

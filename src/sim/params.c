@@ -119,6 +119,7 @@ static const param_row ROWS[] = {
     {{"escape_flee_time", MUR_PT_FLOAT, 0, 100, false, "s", NULL, "a bird that sees the attacking falcon (escape_radius) and that it would reach within this time (distance / closing speed) flees straight away from the falcon's path, whatever it copies (0 = never): the flash expansion", true}, OFF(escape_flee_time), "1.5"},
     {{"escape_flee_accel", MUR_PT_FLOAT, 0, 1000, false, "m/s^2", NULL, "acceleration of the flight away from the falcon's path (escape_flee_time), while the falcon looms and to the end of the bird's manoeuvre (escape_time)", true}, OFF(escape_flee_accel), "40"},
     {{"escape_flee_loom", MUR_PT_FLOAT, 0, 1000, false, "1/s", NULL, "the flight away from the falcon's path has all of escape_flee_accel when the falcon looms at this rate (closing speed / distance) or faster, and that share of it when slower: a fast or close falcon makes the birds break away hard, a slow one barely (0 = always all)", true}, OFF(escape_flee_loom), "4"},
+    {{"escape_copy_dist", MUR_PT_FLOAT, 0, 100, false, "m", NULL, "a calm bird copies an escaping neighbour this far away at a rate of 1 / escape_reaction, a nearer one faster and a farther one slower, as the inverse square of its distance (the neighbour's image: a far manoeuvre is seen later); 0 = every neighbour at 1 / escape_reaction", true}, OFF(escape_copy_dist), "0"},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
