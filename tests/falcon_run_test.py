@@ -3,7 +3,8 @@
 a jump of the nearest-neighbour distance of >= 1.25 over the second before the attack; a split, more
 groups in the attack (and 2 s after) than at any tick of as long a window before; a wave, a fitted
 front that reached >= 20% of the flock by copying (the `copied` event), not birds alarmed by the
-falcon itself.
+falcon itself; the hop (each copy against the neighbour copied) read from the `hop` event; re-forming
+judged on the attacked part (the `part` event: the birds alarmed in the attack), not the whole flock.
 
     falcon_run_test.py docs/falcon/run.py
 """
@@ -93,6 +94,42 @@ class Patterns(unittest.TestCase):
         self.assertFalse(self.one(events(900, 800, speed=0.0), metrics())["wave"])
         # an older binary without the copied event: the birds alarmed, as the last rounds counted
         self.assertTrue(self.one(events(900, None), metrics())["wave"])
+
+    def test_hop_read_from_the_event(self):
+        ev = events(400, 300) + [{"tick": str(END + 150), "event": "hop", "count": "300", "value": "1.5",
+                                  "aux": "0.09", "x": "2.5"}]
+        r = self.one(ev, metrics())
+        self.assertEqual((r["hop_m"], r["hop_s"], r["hop_k"]), (1.5, 0.09, 2.5))
+        # no copies: no hop
+        ev[-1] = dict(ev[-1], count="0", value="0", aux="0", x="0")
+        self.assertIsNone(self.one(ev, metrics())["hop_m"])
+
+    def test_recovery_of_the_attacked_part(self):
+        # the whole flock flies at 0.9 throughout (metrics()); the attacked part (600 birds) was at 0.88
+        # at the attack's start, falls to 0.5 and is back to 0.85 4 s after the attack's end, to 0.88
+        # (its level before) after 6 s, and at 0.95 from 10 s on
+        def part(t):
+            s = (t - END) * run.DT
+            return 0.5 if s < 4 else (0.86 if s < 6 else (0.9 if s < 10 else 0.95))
+        ev = events(600, 500) + [{"tick": str(t), "event": "part", "count": "600", "value": str(part(t)),
+                                  "aux": "0.88"} for t in range(END, END + 1501, 25)]
+        r = self.one(ev, metrics())
+        self.assertAlmostEqual(r["part_recovery_s"], 4.0)
+        self.assertAlmostEqual(r["part_recovery_rel_s"], 6.0)
+        self.assertAlmostEqual(r["part_polarisation_before"], 0.88)
+        self.assertAlmostEqual(r["part_polarisation_after"], 0.95)
+        s = run.summary([r])
+        self.assertEqual((s["part_polarised_before"], s["part_polarised_recovered_30s"]), (1, 1))
+        # never back within the 30 s: not recovered; samples after 30 s are not read
+        ev = events(600, 500) + [{"tick": str(t), "event": "part", "count": "600", "value": "0.6" if t <= END + 1500
+                                  else "0.95", "aux": "0.88"} for t in range(END, END + 1601, 25)]
+        r = self.one(ev, metrics())
+        self.assertIsNone(r["part_recovery_s"])
+        self.assertEqual(run.summary([r])["part_polarised_recovered_30s"], 0)
+        # no part event (an older binary): nothing judged
+        r = self.one(events(600, 500), metrics())
+        self.assertIsNone(r["part_polarisation_before"])
+        self.assertEqual(run.summary([r])["part_measured"], 0)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ typedef struct tally {
     int64_t kind[MUR_EVENT_KIND_COUNT];
     int phases_seen[5];
     double wave_speed;
+    double part_min, part_max; /* the part events' polarisations (now and at the attack's start) */
 } tally;
 
 static void run(mur_flock *f, int ticks, tally *t)
@@ -33,6 +34,13 @@ static void run(mur_flock *f, int ticks, tally *t)
                 t->kind[ev[e].kind]++;
                 if (ev[e].kind == MUR_EVENT_WAVE)
                     t->wave_speed = ev[e].value;
+                if (ev[e].kind == MUR_EVENT_PART) {
+                    const double lo = ev[e].value < ev[e].aux ? ev[e].value : ev[e].aux;
+                    const double hi = ev[e].value > ev[e].aux ? ev[e].value : ev[e].aux;
+                    t->part_min = t->kind[MUR_EVENT_PART] == 1 || lo < t->part_min ? lo : t->part_min;
+                    t->part_max = t->kind[MUR_EVENT_PART] == 1 || hi > t->part_max ? hi : t->part_max;
+                    assert_true(ev[e].count > 0);
+                }
             }
         }
         const mur_view v = mur_flock_view(f);
@@ -50,10 +58,14 @@ static void falcon_cycle(void **st)
     d.falcon_wait = 2.0f;
     d.escape_flee_time = 0.0f; /* the birds fleeing its path leave a 600-bird flock no bird to lock on to in 30 s */
     mur_flock *f = make(&d);
-    tally t = {{0}, {0}, 0};
+    tally t = {{0}, {0}, 0, 0, 0};
     run(f, 1500, &t); /* 30 s */
     const mur_view v = mur_flock_view(f);
     assert_true(v.falcon_attacks >= 2);
+    /* with every wave its hops; every 0.5 s after an attack's end the attacked part's polarisation */
+    assert_int_equal(t.kind[MUR_EVENT_HOP], t.kind[MUR_EVENT_WAVE]);
+    assert_true(t.kind[MUR_EVENT_PART] >= 2);
+    assert_true(t.part_min >= 0.0 && t.part_max <= 1.0 + 1e-9);
     assert_true(t.kind[MUR_EVENT_ATTACK_START] >= 2);
     assert_true(t.kind[MUR_EVENT_LOCK_ON] >= 1);
     assert_true(t.kind[MUR_EVENT_ATTACK_END] >= 2);
@@ -78,7 +90,7 @@ static void falcon_catches(void **st)
         d.falcon_remove = remove;
         d.escape_flee_time = 0.0f; /* no flight from the falcon's path: birds stay to be caught */
         mur_flock *f = make(&d);
-        tally t = {{0}, {0}, 0};
+        tally t = {{0}, {0}, 0, 0, 0};
         run(f, 2000, &t);
         const mur_view v = mur_flock_view(f);
         assert_true(v.falcon_catches >= 1);
@@ -208,7 +220,8 @@ static void falcon_bad_values(void **st)
                                       "escape_fov=361", "escape_exposure=2", "escape_time=0", "falcon_mass=0",
                                       "escape_reaction=-1", "escape_flee_time=nan", "escape_flee_accel=2000",
                                       "escape_flee_loom=-1", "escape_flee_loom=inf", "falcon_stoop=-0.5",
-                                      "falcon_stoop=11"};
+                                      "falcon_stoop=11", "escape_copy_dist=-1", "escape_copy_dist=nan",
+                                      "escape_copy_dist=101"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         mur_flock_def d = mur_flock_default_def();
         mur_error err = {{0}};

@@ -104,7 +104,7 @@ def analyse(events, metrics, n, seed, extra):
         k, t = e["event"], int(e["tick"])
         if k == "attack_start":
             cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "copied": None, "direct": None,
-                   "hop_m": None, "hop_s": None, "hop_k": None, "catch": False, "lock_on": False}
+                   "hop_m": None, "hop_s": None, "hop_k": None, "part": [], "catch": False, "lock_on": False}
             attacks.append(cur)
         elif cur is None:
             continue
@@ -121,6 +121,10 @@ def analyse(events, metrics, n, seed, extra):
         elif k == "copied":
             cur["copied"] = int(e["count"])
             cur["direct"] = int(float(e["aux"]))
+        elif k == "part":
+            # the birds alarmed in the attack: their polarisation every 0.5 s from the attack's end (value)
+            # and at its start (aux)
+            cur["part"].append((int(e["tick"]), float(e["value"]), float(e["aux"]), int(e["count"])))
         elif k == "hop":
             # the copies hop by hop: mean distance from the neighbour copied, mean time after its alarm,
             # mean number of neighbours the copier could copy then
@@ -157,6 +161,13 @@ def analyse(events, metrics, n, seed, extra):
         # 1.20 on reporting seed 12 at main 48e7493) does not read as a flash expansion
         prior = [float(m[t]["nn_distance"]) for t in range(s - span, s) if t in m]
         jump_prior = max(during) / max(prior) if prior and max(prior) > 0 else 0.0
+        # re-forming judged on the part of the flock the falcon attacked (the birds alarmed in the attack:
+        # the part event), not on the whole flock, whose groups may never have flown one way
+        part = [p for p in a["part"] if end <= p[0] <= end + 1500]
+        ppol0 = part[0][2] if part else None
+        prec = next(((p[0] - end) * DT for p in part if p[1] >= 0.85), None)
+        prec_rel = next(((p[0] - end) * DT for p in part if p[1] >= ppol0), None) if part else None
+        plate = [p[1] for p in part if p[0] >= end + 1450]
         out.append({"n": n, "seed": seed, "extra": extra, "start": s, "length_s": (end - s) * DT,
                     "wave_speed": a["wave"], "flock_speed": a["flock_speed"], "wave_birds": a["wave_birds"],
                     "alarmed_max": alarmed, "nn_jump": jump, "groups_before": g0, "groups_max": g1,
@@ -164,6 +175,9 @@ def analyse(events, metrics, n, seed, extra):
                     "nn_jump_prior": jump_prior, "flash_strict": jump_prior >= FLASH_JUMP,
                     "copied": a["copied"], "direct": a["direct"],
                     "hop_m": a["hop_m"], "hop_s": a["hop_s"], "hop_k": a["hop_k"],
+                    "part_birds": part[0][3] if part else None, "part_polarisation_before": ppol0,
+                    "part_recovery_s": prec, "part_recovery_rel_s": prec_rel,
+                    "part_polarisation_after": statistics.mean(plate) if plate else None,
                     # a wave: the alarm travelled by copying through at least WAVE_SHARE of the flock (a
                     # front fitted, and that many birds alarmed by a neighbour, not by the falcon itself:
                     # birds fleeing the falcon's path are the flash expansion, not a wave); binaries
@@ -179,6 +193,7 @@ def summary(rows):
     fs = [r["flock_speed"] for r in rows if r["wave_speed"] and r["flock_speed"]]
     rec = [r["recovery_s"] for r in rows if r["recovery_s"] is not None]
     pol = [r for r in rows if r["polarisation_before"] is not None and r["polarisation_before"] >= 0.85]
+    ppol = [r for r in rows if r.get("part_polarisation_before") is not None and r["part_polarisation_before"] >= 0.85]
     k = len(rows)
 
     def share(key):
@@ -216,6 +231,17 @@ def summary(rows):
         "hop_m_median": med([r.get("hop_m") for r in rows]),
         "hop_s_median": med([r.get("hop_s") for r in rows]),
         "hop_k_median": med([r.get("hop_k") for r in rows]),
+        # the attacked part (the part event): polarised >= 0.85 before, of those back to 0.85 within 30 s;
+        # all: back to its own level before within 30 s
+        "part_polarised_before": len(ppol),
+        "part_polarised_recovered_30s": sum(1 for r in ppol if r["part_recovery_s"] is not None
+                                            and r["part_recovery_s"] <= 30),
+        "part_recovered_30s": sum(1 for r in rows if r.get("part_recovery_s") is not None and r["part_recovery_s"] <= 30),
+        "part_recovered_rel_30s": sum(1 for r in rows if r.get("part_recovery_rel_s") is not None
+                                      and r["part_recovery_rel_s"] <= 30),
+        "part_measured": sum(1 for r in rows if r.get("part_polarisation_before") is not None),
+        "part_polarisation_before": med([r.get("part_polarisation_before") for r in rows]),
+        "part_polarisation_after": med([r.get("part_polarisation_after") for r in rows]),
         "direct_share_median": med([r["direct"] / r["n"] if r.get("direct") is not None else None for r in rows]),
     }
 
@@ -235,12 +261,14 @@ def table(title, groups):
              "| NN jump (median) | flash | split | flash or split | wave | lock-on | catch | polarisation before "
              "| back to >= 0.85 in 30 s (all; of those >= 0.85 before) | polarisation 29-30 s after "
              "| back to its level before in 30 s | NN jump over the window before (median) | flash over the window before "
-             "| hop m (median) | hop s (median) | neighbours to copy (median) | alarmed by the falcon itself, share (median) |",
+             "| hop m (median) | hop s (median) | neighbours to copy (median) | alarmed by the falcon itself, share (median) "
+             "| attacked part: polarisation before / 29-30 s after (median) | attacked part back to >= 0.85 in 30 s "
+             "(all; of those >= 0.85 before) | attacked part back to its level before in 30 s |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-             "| --- | --- | --- | --- |"]
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
         lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s | %s | %s "
-                     "| %s | %s | %s | %s |" % (
+                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
             fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
@@ -248,7 +276,10 @@ def table(title, groups):
             fmt(s["polarisation_before"]), fmt(s["recovered_30s_share"]), fmt(s["polarised_recovered_30s_share"]),
             s["polarised_before"], fmt(s["polarisation_after"]), fmt(s["recovered_rel_30s_share"]),
             fmt(s["nn_jump_prior_median"]), fmt(s["flash_strict_share"]), fmt(s.get("hop_m_median")),
-            fmt(s.get("hop_s_median"), 3), fmt(s.get("hop_k_median"), 1), fmt(s.get("direct_share_median"))))
+            fmt(s.get("hop_s_median"), 3), fmt(s.get("hop_k_median"), 1), fmt(s.get("direct_share_median")),
+            fmt(s["part_polarisation_before"]), fmt(s["part_polarisation_after"]), s["part_recovered_30s"],
+            s["part_measured"], s["part_polarised_recovered_30s"], s["part_polarised_before"],
+            s["part_recovered_rel_30s"], s["part_measured"]))
     return "\n".join(lines) + "\n"
 
 

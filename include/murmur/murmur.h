@@ -366,6 +366,8 @@ typedef enum mur_event_kind {
     MUR_EVENT_HOP = 6,          ///< with the wave: the copies hop by hop, count = copies, value = mean distance from
                                 ///< the copied neighbour, m, aux = mean time after its alarm, s, pos[0] = mean
                                 ///< number of neighbours that could be copied then
+    MUR_EVENT_PART = 7,         ///< every 0.5 s for 30 s from the attack's end: the birds alarmed in the attack
+                                ///< (count, flying), value = their polarisation now, aux = at the attack's start
     MUR_EVENT_KIND_COUNT
 } mur_event_kind;
 
@@ -383,7 +385,7 @@ typedef struct mur_event {
 #define MUR_MAX_EVENTS 8
 /// The events of the last step (at most max copied to out); returns how many there were.
 MUR_API int mur_flock_events(const mur_flock *f, mur_event *out, int max);
-/// "attack_start", "lock_on", "catch", "attack_end", "wave", "copied", "hop"; NULL when out of range.
+/// "attack_start", "lock_on", "catch", "attack_end", "wave", "copied", "hop", "part"; NULL when out of range.
 MUR_API const char *mur_event_name(int kind);
 /// The def currently in force (after setters).
 MUR_API mur_flock_def mur_flock_get_def(const mur_flock *f);

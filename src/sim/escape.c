@@ -24,7 +24,7 @@
 
 size_t mur_escape_bytes_per_boid(void)
 {
-    return sizeof(mur_esc_row) + 4 * sizeof(uint8_t) + 3 * sizeof(int32_t) + 3 * sizeof(float);
+    return sizeof(mur_esc_row) + 4 * sizeof(uint8_t) + 3 * sizeof(int32_t) + 6 * sizeof(float);
 }
 
 void mur_escape_clear(mur_flock *f, int32_t i)
@@ -37,6 +37,7 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     f->alarm_from[i] = -1;
     f->alarm_k[i] = 0;
     memset(f->alarm_pos + 3 * (size_t)i, 0, 3 * sizeof(float));
+    memset(f->vel0 + 3 * (size_t)i, 0, 3 * sizeof(float));
 }
 
 static bool grow(void **p, size_t bytes)
@@ -53,11 +54,11 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     if (cap <= f->esc_cap)
         return true;
     const size_t c = (size_t)cap;
-    void *p[9] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
-                  f->alarm_k};
-    const size_t b[9] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1};
+    void *p[10] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
+                   f->alarm_k, f->vel0};
+    const size_t b[10] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12};
     bool ok = true;
-    for (int r = 0; r < 9; r++)
+    for (int r = 0; r < 10; r++)
         ok = ok && grow(&p[r], c * b[r]);
     f->erow = p[0];
     f->esc = p[1];
@@ -68,6 +69,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->alarm_src = p[6];
     f->alarm_from = p[7];
     f->alarm_k = p[8];
+    f->vel0 = p[9];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -88,6 +90,8 @@ void mur_escape_free(mur_flock *f)
     free(f->alarm_src);
     free(f->alarm_from);
     free(f->alarm_k);
+    free(f->vel0);
+    f->vel0 = NULL;
     f->alarm_src = NULL;
     f->alarm_from = NULL;
     f->alarm_k = NULL;

@@ -120,7 +120,46 @@ static void set_up(mur_flock *f, const mur_flock_def *d)
         f->alarm_from[i] = -1;
         f->alarm_k[i] = 0;
     }
+    memcpy(f->vel0, f->vel, 3 * sizeof(float) * (size_t)f->n);
+    F->part_on = false;
     event(f, MUR_EVENT_ATTACK_START, -1, F->pos_next, 0.0, 0.0, F->attacks);
+}
+
+/* The part of the flock the attack alarmed (the birds alarmed in it, flying), every PART_EVERY s for
+ * PART_SPAN s from the attack's end (the falcon leaving): its polarisation now and at the attack's start
+ * (vel0), an event each (re-forming is judged on the birds attacked, not on the whole flock of several
+ * groups that may never have been polarised). */
+#define PART_EVERY 0.5
+#define PART_SPAN 30.0
+static void sample_part(mur_flock *f, const mur_flock_def *d)
+{
+    mur_falcon *F = &f->falcon;
+    const double t = (double)(f->tick - F->end_tick) * d->dt;
+    if (t > PART_SPAN + 0.5 * d->dt) {
+        F->part_on = false;
+        return;
+    }
+    const uint64_t every = (uint64_t)fmax(1.0, floor(PART_EVERY / d->dt + 0.5));
+    if ((f->tick - F->end_tick) % every)
+        return;
+    double u[3] = {0, 0, 0}, u0[3] = {0, 0, 0};
+    int32_t m = 0;
+    for (int32_t i = 0; i < f->n; i++) {
+        if (f->alarm_tick[i] < 0 || f->perch[i] > 0)
+            continue;
+        const float *v = f->vel + 3 * (size_t)i, *v0 = f->vel0 + 3 * (size_t)i;
+        const float l = len3(v), l0 = len3(v0);
+        for (int c = 0; c < 3; c++) {
+            u[c] += l > 0.0f ? v[c] / l : 0.0f;
+            u0[c] += l0 > 0.0f ? v0[c] / l0 : 0.0f;
+        }
+        m++;
+    }
+    if (m == 0)
+        return;
+    const double p = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) / m;
+    const double p0 = sqrt(u0[0] * u0[0] + u0[1] * u0[1] + u0[2] * u0[2]) / m;
+    event(f, MUR_EVENT_PART, -1, NULL, p, p0, m);
 }
 
 /* Steering toward velocity want in time FALCON_TAU. */
@@ -267,7 +306,11 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
         for (int32_t i = 0; i < f->n; i++)
             alarmed += f->alarm_tick[i] >= 0;
         event(f, MUR_EVENT_ATTACK_END, -1, F->pos, t_attack, 0.0, alarmed);
+        F->end_tick = f->tick;
+        F->part_on = true;
     }
+    if (F->part_on)
+        sample_part(f, d);
     if (next == MUR_FALCON_APPROACH) {
         /* lock-on: a bird in the cone (nearest, or farthest from the centre), or with centroid the
          * flock itself once a bird is within the lock radius */
@@ -396,6 +439,7 @@ static void remove_boid(mur_flock *f, int32_t i)
         f->alarm_src[i] = f->alarm_src[last];
         f->alarm_from[i] = f->alarm_from[last];
         f->alarm_k[i] = f->alarm_k[last];
+        memcpy(f->vel0 + 3 * (size_t)i, f->vel0 + 3 * (size_t)last, 3 * sizeof(float));
         memcpy(f->alarm_pos + 3 * (size_t)i, f->alarm_pos + 3 * (size_t)last, 3 * sizeof(float));
     }
     for (int32_t j = 0; j < last; j++) {
@@ -529,6 +573,6 @@ int mur_flock_events(const mur_flock *f, mur_event *out, int max)
 const char *mur_event_name(int kind)
 {
     static const char *const NAMES[MUR_EVENT_KIND_COUNT] = {"attack_start", "lock_on", "catch", "attack_end",
-                                                             "wave", "copied", "hop"};
+                                                             "wave", "copied", "hop", "part"};
     return kind >= 0 && kind < MUR_EVENT_KIND_COUNT ? NAMES[kind] : NULL;
 }

@@ -54,6 +54,8 @@ typedef struct mur_falcon {
     int phase_next;            ///< the plan's next phase, position, velocity, target
     float pos_next[3], vel_next[3];
     int32_t target_next;
+    uint64_t end_tick;         ///< tick the last attack ended (the falcon leaving)
+    bool part_on;              ///< the attacked part's polarisation is sampled (30 s after the attack's end)
     int nevents;               ///< events of the last step
     mur_event events[MUR_MAX_EVENTS];
 } mur_falcon;
@@ -118,6 +120,7 @@ struct mur_flock {
     uint8_t *sesc;             ///< per sorted slot: ecopy of the boid there
     int32_t *alarm_from;       ///< per boid: the neighbour whose escape it copied (its first alarm), -1 none
     uint8_t *alarm_k;          ///< per boid: how many neighbours it could copy then (at most 255)
+    float *vel0;               ///< per boid: its velocity at the attack's start, 3 floats (the part event)
 };
 
 /// Place predator k anew in def's world (resolved), seeded by (k, salt) (flock.c; the preset switch,
