@@ -55,6 +55,10 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 00:05 UTC before any run of this branch's
 # code on them, so that each attack pairs with main's (results_*_ground.json): until the falcon
 # comes (tick 2500) the flocks are the same
+# this round (issue 26, branch wave6, from main 086c6d1): tuned on TUNING_SEEDS only (escape_copy_dist);
+# reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 03:18 UTC before any run of
+# this branch's code on them, so that each attack pairs with main's on the merged preset
+# (results_*_order.json)
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
