@@ -56,7 +56,7 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # code on them, so that each attack pairs with main's (results_*_ground.json): until the falcon
 # comes (tick 2500) the flocks are the same
 # this round (issue 26, branch wave6, from main 086c6d1): tuned on TUNING_SEEDS only (escape_copy_dist);
-# reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 03:18 UTC before any run of
+# reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 03:15 UTC before any run of
 # this branch's code on them, so that each attack pairs with main's on the merged preset
 # (results_*_order.json)
 SIZES = [500, 2000, 8000]
