@@ -32,7 +32,7 @@ static void falcon_wave_two_fronts(void **st)
         src[b] = 1;
     }
     int32_t used = -1;
-    const double v = mur_wave_fit(tick, src, pos, N, dt, &used);
+    const double v = mur_wave_fit(tick, src, pos, NULL, N, dt, &used);
     assert_int_equal(used, 2 * PER); /* the copied birds, not the detectors */
     /* ticks are whole: the speed within the rounding of 1.5 m / 12 m/s = 6.25 ticks */
     assert_true(fabs(v - speed) < 0.05 * speed);
@@ -40,16 +40,16 @@ static void falcon_wave_two_fronts(void **st)
     int32_t first[N];
     for (int i = 0; i < N; i++)
         first[i] = 0;
-    const double mixed = mur_wave_fit(tick, first, pos, N, dt, NULL);
+    const double mixed = mur_wave_fit(tick, first, pos, NULL, N, dt, NULL);
     assert_true(fabs(mixed - speed) > 0.3 * speed);
     /* birds not alarmed, alarmed by a front whose first bird is unknown, or fewer than 3: no fit */
     for (int i = 2; i < N; i++)
         src[i] = i < N - 2 ? -1 : 0;
-    assert_true(mur_wave_fit(tick, src, pos, N, dt, &used) == 0.0);
+    assert_true(mur_wave_fit(tick, src, pos, NULL, N, dt, &used) == 0.0);
     assert_int_equal(used, 2);
     for (int i = 0; i < N; i++)
         tick[i] = -1;
-    assert_true(mur_wave_fit(tick, first, pos, N, dt, &used) == 0.0);
+    assert_true(mur_wave_fit(tick, first, pos, NULL, N, dt, &used) == 0.0);
     assert_int_equal(used, 0);
 }
 
@@ -83,7 +83,7 @@ static void falcon_wave_short_fronts(void **st)
         }
     }
     int32_t used = -1;
-    const double v = mur_wave_fit(tick, src, pos, N, dt, &used);
+    const double v = mur_wave_fit(tick, src, pos, NULL, N, dt, &used);
     assert_int_equal(used, FRONTS * 3);
     assert_true(fabs(v - 10.0) < 1e-4);
     /* the free intercept (the first version's fit) on the same points: 14.8 m/s */
@@ -101,11 +101,41 @@ static void falcon_wave_short_fronts(void **st)
     assert_true(fabs(free - 14.8) < 0.05);
 }
 
+/* A group flying across the flock (branch wave6): birds on a line along x, 1 m apart, each copying the
+ * one before 5 ticks (0.1 s) later, so the alarm runs 10 m/s along the line; the group flies at 8 m/s
+ * along z, so each bird is alarmed 0.8 m further along z per hop than its predecessor was. Read where
+ * the birds were (the flock's frame, in which the group moves), the hops look sqrt(1 + 0.64) m long:
+ * 12.8 m/s; in the frame of the front's first bird, which flies with the group: 10 m/s. */
+static void falcon_wave_group_frame(void **st)
+{
+    (void)st;
+    enum { N = 12 };
+    const float dt = 0.02f, vz = 8.0f;
+    int32_t tick[N], src[N];
+    float pos[3 * N], vel[3 * N];
+    memset(pos, 0, sizeof pos);
+    memset(vel, 0, sizeof vel);
+    for (int i = 0; i < N; i++) {
+        tick[i] = 5 * i;
+        src[i] = 0;
+        pos[3 * i] = (float)i;
+        pos[3 * i + 2] = vz * (float)tick[i] * dt;
+        vel[3 * i + 2] = vz;
+    }
+    int32_t used = -1;
+    const double v = mur_wave_fit(tick, src, pos, vel, N, dt, &used);
+    assert_int_equal(used, N - 1);
+    assert_true(fabs(v - 10.0) < 1e-3);
+    const double flock = mur_wave_fit(tick, src, pos, NULL, N, dt, NULL);
+    assert_true(fabs(flock - 10.0 * sqrt(1.64)) < 1e-3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_wave_two_fronts),
         cmocka_unit_test(falcon_wave_short_fronts),
+        cmocka_unit_test(falcon_wave_group_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

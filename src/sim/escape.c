@@ -24,7 +24,7 @@
 
 size_t mur_escape_bytes_per_boid(void)
 {
-    return sizeof(mur_esc_row) + 4 * sizeof(uint8_t) + 3 * sizeof(int32_t) + 6 * sizeof(float);
+    return sizeof(mur_esc_row) + 4 * sizeof(uint8_t) + 3 * sizeof(int32_t) + 9 * sizeof(float);
 }
 
 void mur_escape_clear(mur_flock *f, int32_t i)
@@ -38,6 +38,7 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     f->alarm_k[i] = 0;
     memset(f->alarm_pos + 3 * (size_t)i, 0, 3 * sizeof(float));
     memset(f->vel0 + 3 * (size_t)i, 0, 3 * sizeof(float));
+    memset(f->alarm_vel + 3 * (size_t)i, 0, 3 * sizeof(float));
 }
 
 static bool grow(void **p, size_t bytes)
@@ -54,11 +55,11 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     if (cap <= f->esc_cap)
         return true;
     const size_t c = (size_t)cap;
-    void *p[10] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
-                   f->alarm_k, f->vel0};
-    const size_t b[10] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12};
+    void *p[11] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
+                   f->alarm_k, f->vel0, f->alarm_vel};
+    const size_t b[11] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12};
     bool ok = true;
-    for (int r = 0; r < 10; r++)
+    for (int r = 0; r < 11; r++)
         ok = ok && grow(&p[r], c * b[r]);
     f->erow = p[0];
     f->esc = p[1];
@@ -70,6 +71,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->alarm_from = p[7];
     f->alarm_k = p[8];
     f->vel0 = p[9];
+    f->alarm_vel = p[10];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -91,7 +93,9 @@ void mur_escape_free(mur_flock *f)
     free(f->alarm_from);
     free(f->alarm_k);
     free(f->vel0);
+    free(f->alarm_vel);
     f->vel0 = NULL;
+    f->alarm_vel = NULL;
     f->alarm_src = NULL;
     f->alarm_from = NULL;
     f->alarm_k = NULL;
@@ -278,9 +282,13 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
                 f->alarm_src[i] = src;
                 f->alarm_from[i] = from;
                 f->alarm_k[i] = (uint8_t)(kn > 255 ? 255 : kn);
-                f->alarm_pos[3 * (size_t)i] = b->px - F->centre[0];
-                f->alarm_pos[3 * (size_t)i + 1] = b->py - F->centre[1];
-                f->alarm_pos[3 * (size_t)i + 2] = b->pz - F->centre[2];
+                /* where it was and how it flew (its group's frame: its copiers' alarms are read in it) */
+                f->alarm_pos[3 * (size_t)i] = b->px;
+                f->alarm_pos[3 * (size_t)i + 1] = b->py;
+                f->alarm_pos[3 * (size_t)i + 2] = b->pz;
+                f->alarm_vel[3 * (size_t)i] = b->vx;
+                f->alarm_vel[3 * (size_t)i + 1] = b->vy;
+                f->alarm_vel[3 * (size_t)i + 2] = b->vz;
             }
         }
     }

@@ -441,6 +441,7 @@ static void remove_boid(mur_flock *f, int32_t i)
         f->alarm_k[i] = f->alarm_k[last];
         memcpy(f->vel0 + 3 * (size_t)i, f->vel0 + 3 * (size_t)last, 3 * sizeof(float));
         memcpy(f->alarm_pos + 3 * (size_t)i, f->alarm_pos + 3 * (size_t)last, 3 * sizeof(float));
+        memcpy(f->alarm_vel + 3 * (size_t)i, f->alarm_vel + 3 * (size_t)last, 3 * sizeof(float));
     }
     for (int32_t j = 0; j < last; j++) {
         f->alarm_src[j] = f->alarm_src[j] == i ? -1 : (f->alarm_src[j] == last ? i : f->alarm_src[j]);
@@ -450,7 +451,22 @@ static void remove_boid(mur_flock *f, int32_t i)
     f->def.boids = last;
 }
 
-double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, int32_t n, float dt, int32_t *used)
+/* How far bird i's alarm is from bird o's, at alarm ticks ti and to: in o's frame (o's position moved
+ * on at o's velocity then, vel; NULL: the positions as they are), so neither the flock's flight nor
+ * o's group's flight across the flock is read as the alarm's travel. */
+static double alarm_gap(const float *pos, const float *vel, int32_t i, int32_t o, double t)
+{
+    const float *p = pos + 3 * (size_t)i, *p0 = pos + 3 * (size_t)o;
+    double g2 = 0.0;
+    for (int c = 0; c < 3; c++) {
+        const double g = (double)p[c] - p0[c] - (vel ? vel[3 * (size_t)o + c] * t : 0.0);
+        g2 += g * g;
+    }
+    return sqrt(g2);
+}
+
+double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, const float *vel, int32_t n, float dt,
+                    int32_t *used)
 {
     /* each copied bird against its own front's first bird (a bird alarmed by another front than the
      * earliest one is not read as a far, fast one): the distance its alarm travelled from that bird and
@@ -458,17 +474,18 @@ double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, i
      * first bird is its origin (distance 0, time 0), so no intercept is fitted: a line with a free
      * intercept through fronts of one or two hops (small flocks, where the falcon alarms many birds
      * itself), whose time does not grow with distance within a hop, reads the spread of the hops'
-     * lengths as speed and runs off to tens of m/s (docs/falcon.md) */
+     * lengths as speed and runs off to tens of m/s (docs/falcon.md). The distance is taken in the
+     * front's first bird's frame (vel): in a flock of several groups flying different ways, the whole
+     * flock's frame reads a group's own flight as the alarm's (branch wave6) */
     double sd = 0, st = 0;
     int32_t m = 0;
     for (int32_t i = 0; i < n; i++) {
         const int32_t o = src[i];
         if (tick[i] < 0 || o < 0 || o == i || o >= n || tick[o] < 0 || tick[o] > tick[i])
             continue;
-        const float *p = pos + 3 * (size_t)i, *p0 = pos + 3 * (size_t)o;
-        const double dx = p[0] - p0[0], dy = p[1] - p0[1], dz = p[2] - p0[2];
-        sd += sqrt(dx * dx + dy * dy + dz * dz);
-        st += (double)(tick[i] - tick[o]) * dt;
+        const double t = (double)(tick[i] - tick[o]) * dt;
+        sd += alarm_gap(pos, vel, i, o, t);
+        st += t;
         m++;
     }
     if (used)
@@ -492,25 +509,25 @@ static void wave(mur_flock *f, const mur_step *s)
             first = i;
     }
     int32_t copied = 0;
-    const double speed = mur_wave_fit(f->alarm_tick, f->alarm_src, f->alarm_pos, f->n, s->def->dt, &copied);
+    const double speed = mur_wave_fit(f->alarm_tick, f->alarm_src, f->alarm_pos, f->alarm_vel, f->n, s->def->dt,
+                                      &copied);
     const mur_falcon *F = &f->falcon;
     event(f, MUR_EVENT_WAVE, first, first >= 0 ? f->alarm_pos + 3 * (size_t)first : NULL, speed, F->mean_speed,
           count);
     /* how many of them the alarm reached by copying (the wave's birds), and how many saw the falcon or
      * fled from it themselves (the direct reaction) */
     event(f, MUR_EVENT_COPIED, first, NULL, count > 0 ? (double)copied / count : 0.0, (double)self, copied);
-    /* the copies themselves, hop by hop: each copier against the neighbour it copied (both positions in
-     * the flock's frame at their alarm times); what a wave's speed is made of (docs/falcon.md) */
+    /* the copies themselves, hop by hop: each copier against the neighbour it copied (in that
+     * neighbour's frame, as the fronts); what a wave's speed is made of (docs/falcon.md) */
     double hd = 0.0, ht = 0.0, hk = 0.0;
     int32_t hops = 0;
     for (int32_t i = 0; i < f->n; i++) {
         const int32_t j = f->alarm_from[i];
         if (f->alarm_tick[i] < 0 || j < 0 || j >= f->n || f->alarm_tick[j] < 0 || f->alarm_tick[j] > f->alarm_tick[i])
             continue;
-        const float *p = f->alarm_pos + 3 * (size_t)i, *q = f->alarm_pos + 3 * (size_t)j;
-        const double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
-        hd += sqrt(dx * dx + dy * dy + dz * dz);
-        ht += (double)(f->alarm_tick[i] - f->alarm_tick[j]) * s->def->dt;
+        const double t = (double)(f->alarm_tick[i] - f->alarm_tick[j]) * s->def->dt;
+        hd += alarm_gap(f->alarm_pos, f->alarm_vel, i, j, t);
+        ht += t;
         hk += f->alarm_k[i];
         hops++;
     }

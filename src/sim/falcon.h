@@ -49,11 +49,14 @@ void mur_falcon_plan(mur_flock *f, const struct mur_step *s);
 void mur_escape_boid(mur_flock *f, const struct mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n);
 /// The speed of the alarm fronts, m/s: over the copied birds i (tick[i] >= 0, src[i] >= 0 another bird),
-/// the sum of the distances from their fronts' first birds (positions pos, 3 floats a bird) over the
-/// sum of the times since those birds' alarms, t = (tick[i] - tick[src[i]]) * dt: a chain of hops of
-/// any lengths, one hop per tau, gives the mean hop over tau. 0 with fewer than 3 such birds or no
-/// time. The birds used into *used (NULL: not wanted).
-double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, int32_t n, float dt, int32_t *used);
+/// the sum of the distances from their fronts' first birds over the sum of the times since those birds'
+/// alarms, t = (tick[i] - tick[src[i]]) * dt: a chain of hops of any lengths, one hop per tau, gives
+/// the mean hop over tau. The distance is |pos[i] - pos[o] - vel[o] * t| (positions and velocities at
+/// the alarm ticks, 3 floats a bird; o = src[i]): in the frame of the front's first bird, which flies
+/// with its group (vel NULL: |pos[i] - pos[o]|). 0 with fewer than 3 such birds or no time. The birds
+/// used into *used (NULL: not wanted).
+double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, const float *vel, int32_t n, float dt,
+                    int32_t *used);
 /// Each bird's escape state into the view (esc) and what a neighbour may copy next tick (ecopy: an
 /// escape that will then have lasted escape_latency); returns the number of escaping birds. Called by
 /// mur_falcon_commit after the boids moved.

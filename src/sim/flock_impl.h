@@ -115,7 +115,8 @@ struct mur_flock {
     uint8_t *esc;              ///< per boid: mur_escape_state | side << 3 after the last tick (the view)
     uint8_t *ecopy;            ///< per boid: the escape a neighbour may copy next tick (kind | side << 3), 0 none
     int32_t *alarm_tick;       ///< per boid: ticks from the attack's start to its first alarm in it, -1 none
-    float *alarm_pos;          ///< per boid: its position then, relative to the flock's centre, 3 floats
+    float *alarm_pos;          ///< per boid: its position then, 3 floats
+    float *alarm_vel;          ///< per boid: its velocity then (the frame its copiers' alarms are read in), 3 floats
     int32_t *alarm_src;        ///< per boid: the bird whose own alarm started its front (itself: it saw the falcon), -1 none
     uint8_t *sesc;             ///< per sorted slot: ecopy of the boid there
     int32_t *alarm_from;       ///< per boid: the neighbour whose escape it copied (its first alarm), -1 none
