@@ -226,12 +226,13 @@ typedef struct mur_flock_def {
     float escape_turn;          ///< weight of the turn away from the falcon
     float escape_speedup;       ///< weight of the speed-up
     bool escape_copy_side;      ///< copiers take the neighbour's side too (off: each turns away from the falcon itself)
-    float escape_reaction;      ///< mean reaction time to one copyable escaping neighbour, s (0 = copy at once)
+    float escape_reaction;      ///< mean reaction time to a copyable escaping neighbour escape_copy_dist away, s (0 = at once)
     float escape_flee_time;     ///< a bird the falcon would reach within this time flees away from its path, s (0 = never)
     float escape_flee_accel;    ///< acceleration of that flight away from the falcon's path, m/s^2
     float escape_flee_loom;     ///< looming rate (closing speed / distance) of full flight, 1/s; slower: in proportion (0 = full)
-    float escape_copy_dist;     ///< a neighbour this far is copied at rate 1 / escape_reaction, nearer faster, farther
-                                ///< slower, as the inverse square of its distance, m (0 = every neighbour at that rate)
+    float escape_copy_dist;     ///< the nearest escaping neighbour is copied at rate 1 / escape_reaction when this far,
+                                ///< nearer faster, farther slower, as the inverse square of its distance, m (0 = rate
+                                ///< k / escape_reaction with k escaping neighbours at any distance)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
