@@ -58,7 +58,9 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # this round (issue 26, branch wave6, from main 086c6d1): tuned on TUNING_SEEDS only (escape_copy_dist);
 # reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 03:15 UTC before any run of
 # this branch's code on them, so that each attack pairs with main's on the merged preset
-# (results_*_order.json)
+# (results_*_order.json). A run started at 03:15 on an earlier state of the branch (the rate summed over
+# the neighbours, the flock's frame) was stopped at 03:19 before it wrote anything, unread; the
+# reporting run and the supplement ran on commit 50245dd's code from 03:39 UTC
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
