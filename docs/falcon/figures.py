@@ -4,7 +4,7 @@
     /usr/bin/python3 docs/falcon/figures.py            # all four PNGs into docs/falcon/
     /usr/bin/python3 docs/falcon/figures.py --no-alarm # the three from the json only
     ... --results FILE                                 # from another run's json (default
-                                                       # results_reporting_mix.json, this round's)
+                                                       # results_reporting_wave6.json, this round's)
 
 wave_vs_n.png       wave speed against N (each attack, the median), the field's range beside it
 wave_vs_flock.png   wave speed against the flock's speed (each attack), lines at 1x and 1.3x
@@ -37,8 +37,8 @@ FIELD = (3.7, 13.4, 25.0)  # Procaccini et al. 2011: range and mean, m/s
 
 
 def load():
-    """--results FILE (default: this round's reporting run, results_reporting_mix.json)"""
-    path = os.path.join(HERE, "results_reporting_mix.json")
+    """--results FILE (default: this round's reporting run, results_reporting_wave6.json)"""
+    path = os.path.join(HERE, "results_reporting_wave6.json")
     if "--results" in sys.argv:
         path = sys.argv[sys.argv.index("--results") + 1]
     with open(path) as fp:
