@@ -367,7 +367,7 @@ typedef enum mur_event_kind {
     MUR_EVENT_HOP = 6,          ///< with the wave: the copies hop by hop, count = copies, value = mean distance from
                                 ///< the copied neighbour, m, aux = mean time after its alarm, s, pos[0] = mean
                                 ///< number of neighbours that could be copied then
-    MUR_EVENT_PART = 7,         ///< every 0.5 s for 30 s from the attack's end: the birds alarmed in the attack
+    MUR_EVENT_PART = 7,         ///< every 0.5 s for 30 s from the attack's end (or to the next attack): the birds alarmed in the attack
                                 ///< (count, flying), value = their polarisation now, aux = at the attack's start
     MUR_EVENT_KIND_COUNT
 } mur_event_kind;

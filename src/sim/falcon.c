@@ -451,9 +451,9 @@ static void remove_boid(mur_flock *f, int32_t i)
     f->def.boids = last;
 }
 
-/* How far bird i's alarm is from bird o's, at alarm ticks ti and to: in o's frame (o's position moved
- * on at o's velocity then, vel; NULL: the positions as they are), so neither the flock's flight nor
- * o's group's flight across the flock is read as the alarm's travel. */
+/* How far bird i's alarm is from bird o's, t seconds after o's: in o's frame (o's position moved on
+ * at o's velocity then, vel; NULL: the positions as they are), so neither the flock's flight nor o's
+ * group's flight across the flock is read as the alarm's travel. */
 static double alarm_gap(const float *pos, const float *vel, int32_t i, int32_t o, double t)
 {
     const float *p = pos + 3 * (size_t)i, *p0 = pos + 3 * (size_t)o;
