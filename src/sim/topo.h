@@ -14,12 +14,8 @@ struct mur_step;
 
 /// Most neighbours in a list: floor(20) + 1.
 #define MUR_TOPO_MAX 21
-/// Boids per grid cell the topological search asks the grid for, where its cells are sized from the
-/// flock's bounding box (a flock that fills its box: the forming flock; a thin flock's cells come from
-/// its spacing, grid.c). 4 and not 2: a forming flock's k-th neighbour then lies past the block less
-/// often (callgrind, forming 100k, 8 ticks from the spawn: 8.6% fewer instructions; 3 and 5 within 1%
-/// of 4; docs/performance.md "The starling tick's profile and the forming flock's cells").
-#define MUR_TOPO_CELL_BOIDS 4.0f
+/// Boids per grid cell the topological search asks the grid for.
+#define MUR_TOPO_CELL_BOIDS 2.0f
 
 /// One neighbour: squared distance, boid index, sorted slot.
 typedef struct mur_topo_nb {
