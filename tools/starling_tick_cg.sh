@@ -9,7 +9,7 @@
 # (one per mur_grid_build, i.e. per tick; the last dumps are the bench's closing measure) the
 # instructions of the whole dump and of the search (grow, beyond, gather, block_at and the pass's
 # driver mur_topo_pass) and the batch (mur_topo_batch_run), per boid, then their means over the ticks
-# after the first two (settled: the timed ticks; forming: ticks 3..T).
+# but the first two and the last (settled with T = 3: the 3 timed ticks less the last; use T >= 3).
 set -uo pipefail
 n=100k ticks=3 sc=starling-settled
 . "$(dirname "$0")/starling_args.sh"
@@ -21,18 +21,19 @@ for b in "$@"; do
     --reference off >/dev/null 2>&1
   echo "== $b: $sc $n, 1 thread, $ticks ticks (dump k + 1 = tick k)"
   nn=$n; nn=${nn/k/000}; nn=${nn/M/000000}
-  for f in $(ls "$d"/cg.* | sort -t. -k2 -n); do
+  for f in $(ls "$d"/cg.* | sort -V); do
     callgrind_annotate "$f" 2>/dev/null | awk -v N="$nn" -v F="${f##*.}" '
       /PROGRAM TOTALS/ { t = $1; gsub(",", "", t) }
-      / (grow_|beyond_|gather_avx2|gather_base|block_at|block_in_place_|mur_topo_pass)/ { c = $1; gsub(",", "", c); s += c }
-      / mur_topo_batch_run/ { c = $1; gsub(",", "", c); bt += c }
+      /:(grow_|beyond_|gather_avx2|gather_base|block_at|block_in_place_|mur_topo_pass)/ { c = $1; gsub(",", "", c); s += c }
+      /:mur_topo_batch_run/ { c = $1; gsub(",", "", c); bt += c }
       END { printf "dump %s: total %.1f, search and driver %.1f, batch %.1f per boid\n", F, t / N, s / N, bt / N }'
   done | tee "$d/sum.txt"
-  # dump 1 is the set-up (before the first grid build), dump k + 1 tick k (tick 1: cells from the
-  # box); ticks 1 and 2 are left out of the sum
-  w=0; [ "$sc" = starling-settled ] && w=2
-  awk -v lo=4 -v hi=$((ticks + w + 1)) '{ k = $2 + 0 } k >= lo && k <= hi { t += $4; s += $8; b += $10; m++ }
-    END { if (m) printf "dumps %d..%d (%d ticks): total %.1f, search and driver %.1f, batch %.1f per boid-tick\n", lo, hi, m, t / m, s / m, b / m }' \
+  # the ticks are the dumps with a topological pass (the bench's set-up builds other grids first): the
+  # first two of them (the first tick's cells come from the box) and the last (it runs on to the
+  # bench's closing measure) are left out of the mean
+  awk '$8 > 0 { k[++m] = $2; t[m] = $4; s[m] = $8; b[m] = $10 }
+    END { for (j = 3; j < m; j++) { T += t[j]; S += s[j]; B += b[j]; c++ }
+          if (c) printf "mean of %d ticks (dumps %d..%d): total %.1f, search and driver %.1f, batch %.1f per boid-tick\n", c, k[3], k[m - 1], T / c, S / c, B / c }' \
     FS='[ :,]+' "$d/sum.txt"
   rm -rf "$d"
 done
