@@ -9,10 +9,11 @@
 # (dump k: the instructions from grid build k-1 to grid build k; the bench's set-up builds grids of
 # its own first, and the last dump is the closing measure) the instructions of the whole dump, of the
 # search (grow, beyond, gather, block_at and the pass's driver mur_topo_pass), of the batch
-# (mur_topo_batch_run) and of grow alone, per boid; then their means over the dumps with a
-# topological pass (the search over 5% of the dump) less the first two of them (settled: the bench's
-# measure of the state and the first tick, whose cells come from the box; forming: ticks 1 and 2)
-# and the last (it runs on into the closing measure). Use T >= 4.
+# (mur_topo_batch_run) and of grow alone, per boid; then their means over the ticks (the dumps whose
+# search takes over 100 instructions a boid: the bench's set-up builds small grids of its own first)
+# less the first (settled: the first tick, whose cells come from the box, with no spacing measured
+# yet; forming: tick 1 of the spawn) and the last (it runs on into the bench's closing measure).
+# Use T >= 3.
 set -uo pipefail
 n=100k ticks=3 sc=starling-settled
 . "$(dirname "$0")/starling_args.sh"
@@ -35,12 +36,10 @@ for b in "$@"; do
                     if (fn ~ /^grow_/) gr += $2 }
       END { printf "dump %s: total %.1f, search and driver %.1f, batch %.1f per boid (grow %.1f)\n", F, t / N, s / N, bt / N, gr / N }' "$f"
   done | tee "$d/sum.txt"
-  # the ticks are the dumps with a topological pass (the bench's set-up builds other grids first): the
-  # first two of them (the first tick's cells come from the box) and the last (it runs on to the
-  # bench's closing measure) are left out of the mean
-  awk '$8 > 0.05 * $4 { k[++m] = $2; t[m] = $4; s[m] = $8; b[m] = $10 }
-    END { for (j = 3; j < m; j++) { T += t[j]; S += s[j]; B += b[j]; c++ }
-          if (c) printf "mean of %d ticks (dumps %d..%d): total %.1f, search and driver %.1f, batch %.1f per boid-tick\n", c, k[3], k[m - 1], T / c, S / c, B / c }' \
+  # the ticks' mean, less the first tick and the last dump (see the top)
+  awk '$8 > 100 { k[++m] = $2; t[m] = $4; s[m] = $8; b[m] = $10 }
+    END { for (j = 2; j < m; j++) { T += t[j]; S += s[j]; B += b[j]; c++ }
+          if (c) printf "mean of %d ticks (dumps %d..%d): total %.1f, search and driver %.1f, batch %.1f per boid-tick\n", c, k[2], k[m - 1], T / c, S / c, B / c }' \
     FS='[ :,]+' "$d/sum.txt"
   rm -rf "$d"
 done
