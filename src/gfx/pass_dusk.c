@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 const float mur_dusk_horizon[3] = {0.950f, 0.760f, 0.560f};
 static const float dusk_zenith[3] = {0.310f, 0.400f, 0.600f};
@@ -195,31 +196,36 @@ static int build_silhouette(line_vertex *v, int room, const mur_render_frame *f,
     return n;
 }
 
-/* The sky and the land below the horizon, everywhere (the frame's first pass: it replaces the clear). */
+/* The sky and the land below the horizon, everywhere (the frame's first pass: it replaces the clear;
+ * the dusk frame has no depth test: renderer.c). */
 void mur_pass_dusk_sky(mur_renderer *r, const mur_render_frame *f, int height)
 {
     glUseProgram(r->line_prog);
     glUniformMatrix4fv(r->line_u_vp, 1, GL_FALSE, (const float *)f->ident);
-    glDisable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
     mur_draw_colored(r, GL_TRIANGLES, r->geom, build_dusk_sky(r->geom, f, height));
-    glDepthMask(GL_TRUE);
-    glEnable(GL_DEPTH_TEST);
 }
 
-/* The silhouette on the horizon (none with horizon=none): no depth test or write, its depth clamped
- * so the far plane (set by the flock) does not cut it; the birds are always nearer. */
+/* The silhouette on the horizon (none with horizon=none): no depth test (the dusk frame has none), its
+ * depth clamped so the far plane (set by the flock) does not cut it; the birds are always nearer. */
 void mur_pass_dusk_horizon(mur_renderer *r, const mur_render_frame *f, const mur_scene *s)
 {
     if (s->horizon == MUR_HORIZON_NONE)
         return;
     glUseProgram(r->line_prog);
     glUniformMatrix4fv(r->line_u_vp, 1, GL_FALSE, (const float *)f->vp);
-    glDisable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
+    /* fixed in the world: built again only when its ring or the ground moved (a world resize, another
+     * preset) or the horizon changed */
+    const float key[5] = {fmaxf(RING_MIN_RADIUS, 8.0f * f->ext), f->centre[0], f->centre[2], s->ground,
+                          (float)s->horizon};
+    glBindVertexArray(r->sil_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->sil_vbo);
+    if (r->sil_n < 0 || memcmp(key, r->sil_key, sizeof key) != 0) {
+        r->sil_n = build_silhouette(r->geom, GEOM_MAX_VERTS, f, s);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->sil_n * sizeof r->geom[0]), r->geom, GL_STATIC_DRAW);
+        memcpy(r->sil_key, key, sizeof key);
+    }
     glEnable(GL_DEPTH_CLAMP);
-    mur_draw_colored(r, GL_TRIANGLES, r->geom, build_silhouette(r->geom, GEOM_MAX_VERTS, f, s));
+    if (r->sil_n > 0)
+        glDrawArrays(GL_TRIANGLES, 0, r->sil_n);
     glDisable(GL_DEPTH_CLAMP);
-    glDepthMask(GL_TRUE);
-    glEnable(GL_DEPTH_TEST);
 }

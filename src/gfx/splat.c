@@ -19,12 +19,25 @@
 
 #include "shader.h"
 
+/* One point as projected: its shape (one pixel, or a V: vw pixels wide, tip pixels at each wing tip)
+ * at pixel column i0 and GL row top, its coverage a and its share of haze. */
+typedef struct splat_pt {
+    int32_t i0, top;
+    int32_t vw, tip;
+    float a, ahz; /* alpha, alpha x haze */
+} splat_pt;
+
 struct mur_splat {
     GLuint prog, vao, tex;
     GLint u_rect, u_view, u_tex, u_origin;
     int tw, th;      /* the texture's size: the viewport's */
-    float *acc;      /* tw*th*4: premultiplied colour and coverage; zero between frames */
+    /* the touched rectangle's pixels, rw x rh, row-major from its first: coverage A and the haze's
+     * share V of the premultiplied colour, which is (A - V) x bird + V x haze (every point blends the
+     * same two colours); zeroed just before the points blend into it, so it is in the cache */
+    float *acc;
     uint8_t *rgba;   /* the touched rectangle, packed, as 8-bit texels */
+    splat_pt *pts;   /* the points as projected, in draw order */
+    int32_t cap;     /* points pts holds */
 };
 
 mur_splat *mur_splat_create(void)
@@ -55,6 +68,7 @@ void mur_splat_destroy(mur_splat *sp)
     glDeleteTextures(1, &sp->tex);
     free(sp->acc);
     free(sp->rgba);
+    free(sp->pts);
     free(sp);
 }
 
@@ -66,7 +80,7 @@ static bool fit(mur_splat *sp, int w, int h)
     free(sp->acc);
     free(sp->rgba);
     const size_t px = (size_t)w * (size_t)h;
-    sp->acc = calloc(px * 4, sizeof(float));
+    sp->acc = malloc(px * 2 * sizeof(float));
     sp->rgba = malloc(px * 4);
     if (!sp->acc || !sp->rgba) {
         free(sp->acc);
@@ -87,29 +101,25 @@ static bool fit(mur_splat *sp, int w, int h)
     return true;
 }
 
-/* Blend premultiplied colour and coverage c over pixels [i0, i1) of row j (clipped to the w x h
- * viewport), growing the touched rectangle. */
-static void blend_span(mur_splat *sp, int w, int h, int j, int i0, int i1, const float c[4], int *x0, int *y0,
-                       int *x1, int *y1)
+/* Blend a point's coverage a and haze share ahz over pixels [i0, i1) of the rectangle's row j (the
+ * span already clipped to the viewport, so inside the rectangle). */
+static void blend_span(float *row, int i0, int i1, float a, float ahz)
 {
-    if (j < 0 || j >= h)
-        return;
-    i0 = i0 < 0 ? 0 : i0;
-    i1 = i1 > w ? w : i1;
-    if (i0 >= i1)
-        return;
-    *x0 = i0 < *x0 ? i0 : *x0;
-    *x1 = i1 > *x1 ? i1 : *x1;
-    *y0 = j < *y0 ? j : *y0;
-    *y1 = j + 1 > *y1 ? j + 1 : *y1;
-    const float keep = 1.0f - c[3];
-    float *px = sp->acc + 4 * ((size_t)j * (size_t)w + (size_t)i0);
-    for (int i = i0; i < i1; i++, px += 4) {
-        px[0] = c[0] + px[0] * keep;
-        px[1] = c[1] + px[1] * keep;
-        px[2] = c[2] + px[2] * keep;
-        px[3] = c[3] + px[3] * keep;
+    const float keep = 1.0f - a;
+    for (float *px = row + 2 * i0, *end = row + 2 * i1; px < end; px += 2) {
+        px[0] = a + px[0] * keep;
+        px[1] = ahz + px[1] * keep;
     }
+}
+
+/* One span of a point, row j, pixels [s0, s1), clipped to the w x h viewport (so inside the rectangle
+ * whose first pixel is x0, y0 and whose rows are rw pixels long). */
+static void span(float *acc, int rw, int x0, int y0, int w, int h, int j, int s0, int s1, float a, float ahz)
+{
+    s0 = s0 < 0 ? 0 : s0;
+    s1 = s1 > w ? w : s1;
+    if (j >= 0 && j < h && s0 < s1)
+        blend_span(acc + 2 * (size_t)(j - y0) * (size_t)rw, s0 - x0, s1 - x0, a, ahz);
 }
 
 static uint8_t to8(float v)
@@ -118,17 +128,35 @@ static uint8_t to8(float v)
     return (uint8_t)(v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
 }
 
+/* Room for n projected points. */
+static bool reserve(mur_splat *sp, int32_t n)
+{
+    if (n <= sp->cap)
+        return true;
+    splat_pt *p = realloc(sp->pts, (size_t)n * sizeof *p);
+    if (!p)
+        return false;
+    sp->pts = p;
+    sp->cap = n;
+    return true;
+}
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
 bool mur_splat_draw(mur_splat *sp, const mur_render_frame *f, const float *pos, int32_t n, float boid_size,
                     const float color[3], const float haze[3], float fog_dist)
 {
     GLint samples = 0;
     glGetIntegerv(GL_SAMPLES, &samples);
-    if (samples > 0 || f->width <= 0 || f->height <= 0 || !fit(sp, f->width, f->height))
+    if (samples > 0 || f->width <= 0 || f->height <= 0 || !fit(sp, f->width, f->height) || !reserve(sp, n))
         return false;
     const int w = f->width, h = f->height;
     const float *m = (const float *)f->vp; /* column-major: m[4 * col + row] */
     const float k = 0.7f * boid_size * f->px_per_wu, inv_fog = 1.0f / fmaxf(fog_dist, 1e-3f);
     int x0 = w, y0 = h, x1 = 0, y1 = 0; /* the touched rectangle, [x0, x1) x [y0, y1) */
+    int32_t np = 0;
+    /* first each point's shape, place and colour, and the rectangle they touch */
     for (int32_t q = 0; q < n; q++) {
         const float *p = pos + 3 * (size_t)q;
         const float cw = m[3] * p[0] + m[7] * p[1] + m[11] * p[2] + m[15];
@@ -149,9 +177,6 @@ bool mur_splat_draw(mur_splat *sp, const mur_render_frame *f, const float *pos, 
         const float dx = f->eye[0] - p[0], dy = f->eye[1] - p[1], dz = f->eye[2] - p[2];
         const float d2 = (dx * dx + dy * dy + dz * dz) * inv_fog * inv_fog;
         const float hz = fminf(1.0f - expf(-0.5f * d2), 0.5f);
-        const float c[4] = {(color[0] + (haze[0] - color[0]) * hz) * a,
-                            (color[1] + (haze[1] - color[1]) * hz) * a,
-                            (color[2] + (haze[2] - color[2]) * hz) * a, a};
         /* the pixels whose centres lie in the shape's box round the point, the centre snapped to
          * 1/256 pixel as llvmpipe's rasteriser does (its rows counted from the top) */
         const float iw = 1.0f / cw;
@@ -161,23 +186,39 @@ bool mur_splat_draw(mur_splat *sp, const mur_render_frame *f, const float *pos, 
         const int i0 = (int)ceilf((rintf(256.0f * (xw - 0.5f)) - 128.0f * (float)vw) / 256.0f);
         const int r0 = (int)ceilf((rintf(256.0f * (yt - 0.5f)) - 128.0f * (float)vh) / 256.0f);
         const int top = h - 1 - r0; /* GL's row of the top (the wing tips, or the one pixel) */
-        if (vw == 1) {
-            blend_span(sp, w, h, top, i0, i0 + 1, c, &x0, &y0, &x1, &y1);
-        } else {
-            blend_span(sp, w, h, top, i0, i0 + tip, c, &x0, &y0, &x1, &y1);
-            blend_span(sp, w, h, top, i0 + vw - tip, i0 + vw, c, &x0, &y0, &x1, &y1);
-            blend_span(sp, w, h, top - 1, i0 + 1, i0 + vw - 1, c, &x0, &y0, &x1, &y1); /* the body */
-        }
+        /* the shape's box (rows top - vh + 1 to top), clipped to the viewport */
+        const int bx0 = imax(i0, 0), bx1 = imin(i0 + vw, w), by0 = imax(top - vh + 1, 0), by1 = imin(top + 1, h);
+        if (bx0 >= bx1 || by0 >= by1)
+            continue;
+        x0 = imin(x0, bx0);
+        x1 = imax(x1, bx1);
+        y0 = imin(y0, by0);
+        y1 = imax(y1, by1);
+        sp->pts[np++] = (splat_pt){i0, top, vw, tip, a, a * hz};
     }
     if (x0 >= x1 || y0 >= y1)
         return true; /* nothing on screen */
     const int rw = x1 - x0, rh = y1 - y0;
+    /* then the points blend, in draw order, into the rectangle (zeroed now: in the cache) */
+    memset(sp->acc, 0, (size_t)rw * (size_t)rh * 2 * sizeof(float));
+    for (int32_t q = 0; q < np; q++) {
+        const splat_pt *p = &sp->pts[q];
+        if (p->vw == 1) {
+            span(sp->acc, rw, x0, y0, w, h, p->top, p->i0, p->i0 + 1, p->a, p->ahz);
+        } else {
+            span(sp->acc, rw, x0, y0, w, h, p->top, p->i0, p->i0 + p->tip, p->a, p->ahz);
+            span(sp->acc, rw, x0, y0, w, h, p->top, p->i0 + p->vw - p->tip, p->i0 + p->vw, p->a, p->ahz);
+            span(sp->acc, rw, x0, y0, w, h, p->top - 1, p->i0 + 1, p->i0 + p->vw - 1, p->a, p->ahz); /* the body */
+        }
+    }
+    /* the rectangle as 8-bit premultiplied texels: colour (A - V) x bird + V x haze */
     uint8_t *t = sp->rgba;
-    for (int j = y0; j < y1; j++) {
-        float *px = sp->acc + 4 * ((size_t)j * (size_t)w + (size_t)x0);
-        for (int i = 0; i < 4 * rw; i++)
-            *t++ = to8(px[i]);
-        memset(px, 0, (size_t)rw * 4 * sizeof(float)); /* zero again for the next frame */
+    for (const float *px = sp->acc, *end = sp->acc + 2 * (size_t)rw * (size_t)rh; px < end; px += 2) {
+        const float A = px[0], V = px[1];
+        *t++ = to8((A - V) * color[0] + V * haze[0]);
+        *t++ = to8((A - V) * color[1] + V * haze[1]);
+        *t++ = to8((A - V) * color[2] + V * haze[2]);
+        *t++ = to8(A);
     }
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, sp->tex);
@@ -189,12 +230,11 @@ bool mur_splat_draw(mur_splat *sp, const mur_render_frame *f, const float *pos, 
     glUniform2f(sp->u_view, (float)w, (float)h);
     glUniform1i(sp->u_tex, 0);
     glUniform2i(sp->u_origin, x0, y0);
-    glDisable(GL_DEPTH_TEST);
+    /* (the dusk frame, the only one splatted, has no depth test: renderer.c) */
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA); /* premultiplied: colour + frame * (1 - coverage) */
     glBindVertexArray(sp->vao);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glEnable(GL_DEPTH_TEST);
     glBindTexture(GL_TEXTURE_2D, 0);
     return true;
 }
