@@ -27,15 +27,21 @@ typedef struct splat_pt {
     float a, ahz; /* alpha, alpha x haze */
 } splat_pt;
 
+/* The rectangle's tiles (TILE x TILE pixels from its first): only those a point touched are
+ * converted to texels and covered by the quads (most of a spread flock's rectangle is sky). */
+enum { TILE = 16 };
+
 struct mur_splat {
-    GLuint prog, vao, tex;
-    GLint u_rect, u_view, u_tex, u_origin;
+    GLuint prog, vao, vbo, tex;
+    GLint u_view, u_tex, u_origin;
     int tw, th;      /* the texture's size: the viewport's */
     /* the touched rectangle's pixels, rw x rh, row-major from its first: coverage A and the haze's
      * share V of the premultiplied colour, which is (A - V) x bird + V x haze (every point blends the
      * same two colours); zeroed just before the points blend into it, so it is in the cache */
     float *acc;
     uint8_t *rgba;   /* the touched rectangle, packed, as 8-bit texels */
+    uint8_t *touched; /* per tile of the rectangle, row-major: a point blended into it */
+    float *quads;     /* the quads over runs of touched tiles: 6 vertices each, x and y in pixels */
     splat_pt *pts;   /* the points as projected, in draw order */
     int32_t cap;     /* points pts holds */
 };
@@ -50,11 +56,16 @@ mur_splat *mur_splat_create(void)
         free(sp);
         return NULL;
     }
-    sp->u_rect = glGetUniformLocation(sp->prog, "u_rect");
     sp->u_view = glGetUniformLocation(sp->prog, "u_view");
     sp->u_tex = glGetUniformLocation(sp->prog, "u_tex");
     sp->u_origin = glGetUniformLocation(sp->prog, "u_origin");
     glGenVertexArrays(1, &sp->vao);
+    glGenBuffers(1, &sp->vbo);
+    glBindVertexArray(sp->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, sp->vbo);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), NULL);
+    glBindVertexArray(0);
     glGenTextures(1, &sp->tex);
     return sp;
 }
@@ -65,9 +76,12 @@ void mur_splat_destroy(mur_splat *sp)
         return;
     glDeleteProgram(sp->prog);
     glDeleteVertexArrays(1, &sp->vao);
+    glDeleteBuffers(1, &sp->vbo);
     glDeleteTextures(1, &sp->tex);
     free(sp->acc);
     free(sp->rgba);
+    free(sp->touched);
+    free(sp->quads);
     free(sp->pts);
     free(sp);
 }
@@ -79,14 +93,22 @@ static bool fit(mur_splat *sp, int w, int h)
         return true;
     free(sp->acc);
     free(sp->rgba);
-    const size_t px = (size_t)w * (size_t)h;
+    free(sp->touched);
+    free(sp->quads);
+    const size_t px = (size_t)w * (size_t)h, tiles = (size_t)(w / TILE + 1) * (size_t)(h / TILE + 1);
     sp->acc = malloc(px * 2 * sizeof(float));
     sp->rgba = malloc(px * 4);
-    if (!sp->acc || !sp->rgba) {
+    sp->touched = malloc(tiles);
+    sp->quads = malloc(tiles * 12 * sizeof(float));
+    if (!sp->acc || !sp->rgba || !sp->touched || !sp->quads) {
         free(sp->acc);
         free(sp->rgba);
+        free(sp->touched);
+        free(sp->quads);
         sp->acc = NULL;
         sp->rgba = NULL;
+        sp->touched = NULL;
+        sp->quads = NULL;
         sp->tw = sp->th = 0;
         return false;
     }
@@ -112,14 +134,24 @@ static void blend_span(float *row, int i0, int i1, float a, float ahz)
     }
 }
 
-/* One span of a point, row j, pixels [s0, s1), clipped to the w x h viewport (so inside the rectangle
- * whose first pixel is x0, y0 and whose rows are rw pixels long). */
-static void span(float *acc, int rw, int x0, int y0, int w, int h, int j, int s0, int s1, float a, float ahz)
+/* The rectangle being splatted: its first pixel, its width in pixels and in tiles, the viewport. */
+typedef struct splat_rect {
+    int x0, y0, rw, cols, w, h;
+} splat_rect;
+
+/* One span of a point, row j, pixels [s0, s1), clipped to the viewport (so inside the rectangle),
+ * and the tiles it touches marked. */
+static void span(mur_splat *sp, const splat_rect *R, int j, int s0, int s1, float a, float ahz)
 {
     s0 = s0 < 0 ? 0 : s0;
-    s1 = s1 > w ? w : s1;
-    if (j >= 0 && j < h && s0 < s1)
-        blend_span(acc + 2 * (size_t)(j - y0) * (size_t)rw, s0 - x0, s1 - x0, a, ahz);
+    s1 = s1 > R->w ? R->w : s1;
+    if (j < 0 || j >= R->h || s0 >= s1)
+        return;
+    const int i0 = s0 - R->x0, i1 = s1 - R->x0, r = j - R->y0;
+    blend_span(sp->acc + 2 * (size_t)r * (size_t)R->rw, i0, i1, a, ahz);
+    uint8_t *t = sp->touched + (size_t)(r / TILE) * (size_t)R->cols;
+    t[i0 / TILE] = 1;
+    t[(i1 - 1) / TILE] = 1; /* a span is at most 6 pixels: two tiles at most */
 }
 
 static uint8_t to8(float v)
@@ -199,26 +231,51 @@ bool mur_splat_draw(mur_splat *sp, const mur_render_frame *f, const float *pos, 
     if (x0 >= x1 || y0 >= y1)
         return true; /* nothing on screen */
     const int rw = x1 - x0, rh = y1 - y0;
+    const splat_rect R = {x0, y0, rw, (rw + TILE - 1) / TILE, w, h};
+    const int rows = (rh + TILE - 1) / TILE;
     /* then the points blend, in draw order, into the rectangle (zeroed now: in the cache) */
     memset(sp->acc, 0, (size_t)rw * (size_t)rh * 2 * sizeof(float));
+    memset(sp->touched, 0, (size_t)R.cols * (size_t)rows);
     for (int32_t q = 0; q < np; q++) {
         const splat_pt *p = &sp->pts[q];
         if (p->vw == 1) {
-            span(sp->acc, rw, x0, y0, w, h, p->top, p->i0, p->i0 + 1, p->a, p->ahz);
+            span(sp, &R, p->top, p->i0, p->i0 + 1, p->a, p->ahz);
         } else {
-            span(sp->acc, rw, x0, y0, w, h, p->top, p->i0, p->i0 + p->tip, p->a, p->ahz);
-            span(sp->acc, rw, x0, y0, w, h, p->top, p->i0 + p->vw - p->tip, p->i0 + p->vw, p->a, p->ahz);
-            span(sp->acc, rw, x0, y0, w, h, p->top - 1, p->i0 + 1, p->i0 + p->vw - 1, p->a, p->ahz); /* the body */
+            span(sp, &R, p->top, p->i0, p->i0 + p->tip, p->a, p->ahz);
+            span(sp, &R, p->top, p->i0 + p->vw - p->tip, p->i0 + p->vw, p->a, p->ahz);
+            span(sp, &R, p->top - 1, p->i0 + 1, p->i0 + p->vw - 1, p->a, p->ahz); /* the body */
         }
     }
-    /* the rectangle as 8-bit premultiplied texels: colour (A - V) x bird + V x haze */
-    uint8_t *t = sp->rgba;
-    for (const float *px = sp->acc, *end = sp->acc + 2 * (size_t)rw * (size_t)rh; px < end; px += 2) {
-        const float A = px[0], V = px[1];
-        *t++ = to8((A - V) * color[0] + V * haze[0]);
-        *t++ = to8((A - V) * color[1] + V * haze[1]);
-        *t++ = to8((A - V) * color[2] + V * haze[2]);
-        *t++ = to8(A);
+    /* the touched tiles as 8-bit premultiplied texels, colour (A - V) x bird + V x haze (the others
+     * are not drawn: their texels are left as they were), and a quad over each run of them in a row */
+    int nq = 0;
+    for (int ty = 0; ty < rows; ty++) {
+        const int r0 = ty * TILE, r1 = r0 + TILE < rh ? r0 + TILE : rh;
+        const uint8_t *t = sp->touched + (size_t)ty * (size_t)R.cols;
+        for (int tx = 0; tx < R.cols;) {
+            if (!t[tx]) {
+                tx++;
+                continue;
+            }
+            const int run0 = tx;
+            while (tx < R.cols && t[tx])
+                tx++;
+            const int c0 = run0 * TILE, c1 = tx * TILE < rw ? tx * TILE : rw;
+            for (int r = r0; r < r1; r++) {
+                const float *px = sp->acc + 2 * ((size_t)r * (size_t)rw + (size_t)c0);
+                uint8_t *o = sp->rgba + 4 * ((size_t)r * (size_t)rw + (size_t)c0);
+                for (int i = c0; i < c1; i++, px += 2) {
+                    const float A = px[0], V = px[1];
+                    *o++ = to8((A - V) * color[0] + V * haze[0]);
+                    *o++ = to8((A - V) * color[1] + V * haze[1]);
+                    *o++ = to8((A - V) * color[2] + V * haze[2]);
+                    *o++ = to8(A);
+                }
+            }
+            const float qx0 = (float)(x0 + c0), qx1 = (float)(x0 + c1), qy0 = (float)(y0 + r0), qy1 = (float)(y0 + r1);
+            const float v[12] = {qx0, qy0, qx1, qy0, qx0, qy1, qx1, qy0, qx1, qy1, qx0, qy1};
+            memcpy(sp->quads + 12 * (size_t)nq++, v, sizeof v);
+        }
     }
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, sp->tex);
@@ -226,14 +283,15 @@ bool mur_splat_draw(mur_splat *sp, const mur_render_frame *f, const float *pos, 
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, rw, rh, GL_RGBA, GL_UNSIGNED_BYTE, sp->rgba);
     glUseProgram(sp->prog);
-    glUniform4f(sp->u_rect, (float)x0, (float)y0, (float)x1, (float)y1);
     glUniform2f(sp->u_view, (float)w, (float)h);
     glUniform1i(sp->u_tex, 0);
     glUniform2i(sp->u_origin, x0, y0);
     /* (the dusk frame, the only one splatted, has no depth test: renderer.c) */
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA); /* premultiplied: colour + frame * (1 - coverage) */
     glBindVertexArray(sp->vao);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glBindBuffer(GL_ARRAY_BUFFER, sp->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)nq * 12 * sizeof(float)), sp->quads, GL_STREAM_DRAW);
+    glDrawArrays(GL_TRIANGLES, 0, 6 * nq);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glBindTexture(GL_TEXTURE_2D, 0);
     return true;
