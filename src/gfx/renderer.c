@@ -179,7 +179,7 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     if (f.dusk) {
         /* no clear and no depth: the dusk sky covers every pixel (its first pass), and nothing of
          * the look writes depth (the birds blend without it), so the depth test passed every
-         * fragment; on llvmpipe the clear of colour and depth alone cost more CPU than the sky */
+         * fragment; on llvmpipe the clear of colour and depth cost about as much CPU as the sky itself */
         glDisable(GL_DEPTH_TEST);
     } else {
         glClearColor(mur_sky_horizon[0], mur_sky_horizon[1], mur_sky_horizon[2], 1.0f);
