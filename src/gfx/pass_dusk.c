@@ -123,8 +123,12 @@ static int build_dusk_sky(line_vertex *v, const mur_render_frame *f, int height,
     /* bands 0 .. lead - 2 are flat: fill below row lead - 2's top, i.e. the pixel rows whose centres
      * lie under it, and draw from band lead - 2 up (its pixels as the strip gives them) */
     const int first = lead >= 3 ? lead - 2 : 0;
-    *flat_rows = first > 0 ? (int)ceilf(0.5f * (ys[first] + 1.0f) * (float)height) : 0;
-    memcpy(flat, grid[0].rgba, 4);
+    *flat_rows = 0;
+    memset(flat, 0, 4);
+    if (first > 0) {
+        *flat_rows = (int)ceilf(0.5f * (ys[first] + 1.0f) * (float)height);
+        memcpy(flat, grid[0].rgba, 4);
+    }
     int n = 0;
     for (int j = first; j + 1 < nr; j++)
         n = mur_line_quad_row(v, n, grid, COLS, j);
