@@ -14,15 +14,13 @@
 set -uo pipefail
 n=100k ticks=20 thr=2 sc=starling-settled
 . "$(dirname "$0")/starling_args.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/starling_perf_lib.sh"
 k=0
 for b in "$@"; do
   k=$((k + 1))
   l0=$(cut -d' ' -f1 /proc/loadavg)
-  row=$(perf record -q -o "$tmp/$k.data" "$b/tests/bench/murmur-bench" --scenario "$sc" --n "$n" --threads "$thr" --fallback off \
-        --ticks "$ticks" --repeats 1 --reference off 2>/dev/null | tail -n 1)
-  perf report -i "$tmp/$k.data" --no-children --stdio -n --sort sym 2>/dev/null | grep -E '^ +[0-9]' > "$tmp/$k.txt"
+  row=$(perf_sample "$k" "$b/tests/bench/murmur-bench" --scenario "$sc" --n "$n" --threads "$thr" --fallback off \
+        --ticks "$ticks" --repeats 1 --reference off | tail -n 1)
   echo "== $b ($sc $n, $thr threads, $ticks ticks, load before $l0)"
   echo "   row: $row"
   awk '{ p = $1; sub(/%/, "", p); c = $2; s = $NF
@@ -35,6 +33,6 @@ for b in "$@"; do
          P[g] += p; C[g] += c; tot += c }
        END { printf "   samples %d:", tot
              split("search,grid build,steering+update,pass driver,tick (serial),rest", o, ",")
-             for (i = 1; i <= 6; i++) printf "  %s %.1f%%", o[i], P[o[i]]; printf "\n" }' "$tmp/$k.txt"
-  awk '{ p = $1; sub(/%/, "", p); if (p + 0 >= 0.5) print "     " $1 " " $NF }' "$tmp/$k.txt"
+             for (i = 1; i <= 6; i++) printf "  %s %.1f%%", o[i], P[o[i]]; printf "\n" }' "$perf_tmp/$k.txt"
+  perf_symbols "$k" "     "
 done

@@ -8,19 +8,17 @@
 set -eu
 n=$1 t=$2 thr=$3
 shift 3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/starling_perf_lib.sh"
 k=0
 for b in "$@"; do
     k=$((k + 1))
     l0=$(cut -d' ' -f1 /proc/loadavg)
-    perf record -q -o "$tmp/$k.data" "$b" --preset starling --boids "$n" --steps "$t" --threads "$thr" 2>/dev/null >/dev/null
-    perf report -i "$tmp/$k.data" --no-children --stdio -n --sort sym 2>/dev/null | grep -E '^ +[0-9]' > "$tmp/$k.txt"
+    perf_sample "$k" "$b" --preset starling --boids "$n" --steps "$t" --threads "$thr" >/dev/null
     echo "== $b (n=$n, $t ticks, $thr threads, load $l0)"
     awk '{ p = $1; sub(/%/, "", p); c = $2; s = $NF
            if (s ~ /^(grow_|beyond_|gather_(base|avx2)|block_at|block_in_place_|search_setup|find)/) { a += p; na += c }
            else if (s ~ /^(mur_grid_build|bbox|grid_)/) { g += p; ng += c }
            else { r += p; nr += c } }
-         END { printf "samples %d: search %.1f%% (%d)  grid build %.1f%% (%d)  rest (sums, contacts, steering, update, libm, other) %.1f%% (%d)\n", na + ng + nr, a, na, g, ng, r, nr }' "$tmp/$k.txt"
-    awk '{ p = $1; sub(/%/, "", p); if (p + 0 >= 0.5) print "   " $1 " " $NF }' "$tmp/$k.txt"
+         END { printf "samples %d: search %.1f%% (%d)  grid build %.1f%% (%d)  rest (sums, contacts, steering, update, libm, other) %.1f%% (%d)\n", na + ng + nr, a, na, g, ng, r, nr }' "$perf_tmp/$k.txt"
+    perf_symbols "$k" "   "
 done

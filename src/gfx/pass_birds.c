@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "frame_cpu.h"
+
 const float mur_color_flying[3] = {0.98f, 0.62f, 0.22f};
 const float mur_color_perching[3] = {0.30f, 0.90f, 0.40f};
 const float mur_color_predator[3] = {0.95f, 0.12f, 0.16f};
@@ -184,6 +186,7 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
     const float *fly = f->dusk ? dusk_bird : mur_color_flying;
     draw_kind(r, &r->boids, s->boid_size, fly, gain, false, 0, n[MUR_LOD_FULL]);
     draw_kind(r, &r->boids, s->boid_size, fly, gain, true, n[MUR_LOD_FULL], n[MUR_LOD_LEAN]);
+    mur_frame_cpu_mark(MUR_PART_MESHES);
     if (n[MUR_LOD_POINTS] > 0) {
         /* the dusk look's points on the CPU where it can (splat.c), else GL points */
         const mur_lod_state *L = r->lods;
@@ -194,6 +197,7 @@ void mur_pass_birds(mur_renderer *r, const mur_render_frame *f, const mur_scene 
             draw_points(r, f, s, n[MUR_LOD_FULL] + n[MUR_LOD_LEAN], n[MUR_LOD_POINTS]);
         glUseProgram(r->boid_prog);
     }
+    mur_frame_cpu_mark(MUR_PART_POINTS);
     glUniform1i(u[BU_TINT], 0); /* predators and the falcon: attribute 9 is a constant */
     glVertexAttribI1i(9, 0);
     if (r->preds_on) {

@@ -10,7 +10,9 @@
 #include "renderer_internal.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 const float mur_dusk_horizon[3] = {0.950f, 0.760f, 0.560f};
 static const float dusk_zenith[3] = {0.310f, 0.400f, 0.600f};
@@ -63,8 +65,12 @@ static void dusk_color(const float dir[3], const float sun[3], float out[3])
 }
 
 /* The screen-filling strip: rows at even steps of NDC y and two a pixel apart at the horizon (where a
- * level camera sees it), so the land's edge is sharp. */
-static int build_dusk_sky(line_vertex *v, const mur_render_frame *f, int height)
+ * level camera sees it), so the land's edge is sharp. The bands of one colour at the bottom (the
+ * near land, where its haze has faded out: every vertex of theirs the same bytes) but the last are
+ * left out of the strip: *flat_rows pixel rows from the bottom are to be filled with *flat (a clear,
+ * which software GL does as a fill of memory, not fragment by fragment); the last such band is
+ * drawn all the same, over the edge of the fill, so each pixel gets what the whole strip gave it. */
+static int build_dusk_sky(line_vertex *v, const mur_render_frame *f, int height, int *flat_rows, uint8_t flat[4])
 {
     enum { ROWS = 24, COLS = 6, MAXR = ROWS + 3 };
     float ys[MAXR + 1];
@@ -104,8 +110,27 @@ static int build_dusk_sky(line_vertex *v, const mur_render_frame *f, int height)
             mur_line_put(&grid[j * (COLS + 1) + i], x, ys[j], 0.0f, col, 1.0f);
         }
     }
+    /* rows 0 .. lead - 1 (from the bottom) of the one colour of the first vertex */
+    int lead = 0;
+    for (int j = 0; j < nr; j++) {
+        bool same = true;
+        for (int i = 0; i <= COLS && same; i++)
+            same = !memcmp(grid[j * (COLS + 1) + i].rgba, grid[0].rgba, sizeof grid[0].rgba);
+        if (!same)
+            break;
+        lead++;
+    }
+    /* bands 0 .. lead - 2 are flat: fill below row lead - 2's top, i.e. the pixel rows whose centres
+     * lie under it, and draw from band lead - 2 up (its pixels as the strip gives them) */
+    const int first = lead >= 3 ? lead - 2 : 0;
+    *flat_rows = 0;
+    memset(flat, 0, 4);
+    if (first > 0) {
+        *flat_rows = (int)ceilf(0.5f * (ys[first] + 1.0f) * (float)height);
+        memcpy(flat, grid[0].rgba, 4);
+    }
     int n = 0;
-    for (int j = 0; j + 1 < nr; j++)
+    for (int j = first; j + 1 < nr; j++)
         n = mur_line_quad_row(v, n, grid, COLS, j);
     return n;
 }
@@ -195,31 +220,46 @@ static int build_silhouette(line_vertex *v, int room, const mur_render_frame *f,
     return n;
 }
 
-/* The sky and the land below the horizon, everywhere (the frame's first pass: it replaces the clear). */
+/* The sky and the land below the horizon, everywhere (the frame's first pass: it replaces the clear;
+ * the dusk frame has no depth test: renderer.c). */
 void mur_pass_dusk_sky(mur_renderer *r, const mur_render_frame *f, int height)
 {
+    int flat_rows = 0;
+    uint8_t flat[4];
+    const int n = build_dusk_sky(r->geom, f, height, &flat_rows, flat);
+    if (flat_rows > 0) {
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(0, 0, f->width, flat_rows);
+        glClearColor(flat[0] / 255.0f, flat[1] / 255.0f, flat[2] / 255.0f, flat[3] / 255.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDisable(GL_SCISSOR_TEST);
+    }
     glUseProgram(r->line_prog);
     glUniformMatrix4fv(r->line_u_vp, 1, GL_FALSE, (const float *)f->ident);
-    glDisable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
-    mur_draw_colored(r, GL_TRIANGLES, r->geom, build_dusk_sky(r->geom, f, height));
-    glDepthMask(GL_TRUE);
-    glEnable(GL_DEPTH_TEST);
+    mur_draw_colored(r, GL_TRIANGLES, r->geom, n);
 }
 
-/* The silhouette on the horizon (none with horizon=none): no depth test or write, its depth clamped
- * so the far plane (set by the flock) does not cut it; the birds are always nearer. */
+/* The silhouette on the horizon (none with horizon=none): no depth test (the dusk frame has none), its
+ * depth clamped so the far plane (set by the flock) does not cut it; the birds are always nearer. */
 void mur_pass_dusk_horizon(mur_renderer *r, const mur_render_frame *f, const mur_scene *s)
 {
     if (s->horizon == MUR_HORIZON_NONE)
         return;
     glUseProgram(r->line_prog);
     glUniformMatrix4fv(r->line_u_vp, 1, GL_FALSE, (const float *)f->vp);
-    glDisable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
+    /* fixed in the world: built again only when its ring or the ground moved (a world resize, another
+     * preset) or the horizon changed */
+    const float key[5] = {fmaxf(RING_MIN_RADIUS, 8.0f * f->ext), f->centre[0], f->centre[2], s->ground,
+                          (float)s->horizon};
+    glBindVertexArray(r->sil_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->sil_vbo);
+    if (r->sil_n < 0 || memcmp(key, r->sil_key, sizeof key) != 0) {
+        r->sil_n = build_silhouette(r->geom, GEOM_MAX_VERTS, f, s);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->sil_n * sizeof r->geom[0]), r->geom, GL_STATIC_DRAW);
+        memcpy(r->sil_key, key, sizeof key);
+    }
     glEnable(GL_DEPTH_CLAMP);
-    mur_draw_colored(r, GL_TRIANGLES, r->geom, build_silhouette(r->geom, GEOM_MAX_VERTS, f, s));
+    if (r->sil_n > 0)
+        glDrawArrays(GL_TRIANGLES, 0, r->sil_n);
     glDisable(GL_DEPTH_CLAMP);
-    glDepthMask(GL_TRUE);
-    glEnable(GL_DEPTH_TEST);
 }

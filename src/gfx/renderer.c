@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame_cpu.h"
 #include "mesh.h"
 #include "shader.h"
 
@@ -26,6 +27,20 @@ static const char *const POINT_UNIFORMS[PU_COUNT] = {
     "u_vp", "u_size", "u_px_per_wu", "u_color_fly", "u_color_perch", "u_sun_dir", "u_fog_color",
     "u_eye", "u_fog_dist", "u_look",
 };
+
+/* A vertex array of the line program's vertices (position, colour) over a buffer of its own. */
+static void line_vertex_array(GLuint *vao, GLuint *vbo, size_t bytes, GLenum usage)
+{
+    glGenVertexArrays(1, vao);
+    glGenBuffers(1, vbo);
+    glBindVertexArray(*vao);
+    glBindBuffer(GL_ARRAY_BUFFER, *vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, usage);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(line_vertex), (void *)offsetof(line_vertex, pos));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(line_vertex), (void *)offsetof(line_vertex, rgba));
+}
 
 mur_renderer *mur_renderer_create(void)
 {
@@ -66,6 +81,8 @@ mur_renderer *mur_renderer_create(void)
     const char *splat = getenv("MURMUR_SPLAT");
     const bool want_splat = splat && *splat ? !strcmp(splat, "1") : software;
     r->splat = want_splat ? mur_splat_create() : NULL;
+    if (r->lods)
+        r->lods->pts_on = r->splat != NULL; /* the upload keeps the points in host memory only for it */
     glGenBuffers(1, &r->mesh_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->mesh_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)nverts * sizeof mesh[0]), mesh,
@@ -86,17 +103,9 @@ mur_renderer *mur_renderer_create(void)
     glEnableVertexAttribArray(8);
     glBindVertexArray(0);
 
-    glGenVertexArrays(1, &r->line_vao);
-    glGenBuffers(1, &r->line_vbo);
-    glBindVertexArray(r->line_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->line_vbo);
-    glBufferData(GL_ARRAY_BUFFER, sizeof r->lines, NULL, GL_STREAM_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(line_vertex),
-                          (void *)offsetof(line_vertex, pos));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(line_vertex),
-                          (void *)offsetof(line_vertex, rgba));
+    line_vertex_array(&r->line_vao, &r->line_vbo, sizeof r->lines, GL_STREAM_DRAW);
+    line_vertex_array(&r->sil_vao, &r->sil_vbo, 0, GL_STATIC_DRAW);
+    r->sil_n = -1; /* not built */
     glBindVertexArray(0);
     return r;
 }
@@ -113,6 +122,8 @@ void mur_renderer_destroy(mur_renderer *r)
         glDeleteBuffers(1, &r->mesh_ibo);
         glDeleteVertexArrays(1, &r->line_vao);
         glDeleteBuffers(1, &r->line_vbo);
+        glDeleteVertexArrays(1, &r->sil_vao);
+        glDeleteBuffers(1, &r->sil_vbo);
     }
     if (r->point_vao)
         glDeleteVertexArrays(1, &r->point_vao);
@@ -162,32 +173,44 @@ void mur_renderer_draw(mur_renderer *r, const mur_camera *cam, const mur_scene *
     glViewport(0, 0, width, height);
     f.width = width;
     f.height = height;
-    const float *clear = f.dusk ? mur_dusk_horizon : mur_sky_horizon;
-    glClearColor(clear[0], clear[1], clear[2], 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
-    glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
+    if (f.dusk) {
+        /* no clear and no depth: the dusk sky covers every pixel (its first pass), and nothing of
+         * the look writes depth (the birds blend without it), so the depth test passed every
+         * fragment; on llvmpipe the clear of colour and depth cost about as much CPU as the sky itself */
+        glDisable(GL_DEPTH_TEST);
+    } else {
+        glClearColor(mur_sky_horizon[0], mur_sky_horizon[1], mur_sky_horizon[2], 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_DEPTH_TEST);
+    }
     mat4 proj;
     mur_camera_proj(cam, proj);
     f.px_per_wu = proj[1][1] * 0.5f * (float)height;
     /* the camera the next state's draw order is made for (lod.h) */
     memcpy(r->lod_vp, f.vp, sizeof r->lod_vp);
     r->lod_k = s->boid_size * f.px_per_wu;
+    mur_frame_cpu_mark(MUR_PART_CLEAR);
     if (f.dusk) {
         /* the sky first: the birds blend over it */
         mur_pass_dusk_sky(r, &f, height);
+        mur_frame_cpu_mark(MUR_PART_SKY);
         mur_pass_dusk_horizon(r, &f, s);
+        mur_frame_cpu_mark(MUR_PART_HORIZON);
         mur_pass_birds(r, &f, s);
     } else {
         mur_pass_ground(r, &f, s);
+        mur_frame_cpu_mark(MUR_PART_SKY);
         if (s->shadows && r->split[MUR_LOD_POINTS] == 0) /* points: shadows would cost as much as the birds */
             mur_shadows_draw(r->shadows, (const float *)f.vp, s->ground, s->boid_size, 0.08f * f.ext, r->boids.count);
         mur_pass_birds(r, &f, s);
         mur_pass_sky(r, &f);
     }
+    mur_frame_cpu_mark(MUR_PART_BIRDS);
     mur_pass_overlays(r, &f, s);
+    mur_frame_cpu_mark(MUR_PART_OVERLAYS);
     glBindVertexArray(0);
     glUseProgram(0);
 }

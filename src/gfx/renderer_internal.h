@@ -8,7 +8,8 @@
  *                    field is set there once), the frame's order of passes and the camera the next
  *                    draw order is made for (lod_vp, lod_k), and the line program's stream;
  *   pass_scene.c     the ground, grid and sky, built on the CPU into geom;
- *   pass_dusk.c      the dusk look's sky, land and horizon silhouette, built into geom;
+ *   pass_dusk.c      the dusk look's sky, land and horizon silhouette, built into geom (the
+ *                    silhouette kept in sil_vbo while it stands where it stood: sil_n, sil_key);
  *   pass_birds.c     the instanced birds, lean birds and points of the drawn slot and the
  *                    predators; split, the drawn state's full, lean and point birds (lod.h),
  *                    and lod.mesh_budget (mur_renderer_set_mesh_budget);
@@ -75,7 +76,9 @@ struct mur_lod_state {
     bool have_prev;
     int32_t counts[MUR_LOD_KINDS]; /* the last copy's full, lean and point birds */
     /* the points' positions in draw order, host memory for the CPU's splat (splat.c): two sets, the
-     * one being filled (pts_fill) and the drawn one, swapped when a copy is committed */
+     * one being filled (pts_fill) and the drawn one, swapped when a copy is committed; kept only where
+     * the renderer splats (pts_on: the splat was made; else NULL and never filled) */
+    bool pts_on;
     float *pts[2];         /* cap*3 each */
     int32_t npts[2];       /* points in each (-1: not filled: no splat) */
     int pts_fill;
@@ -125,6 +128,12 @@ struct mur_renderer {
     float falcon_prev_vel[3];     /* its velocity at the previous commit (for banking) */
     float falcon_prev_dt;         /* seconds between the two, 0: unknown (no bank) */
     GLuint line_vao, line_vbo;
+    /* the dusk look's silhouette, fixed in the world: built once into its own buffer (pass_dusk.c owns
+     * these) and built again only when what it stands on changes (sil_key: its ring's centre and
+     * radius, the ground, the horizon kind) */
+    GLuint sil_vao, sil_vbo;
+    int sil_n;
+    float sil_key[5];
     line_vertex lines[LINE_MAX_VERTS];
     int nlines;
     line_vertex geom[GEOM_MAX_VERTS]; /* ground, grid and sky, built on the CPU */

@@ -4,7 +4,8 @@
  * slot's buffers (GL thread); mur_upload_copy copies the view into them in draw order, full birds,
  * then lean birds, then points (lod.h), with each bird's previous velocity (any thread, no GL);
  * mur_renderer_commit unmaps them, makes them the drawn slot and hands that to the birds' pass and
- * the shadows. This file owns the slots and the host memory of the draw order (mur_lod_state).
+ * the shadows. This file owns the slots and the host memory of the draw order (mur_lod_state), and
+ * the points' copy in host memory where the renderer splats them (mur_lod_state.pts_on).
  */
 #include "renderer_internal.h"
 
@@ -30,7 +31,7 @@ static bool lod_reserve(mur_lod_state *L, int32_t n)
     if (prev)
         L->prev = prev;
     bool pts_ok = true;
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < 2 && L->pts_on; b++) { /* the splat's copy of the points: only for the splat */
         float *pts = realloc(L->pts[b], (size_t)n * 3 * sizeof(float));
         if (pts)
             L->pts[b] = pts;
@@ -267,10 +268,13 @@ static void copy_boids(const mur_upload_dst *d, const mur_view *v, int32_t n)
         d->escape[q] = v->escape ? v->escape[i] : 0;
     }
     if (L) {
-        /* the points' positions again, in host memory: the CPU splats them (splat.c) */
-        const int32_t first = L->counts[MUR_LOD_FULL] + L->counts[MUR_LOD_LEAN];
-        memcpy(L->pts[L->pts_fill], d->pos + 3 * (size_t)first, (size_t)L->counts[MUR_LOD_POINTS] * 3 * sizeof(float));
-        L->npts[L->pts_fill] = L->counts[MUR_LOD_POINTS];
+        if (L->pts_on) {
+            /* the points' positions again, in host memory: the CPU splats them (splat.c) */
+            const int32_t first = L->counts[MUR_LOD_FULL] + L->counts[MUR_LOD_LEAN];
+            memcpy(L->pts[L->pts_fill], d->pos + 3 * (size_t)first,
+                   (size_t)L->counts[MUR_LOD_POINTS] * 3 * sizeof(float));
+            L->npts[L->pts_fill] = L->counts[MUR_LOD_POINTS];
+        }
         memcpy(L->prev, v->vel, (size_t)n * 3 * sizeof(float));
         L->n_prev = n;
         L->tick_prev = v->tick;

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "frame_cpu.h"
 #include "viewer_main.h"
 #include "hud.h"
 #include "keyscript.h"
@@ -417,6 +418,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
                                v->time, real_dt))
             mur_msg(&v->msg, "camera free: it no longer follows the flock (F follows it again)");
 
+        mur_frame_cpu_mark(MUR_PART_LOOP);
         double t_draw = mur_clock_s();
         mur_scene scene;
         fill_scene(v, &scene);
@@ -429,6 +431,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
             viewer_panel_draw(v);
             viewer_draw_help(v, v->fb_w, v->fb_h);
         }
+        mur_frame_cpu_mark(MUR_PART_HUD);
 
         if (v->want_screenshot) {
             v->want_screenshot = false;
@@ -439,6 +442,8 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
                 status = MUR_EXIT_USAGE;
         }
         glfwSwapBuffers(v->win);
+        mur_frame_cpu_mark(MUR_PART_SWAP);
+        mur_frame_cpu_frame();
         double t_end = mur_clock_s();
 
         account_frame(v, t_end - t_start, interval, waited, upload_s, t_end - t_draw, v->frame > warmup);
@@ -458,6 +463,7 @@ static int run(viewer *v, const mur_key_event *keys, int nkeys)
     }
     if (sig && status == 0)
         status = 128 + sig; /* stopped by a signal: say so in the status */
+    mur_frame_cpu_report();
     return status;
 }
 
