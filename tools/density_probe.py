@@ -12,9 +12,7 @@ acceleration of separation and of the centrality-weighted cohesion ramp, recompu
 as in tools/order_probe.py; plus the speed, the group's extents and the share of birds beyond the
 roost radius. numpy + scipy.
 """
-import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -27,14 +25,7 @@ import order_probe as op  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--murmur", default=os.path.join(ROOT, "build", "src", "app", "murmur"))
-    ap.add_argument("--sizes", default="500,2000,8000")
-    ap.add_argument("--seeds", default="1001,1002,1003")
-    ap.add_argument("--steps", type=int, default=2500)
-    ap.add_argument("--set", action="append", default=[])
-    ap.add_argument("--states", help="read/write DIR/N_SEED.csv")
-    a = ap.parse_args()
+    a = op.probe_args(__doc__, "500,2000,8000", "read/write DIR/N_SEED.csv")
     q = op.params(a.set)
     tmp = a.states or tempfile.mkdtemp(prefix="density-probe-")
     os.makedirs(tmp, exist_ok=True)
@@ -43,14 +34,7 @@ def main():
     for n in [int(x) for x in a.sizes.split(",")]:
         acc = []
         for seed in [int(x) for x in a.seeds.split(",")]:
-            st = os.path.join(tmp, "%d_%d.csv" % (n, seed))
-            if not os.path.exists(st):
-                cmd = [a.murmur, "--preset", "starling", "--boids", str(n), "--seed", str(seed),
-                       "--steps", str(a.steps), "--export", st]
-                for kv in a.set:
-                    cmd += ["--set", kv]
-                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-            p, v = op.load(st)
+            p, v = op.load(op.state(a, tmp, n, seed))
             g = op.biggest(p)
             p, v = p[g], v[g]
             m = len(p)

@@ -91,29 +91,39 @@ def biggest(p, link=10.0):
     return lab == np.bincount(lab).argmax()
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def probe_args(description, sizes, states_help):
+    """The probes' shared options (order_probe.py, density_probe.py): murmur, sizes, seeds, steps, --set, --states."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--murmur", default=os.path.join(ROOT, "build", "src", "app", "murmur"))
-    ap.add_argument("--sizes", default="2000,8000")
+    ap.add_argument("--sizes", default=sizes)
     ap.add_argument("--seeds", default="1001,1002,1003")
     ap.add_argument("--steps", type=int, default=2500)
     ap.add_argument("--set", action="append", default=[])
-    ap.add_argument("--states", help="read DIR/N_SEED.csv written earlier instead of running murmur")
-    a = ap.parse_args()
+    ap.add_argument("--states", help=states_help)
+    return ap.parse_args()
+
+
+def state(a, tmp, n, seed):
+    """DIR/N_SEED.csv: the starling preset's state after a.steps ticks, run once (kept in --states)."""
+    st = os.path.join(tmp, "%d_%d.csv" % (n, seed))
+    if not os.path.exists(st):
+        cmd = [a.murmur, "--preset", "starling", "--boids", str(n), "--seed", str(seed),
+               "--steps", str(a.steps), "--export", st]
+        for kv in a.set:
+            cmd += ["--set", kv]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return st
+
+
+def main():
+    a = probe_args(__doc__, "2000,8000", "read DIR/N_SEED.csv written earlier instead of running murmur")
     q = params(a.set)
     tmp = a.states or tempfile.mkdtemp(prefix="order-probe-")
     print("N seed | speed pol_local | along-flight m/s2: cruise align separ cohes (sum) | "
           "beyond roost, turning there | |vy| | at limit")
     for n in [int(x) for x in a.sizes.split(",")]:
         for seed in [int(x) for x in a.seeds.split(",")]:
-            st = os.path.join(tmp, "%d_%d.csv" % (n, seed))
-            if not os.path.exists(st):
-                cmd = [a.murmur, "--preset", "starling", "--boids", str(n), "--seed", str(seed),
-                       "--steps", str(a.steps), "--export", st]
-                for kv in a.set:
-                    cmd += ["--set", kv]
-                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-            p, v = load(st)
+            p, v = load(state(a, tmp, n, seed))
             s, f, lp, al, se, co, cr = budget(p, v, q)
             g = biggest(p)
             rh = np.hypot(p[:, 0], p[:, 2])
