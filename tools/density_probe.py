@@ -17,7 +17,6 @@ import sys
 import tempfile
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -45,15 +44,7 @@ def main():
             ew, ev = np.linalg.eigh(np.cov(pc.T))
             rho = np.sqrt(((pc @ ev) ** 2 / np.maximum(ew, 1e-30)).sum(1))
             ext = [np.ptp(pc @ ev[:, k]) for k in range(3)]
-            tree = cKDTree(p)
-            d, idx = tree.query(p, k=16)
-            d, idx = d[:, 1:], idx[:, 1:]
-            off = p[idx] - p[:, None, :]
-            u = off / np.maximum(d, 1e-9)[:, :, None]
-            seen = np.einsum("nkc,nc->nk", u, f) >= np.cos(np.radians(q["view_angle"] / 2))
-            rank = np.cumsum(seen, axis=1) * seen
-            w = np.where((rank >= 1) & (rank <= 6), 1.0, np.where(rank == 7, 0.5, 0.0))
-            cnt = w.sum(1)
+            d, idx, u, seen, w, cnt = op.seen_neighbours(p, f, q)
             first = np.argmax(seen, axis=1)
             d1 = d[np.arange(m), first]
             u1 = u[np.arange(m), first]

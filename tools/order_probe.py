@@ -46,20 +46,25 @@ def params(extra):
     return q
 
 
-def budget(p, v, q):
-    n = len(p)
-    s = np.linalg.norm(v, axis=1)
-    f = v / s[:, None]
+def seen_neighbours(p, f, q):
+    """Each bird's 15 nearest (distances d, indices idx, unit offsets u), which of them lie in its field
+    of view (heading f, view_angle), and the topological weights of the first 7 seen: 1 x 6 and 0.5."""
     tree = cKDTree(p)
     d, idx = tree.query(p, k=16)
     d, idx = d[:, 1:], idx[:, 1:]
     off = p[idx] - p[:, None, :]
     u = off / np.maximum(d, 1e-9)[:, :, None]
     seen = np.einsum("nkc,nc->nk", u, f) >= np.cos(np.radians(q["view_angle"] / 2))
-    # the first 7 seen ones, weights 1 x 6 and 0.5
     rank = np.cumsum(seen, axis=1) * seen
     w = np.where((rank >= 1) & (rank <= 6), 1.0, np.where(rank == 7, 0.5, 0.0))
-    cnt = w.sum(1)
+    return d, idx, u, seen, w, w.sum(1)
+
+
+def budget(p, v, q):
+    n = len(p)
+    s = np.linalg.norm(v, axis=1)
+    f = v / s[:, None]
+    d, idx, u, seen, w, cnt = seen_neighbours(p, f, q)
     # alignment: unit(mean v - v)
     mv = (w[:, :, None] * v[idx]).sum(1) / cnt[:, None]
     al = mv - v
