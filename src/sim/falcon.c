@@ -465,6 +465,29 @@ static double alarm_gap(const float *pos, const float *vel, int32_t i, int32_t o
     return sqrt(g2);
 }
 
+/* Over the birds i alarmed (tick[i] >= 0) after another bird ref[i] (alarmed, no later than i), in
+ * order of i: the sums of the distances of i's alarm from ref[i]'s in ref[i]'s frame (alarm_gap) into
+ * *sd, of the times between the two alarms into *st, and of k[i] into *sk (k NULL: not summed).
+ * Returns how many birds were summed. Read by the wave fit (ref: each front's first bird) and the hop
+ * event (ref: the neighbour copied). */
+static int32_t alarm_pairs(const int32_t *tick, const int32_t *ref, const float *pos, const float *vel,
+                           const uint8_t *k, int32_t n, float dt, double *sd, double *st, double *sk)
+{
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t o = ref[i];
+        if (tick[i] < 0 || o < 0 || o == i || o >= n || tick[o] < 0 || tick[o] > tick[i])
+            continue;
+        const double t = (double)(tick[i] - tick[o]) * dt;
+        *sd += alarm_gap(pos, vel, i, o, t);
+        *st += t;
+        if (k)
+            *sk += k[i];
+        m++;
+    }
+    return m;
+}
+
 double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, const float *vel, int32_t n, float dt,
                     int32_t *used)
 {
@@ -478,16 +501,7 @@ double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, c
      * front's first bird's frame (vel): in a flock of several groups flying different ways, the whole
      * flock's frame reads a group's own flight as the alarm's (branch wave6) */
     double sd = 0, st = 0;
-    int32_t m = 0;
-    for (int32_t i = 0; i < n; i++) {
-        const int32_t o = src[i];
-        if (tick[i] < 0 || o < 0 || o == i || o >= n || tick[o] < 0 || tick[o] > tick[i])
-            continue;
-        const double t = (double)(tick[i] - tick[o]) * dt;
-        sd += alarm_gap(pos, vel, i, o, t);
-        st += t;
-        m++;
-    }
+    const int32_t m = alarm_pairs(tick, src, pos, vel, NULL, n, dt, &sd, &st, NULL);
     if (used)
         *used = m;
     if (m < 3)
@@ -520,17 +534,8 @@ static void wave(mur_flock *f, const mur_step *s)
     /* the copies themselves, hop by hop: each copier against the neighbour it copied (in that
      * neighbour's frame, as the fronts); what a wave's speed is made of (docs/falcon.md) */
     double hd = 0.0, ht = 0.0, hk = 0.0;
-    int32_t hops = 0;
-    for (int32_t i = 0; i < f->n; i++) {
-        const int32_t j = f->alarm_from[i];
-        if (f->alarm_tick[i] < 0 || j < 0 || j >= f->n || f->alarm_tick[j] < 0 || f->alarm_tick[j] > f->alarm_tick[i])
-            continue;
-        const double t = (double)(f->alarm_tick[i] - f->alarm_tick[j]) * s->def->dt;
-        hd += alarm_gap(f->alarm_pos, f->alarm_vel, i, j, t);
-        ht += t;
-        hk += f->alarm_k[i];
-        hops++;
-    }
+    const int32_t hops = alarm_pairs(f->alarm_tick, f->alarm_from, f->alarm_pos, f->alarm_vel, f->alarm_k, f->n,
+                                     s->def->dt, &hd, &ht, &hk);
     const float kmean[3] = {hops > 0 ? (float)(hk / hops) : 0.0f, 0.0f, 0.0f};
     event(f, MUR_EVENT_HOP, -1, kmean, hops > 0 ? hd / hops : 0.0, hops > 0 ? ht / hops : 0.0, hops);
 }
