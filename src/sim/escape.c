@@ -22,9 +22,17 @@
 #define TS_MASK 0x07ffffffu
 #define FLEE 16u
 
+/* Bytes a boid of each per-boid array of the prey's state, in mur_escape_reserve's order: erow, esc,
+ * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel. */
+enum { NROWS = 11 };
+static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12};
+
 size_t mur_escape_bytes_per_boid(void)
 {
-    return sizeof(mur_esc_row) + 4 * sizeof(uint8_t) + 3 * sizeof(int32_t) + 9 * sizeof(float);
+    size_t b = 0;
+    for (int r = 0; r < NROWS; r++)
+        b += ROW_BYTES[r];
+    return b;
 }
 
 void mur_escape_clear(mur_flock *f, int32_t i)
@@ -55,12 +63,11 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     if (cap <= f->esc_cap)
         return true;
     const size_t c = (size_t)cap;
-    void *p[11] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
-                   f->alarm_k, f->vel0, f->alarm_vel};
-    const size_t b[11] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12};
+    void *p[NROWS] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
+                      f->alarm_k, f->vel0, f->alarm_vel};
     bool ok = true;
-    for (int r = 0; r < 11; r++)
-        ok = ok && grow(&p[r], c * b[r]);
+    for (int r = 0; r < NROWS; r++)
+        ok = ok && grow(&p[r], c * ROW_BYTES[r]);
     f->erow = p[0];
     f->esc = p[1];
     f->ecopy = p[2];
