@@ -289,6 +289,20 @@ class BadInput(TempCase):
         self.bad(["--headless", "--frames", "1", "--camera-path", "p.txt", "--camera", "follow"], "--camera-path")
         self.bad(["--headless", "--frames", "3", "--screenshot-size", "64x64"], "--screenshot")
 
+    def test_graphics_variables(self):
+        # a graphics variable with a value no renderer takes: one line naming it and what is allowed,
+        # exit 2, before any work (src/app/cli/env.c; docs/environment.md)
+        for name, value, allowed in (("MURMUR_SPLAT", "yes", "0 or 1"), ("MURMUR_FRAME_CPU", "2", "0 or 1"),
+                                     ("MURMUR_SHADOWS", "on", "0 or 1")):
+            with self.subTest(var=name):
+                before = set(os.listdir(self.dir))
+                r = run("--headless", "--frames", "1", "--boids", "10", env={name: value})
+                self.assertEqual(r.returncode, 2, r.stderr)
+                lines = r.stderr.strip("\n").split("\n")
+                self.assertEqual(len(lines), 1, r.stderr)
+                self.assertIn("bad %s='%s': expected %s" % (name, value, allowed), lines[0])
+                self.assertEqual(set(os.listdir(self.dir)), before)
+
     def test_values(self):
         cases = [
             (["--set", "nonsense=1"], "nonsense"),

@@ -133,6 +133,9 @@ bool mur_env_check_graphics(mur_error *err)
     v = get("MURMUR_SPLAT");
     if (v && strcmp(v, "0") && strcmp(v, "1"))
         return fail(err, "MURMUR_SPLAT", v, "0 or 1");
+    v = get("MURMUR_FRAME_CPU");
+    if (v && strcmp(v, "0") && strcmp(v, "1"))
+        return fail(err, "MURMUR_FRAME_CPU", v, "0 or 1");
     v = get("MURMUR_X264_PRESET");
     if (v && !mur_x264_preset_known(v))
         return fail(err, "MURMUR_X264_PRESET", v,
