@@ -159,8 +159,46 @@ static void flight_model(void **st)
     d.cohesion_near = 0.5f;
     d.cohesion_far = 3.0f;
     one_tick(d, 2, (const float[][3]){{0.4f, 0, 0}, {0, 1.75f, 0}}, (const double[3]){0.0, 0.25, 1.0});
-    /* metric neighbours: both topological terms are refused */
+    /* separation_up (issue 24, seventh round): the separation from the neighbour at (0, 0.5, 0) above,
+     * -0.75 along y, is scaled by pitch 0.25 (-0.1875); with separation_up 0.5 by 0.25 + 0.5 * 0.75 =
+     * 0.625 (-0.46875); with 1 at full strength. Flying level along z without a bank, the lift's up
+     * axis is the vertical. The neighbour at (1, 0, 0) is farther: separation from the closest only. */
+    d = topo_def(3, 10.0f);
+    d.separation = 1.0f;
+    d.separation_radius = 2.0f;
+    d.separation_nearest = 1;
+    d.pitch = 0.25f;
+    one_tick(d, 2, sep, (const double[3]){0.0, -0.1875, 1.0});
+    d.separation_up = 0.5f;
+    one_tick(d, 2, sep, (const double[3]){0.0, -0.46875, 1.0});
+    d.separation_up = 1.0f;
+    one_tick(d, 2, sep, (const double[3]){0.0, -0.75, 1.0});
+    d.lift = true;
+    d.bank = true;
+    d.max_turn = 120.0f;
+    d.bank_rate = 10.0f;
+    d.separation_up = 0.5f;
+    one_tick(d, 2, sep, (const double[3]){0.0, -0.46875, 1.0});
+    /* separation_edge: both neighbours on one side, C^2 = |((1, 0, 0) + (0, 1, 0)) / 2|^2 = 1/2, so
+     * separation_edge 1 halves the push (-0.375) and 2 removes it */
+    d = topo_def(3, 10.0f);
+    d.separation = 1.0f;
+    d.separation_radius = 2.0f;
+    d.separation_nearest = 1;
+    d.separation_edge = 1.0f;
+    one_tick(d, 2, sep, (const double[3]){0.0, -0.375, 1.0});
+    d.separation_edge = 2.0f;
+    one_tick(d, 2, sep, (const double[3]){0.0, 0.0, 1.0});
+    /* metric neighbours: the topological terms are refused */
     mur_error err = {{0}};
+    d.separation_nearest = 0;
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "separation_edge"));
+    d = topo_def(3, 10.0f);
+    d.cohesion = 1.0f;
+    d.cohesion_near = 0.5f;
+    d.cohesion_far = 3.0f;
     d.neighbours = MUR_NEIGHBOURS_METRIC;
     assert_null(mur_flock_create(&d, &err));
     assert_non_null(strstr(err.msg, "cohesion_far"));

@@ -231,8 +231,8 @@ def main():
         mh = max(abs(hn[k][0] - 1 / 3) for k in range(6, 10))
         uv, us, uu = (np.mean([hn[k][j] for k in range(2, 10)]) for j in (2, 5, 6))
         print("%5d %-8s | gamma(7-10) page %s  hanisch %s | max dev %.3f / %.3f | gamma(1) %.3f / %.3f"
-              " | k=3-10 hanisch |u.V| %.3f |u.side| %.3f |u.up| %.3f" % (
-                  n, name, fmt(pg[6:], "gamma"), fmt(hn[6:], "gamma"), mp, mh, pg[0][0], hn[0][0], uv, us, uu))
+              " | k=3-10 hanisch |u.V| %.3f |u.side| %.3f |u.up| %.3f | k=1 |u.up| %.3f" % (
+                  n, name, fmt(pg[6:], "gamma"), fmt(hn[6:], "gamma"), mp, mh, pg[0][0], hn[0][0], uv, us, uu, hn[0][6]))
 
 
 if __name__ == "__main__":

@@ -77,6 +77,8 @@ static const param_row ROWS[] = {
     {{"pitch", MUR_PT_FLOAT, 0, 1, false, "", NULL, "gain of the vertical part of the social steering (cohesion, alignment, separation): weak pitch, birds climb and dive less readily than they turn (1 = full)", true}, OFF(pitch), "1"},
     {{"lift", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "lift along the body's up axis: the weak pitch acts along the up axis rolled by the bank angle (with bank on), so a banked bird climbs or dives readily along its rolled side axis", true}, OFF(lift), "off"},
     {{"surge", MUR_PT_FLOAT, 0, 1, false, "", NULL, "gain of the part of the social steering (cohesion, alignment, separation) along the flight direction: birds change speed through their thrust (cruise_speed, speed_tau) more than through their neighbours (1 = full)", true}, OFF(surge), "1"},
+    {{"separation_up", MUR_PT_FLOAT, 0, 1, false, "", NULL, "separation escapes the weak pitch: its part along the up axis is scaled by pitch + separation_up * (1 - pitch) instead of pitch, so a bird dodges a neighbour above or below it while cohesion and alignment keep the weak pitch (0 = off; 1 = full)", true}, OFF(separation_up), "0"},
+    {{"separation_edge", MUR_PT_FLOAT, 0, 4, false, "", NULL, "selfish herd: separation scaled by max(0, 1 - separation_edge * C^2), C = length of the mean unit direction to the neighbours (near 1 at the flock's edge, near 0 inside), so a bird at the edge tolerates closer neighbours (0 = off; topological neighbours only)", true}, OFF(separation_edge), "0"},
     {{"separation_nearest", MUR_PT_INT, 0, 20, false, "", NULL, "separation from the n closest neighbours only (0 = all in the list; topological neighbours only)", true}, OFF(separation_nearest), "0"},
     {{"cohesion_near", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: neighbours closer than this do not pull (with cohesion_far > 0)", true}, OFF(cohesion_near), "0"},
     {{"cohesion_far", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: the pull toward each neighbour grows smoothly from cohesion_near to full at cohesion_far (0 = off: the mean offset; topological neighbours only)", true}, OFF(cohesion_far), "0"},
@@ -529,6 +531,11 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     }
     if (def->centrality > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
         mur_set_error(err, "centrality %g needs neighbours=topological (or centrality=0)", (double)def->centrality);
+        return false;
+    }
+    if (def->separation_edge > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
+        mur_set_error(err, "separation_edge %g needs neighbours=topological (or separation_edge=0)",
+                      (double)def->separation_edge);
         return false;
     }
     if (def->bank_align > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {

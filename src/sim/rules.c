@@ -61,17 +61,30 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         ayy = k->cohesion * cy + d->alignment * ay;
         azz = k->cohesion * cz + d->alignment * az;
     }
-    axx += d->separation * s->sx;
-    ayy += d->separation * s->sy;
-    azz += d->separation * s->sz;
+    float ks = d->separation;
+    if (d->separation_edge > 0.0f && s->cnt > 0.0f) { /* selfish herd: an edge bird tolerates closer birds */
+        const float inv = 1.0f / s->cnt;
+        const float ux = s->ux * inv, uy = s->uy * inv, uz = s->uz * inv;
+        const float c2 = fminf(1.0f, ux * ux + uy * uy + uz * uz);
+        ks = d->separation * fmaxf(0.0f, 1.0f - d->separation_edge * c2);
+    }
+    axx += ks * s->sx;
+    ayy += ks * s->sy;
+    azz += ks * s->sz;
     if (d->lift && d->bank) { /* weak pitch along the rolled body's up axis (starling.c) */
         float a[3] = {axx, ayy, azz};
         mur_starling_pitch(d, b, f->roll[i], a);
+        if (d->separation_up > 0.0f) {
+            const float sep[3] = {ks * s->sx, ks * s->sy, ks * s->sz};
+            mur_starling_separation_up(d, b, f->roll[i], sep, a);
+        }
         axx = a[0];
         ayy = a[1];
         azz = a[2];
     } else {
         ayy *= d->pitch; /* weak pitch: birds climb and dive less readily than they turn (exact when 1) */
+        if (d->separation_up > 0.0f)
+            ayy += d->separation_up * (1.0f - d->pitch) * (ks * s->sy);
     }
     if (d->surge < 1.0f) { /* the part along the flight direction scaled by surge (starling.c) */
         float a[3] = {axx, ayy, azz};

@@ -90,6 +90,27 @@ void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, fl
     a[2] -= m * uz;
 }
 
+void mur_starling_separation_up(const mur_flock_def *d, const boid_in *b, float roll, const float sep[3],
+                                float a[3])
+{
+    const float kup = d->separation_up * (1.0f - d->pitch);
+    const float s = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
+    const float hv = sqrtf(b->vx * b->vx + b->vz * b->vz);
+    if (!(d->lift && d->bank) || !(hv > 1e-3f * s)) {
+        a[1] += kup * sep[1]; /* the vertical, as mur_starling_pitch */
+        return;
+    }
+    /* the up axis of mur_starling_pitch */
+    const float sx = -b->vz / hv, sz = b->vx / hv;
+    const float e = b->vy / s, h = hv / s;
+    const float c = cosf(roll), sn = sinf(roll);
+    const float ux = c * (-sz * e) + sn * sx, uy = c * h, uz = c * (sx * e) + sn * sz;
+    const float m = kup * (sep[0] * ux + sep[1] * uy + sep[2] * uz);
+    a[0] += m * ux;
+    a[1] += m * uy;
+    a[2] += m * uz;
+}
+
 void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3])
 {
     const float s = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);

@@ -20,6 +20,12 @@ void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_
 void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, float a[3]);
 /// Thrust, not the neighbours, sets the speed: the part of the social steering a along boid b's flight
 /// direction is scaled by surge (the caller skips it when surge is 1, so the bits stay).
+/// After mur_starling_pitch: separation sep (its acceleration, separation weight included) gets back
+/// separation_up (1 - pitch) of its part along the same up axis (the vertical without lift or bank), so
+/// its up part is scaled by pitch + separation_up (1 - pitch) (the caller skips it when separation_up
+/// is 0, so the bits stay).
+void mur_starling_separation_up(const mur_flock_def *d, const boid_in *b, float roll, const float sep[3],
+                                float a[3]);
 void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3]);
 
 /// Ground avoidance (ground_avoid > 0): the upward acceleration of a boid at height y with vertical

@@ -337,9 +337,17 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     v4 a0 = SEL(has, coh * cx + al * ax, zero);
     v4 a1 = SEL(has, coh * cy + al * ay, zero);
     v4 a2 = SEL(has, coh * cz + al * az, zero);
-    a0 += d->separation * S->sx;
-    a1 += d->separation * S->sy;
-    a2 += d->separation * S->sz;
+    v4 ksep = zero + d->separation;
+    if (d->separation_edge > 0.0f) { /* rules.c: the selfish herd's separation */
+        const v4 ux = S->ux * inv, uy = S->uy * inv, uz = S->uz * inv;
+        const v4 c2 = ux * ux + uy * uy + uz * uz;
+        const v4 c2m = SEL(c2 < one, c2, one);
+        const v4 f = one - d->separation_edge * c2m;
+        ksep = SEL(has, d->separation * SEL(f > zero, f, zero), ksep);
+    }
+    a0 += ksep * S->sx;
+    a1 += ksep * S->sy;
+    a2 += ksep * S->sz;
     if (d->lift && d->bank) { /* starling.c mur_starling_pitch: along the rolled body's up axis */
         const v4 s = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
         const v4 hv = vsqrt(bvx * bvx + bvz * bvz);
@@ -356,8 +364,18 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         a0 = SEL(body, a0 - m * ux, a0);
         a2 = SEL(body, a2 - m * uz, a2);
         a1 = SEL(body, a1 - m * uy, a1 * d->pitch);
+        if (d->separation_up > 0.0f) { /* starling.c mur_starling_separation_up */
+            const float kup = d->separation_up * (1.0f - d->pitch);
+            const v4 e0 = ksep * S->sx, e1 = ksep * S->sy, e2 = ksep * S->sz;
+            const v4 mu = kup * (e0 * ux + e1 * uy + e2 * uz);
+            a0 = SEL(body, a0 + mu * ux, a0);
+            a2 = SEL(body, a2 + mu * uz, a2);
+            a1 = SEL(body, a1 + mu * uy, a1 + kup * e1);
+        }
     } else {
         a1 *= d->pitch; /* weak pitch (exact when 1) */
+        if (d->separation_up > 0.0f)
+            a1 += d->separation_up * (1.0f - d->pitch) * (ksep * S->sy);
     }
     if (d->surge < 1.0f) { /* starling.c mur_starling_surge: along the flight direction */
         const v4 s = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
