@@ -13,7 +13,10 @@ measured by build/tests/shape_tool (src/sim/shape.c) or the pure-Python referenc
 Issue 24's metrics over time (thin-axis tilt, neighbour turnover, heading changes, splits and merges
 a minute, share at a speed limit) need one continuous run, not the snapshot chain: tracked_metrics()
 below gets them from `murmur --metrics` at the same ticks (docs/rules.md, "Metrics over time").
-Standard library only; plots need gnuplot.
+Standard library only; plots need gnuplot. Where numpy and scipy import, each row also gets gamma(k)
+with Ballerini's (Hanisch's) border correction (hanisch_gamma(): columns hgamma1-hgamma10) and the
+page a second gamma(k) table; without them, or with --rows of a file without those columns, nothing
+changes.
 """
 import argparse
 import csv
@@ -57,6 +60,10 @@ LABEL = {"mid/thin": "mid/thin", "long/thin": "long/thin", "group_polarisation":
          "thin_angle_median": "thin axis from vertical, median (°)",
          "tilt_over_10": "share of snapshots tilted > 10°", "corr_len/flock_size": "ξ / L",
          "turnover": "neighbour turnover (10 s)"}
+# gamma(k) with Ballerini's border correction (Hanisch's: a bird is focal for k only if its k-th neighbour
+# is closer than the group's convex hull), beside the page's (the outer 20% by rho not focal), which
+# biases gamma(7-10) toward 0 for a flat flock (tools/gamma_probe.py). Only where numpy and scipy import.
+HGAMMA = ["hgamma%d" % k for k in range(1, shape_ref.KMAX + 1)]
 # issue 24's metrics over time, per seed from one continuous run (tracked_metrics)
 LIVING = ("turnover", "heading_changes_per_min", "splits_per_min", "merges_per_min")
 LABEL.update(heading_changes_per_min="heading changes a minute", splits_per_min="splits a minute",
@@ -113,6 +120,42 @@ def measure(args, state, link, p):
 
 # The metrics CSV columns of issue 24 (docs/rules.md, "Metrics over time"), written by murmur --metrics.
 TRACKED = ("thin_tilt", "neighbour_turnover", "at_speed_limit", "heading_changes", "splits", "merges")
+
+
+def hanisch_gamma(state, link):
+    """gamma(1..KMAX) of the state's biggest group with Hanisch's correction (-1 where no bird is
+    focal), or None without numpy and scipy or with a group too small."""
+    try:
+        import numpy as np
+        from scipy.sparse.csgraph import connected_components
+        from scipy.spatial import ConvexHull, cKDTree
+    except ImportError:
+        return None
+    pos, vel = shape_ref.read_state(state)
+    p, v = np.array(pos), np.array(vel)
+    if len(p) < shape_ref.KMAX + 2:
+        return None
+    tree = cKDTree(p)
+    _, lab = connected_components(tree.sparse_distance_matrix(tree, link, output_type="coo_matrix"), directed=False)
+    g = lab == np.bincount(lab).argmax()
+    p, v = p[g], v[g]
+    mv = v.mean(0)
+    if len(p) < shape_ref.KMAX + 2 or not np.linalg.norm(mv) > 0:
+        return None
+    h = ConvexHull(p)
+    depth = -(p @ h.equations[:, :3].T + h.equations[:, 3]).max(1)
+    d, idx = cKDTree(p).query(p, k=shape_ref.KMAX + 1)
+    d, idx = d[:, 1:], idx[:, 1:]
+    out = []
+    for k in range(shape_ref.KMAX):
+        f = (d[:, k] < depth) & (d[:, k] > 0)
+        if not f.any():
+            out.append(-1.0)
+            continue
+        u = (p[idx[f, k]] - p[f]) / d[f, k][:, None]
+        w, vec = np.linalg.eigh(u.T @ u / len(u))
+        out.append(float((vec[:, 0] @ mv / np.linalg.norm(mv)) ** 2))
+    return out
 
 
 def tick_length(murmur, extra):
@@ -189,6 +232,9 @@ def one_flock(args, tmp, variant, n, seed, p):
         row = measure(args, state, link, p)
         if row is None:
             continue
+        hg = hanisch_gamma(state, link)
+        if hg is not None:
+            row.update(zip(HGAMMA, hg))
         row.update(n=n, seed=seed, tick=args.settle + k * args.every, variant=variant,
                    nn=float(last["nn_distance"]), turnover=float("nan"), heading_changes_per_min=float("nan"),
                    splits_per_min=float("nan"), merges_per_min=float("nan"))
@@ -280,6 +326,8 @@ def stats_of_n(rows):
             continue
         st[k] = mean_sd([d[k] for d in seeds.values()])
     curve = gamma_curve(rows)
+    if all(HGAMMA[0] in r for r in rows):
+        st["hcurve"] = [mean_sd([r[h] for r in rows if r[h] >= 0])[0] for h in HGAMMA]
     st["gamma7_10_dev"] = (max(abs(g - 1 / 3) for g in curve[6:10]), mean_sd([d["gamma7_10_dev"] for d in seeds.values()])[1])
     ang = sorted(r["thin_angle_deg"] for r in rows)
     st["thin_angle_median"] = ((ang[(len(ang) - 1) // 2] + ang[len(ang) // 2]) / 2, float("nan"))
@@ -310,6 +358,8 @@ def write_outputs(rows, out_dir, doc, quick):
     data = os.path.join(out_dir, "data")
     os.makedirs(data, exist_ok=True)
     cols = ["variant", "n", "seed", "tick"] + shape_ref.COLUMNS + ["nn"] + list(LIVING)
+    if all(HGAMMA[0] in r for r in rows):
+        cols += HGAMMA
     with open(os.path.join(data, "rows.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
@@ -386,6 +436,14 @@ plot 'data/corr.dat' u 1:2 w p pt 7 ps 0.5 t 'snapshots', 0.35*x dt 2 t 'starlin
     gam = ["| k | %s |" % " | ".join("N = %d" % n for n in sizes), "|---|%s" % ("---|" * len(sizes))]
     for k in range(shape_ref.KMAX):
         gam.append("| %d | %s |" % (k + 1, " | ".join("%.3f" % per_n[n]["curve"][k] for n in sizes)))
+    if all("hcurve" in per_n[n] for n in sizes):
+        gam += ["", "γ(k) with Ballerini's border correction (Hanisch's: a bird is focal for k only if its k-th "
+                "neighbour is closer than the group's convex hull; not a target row):", "",
+                gam[0], gam[1]]
+        for k in range(shape_ref.KMAX):
+            gam.append("| %d | %s |" % (k + 1, " | ".join("%.3f" % per_n[n]["hcurve"][k] for n in sizes)))
+        gam.append("| max \\|γ(k) − 1/3\\|, k = 7-10 | %s |" % " | ".join(
+            "%.3f" % max(abs(g - 1 / 3) for g in per_n[n]["hcurve"][6:10]) for n in sizes))
     seed_tab = ["| N | seed | thin (m) | mid (m) | long (m) | mid/thin | polarisation | biggest group |",
                 "|---|---|---|---|---|---|---|---|"]
     for n in sizes:
