@@ -358,13 +358,13 @@ def write_outputs(rows, out_dir, doc, quick):
     data = os.path.join(out_dir, "data")
     os.makedirs(data, exist_ok=True)
     cols = ["variant", "n", "seed", "tick"] + shape_ref.COLUMNS + ["nn"] + list(LIVING)
-    if all(HGAMMA[0] in r for r in rows):
+    if any(HGAMMA[0] in r for r in rows):
         cols += HGAMMA
     with open(os.path.join(data, "rows.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
         for r in rows:
-            w.writerow([r[c] if isinstance(r[c], str) else ("%.6g" % r[c]) for c in cols])
+            w.writerow(["" if c not in r else r[c] if isinstance(r[c], str) else ("%.6g" % r[c]) for c in cols])
     drows, main, sizes, per_n, pts = summarise(rows)
     keys = [t[0] for t in TARGETS]
     with open(os.path.join(data, "per_n.dat"), "w") as f:
@@ -436,14 +436,16 @@ plot 'data/corr.dat' u 1:2 w p pt 7 ps 0.5 t 'snapshots', 0.35*x dt 2 t 'starlin
     gam = ["| k | %s |" % " | ".join("N = %d" % n for n in sizes), "|---|%s" % ("---|" * len(sizes))]
     for k in range(shape_ref.KMAX):
         gam.append("| %d | %s |" % (k + 1, " | ".join("%.3f" % per_n[n]["curve"][k] for n in sizes)))
-    if all("hcurve" in per_n[n] for n in sizes):
+    if any("hcurve" in per_n[n] for n in sizes):
+        # a size whose rows lack the columns (measured without numpy and scipy) reads "not measured"
+        hc = lambda n, f: f(per_n[n]["hcurve"]) if "hcurve" in per_n[n] else "not measured"
         gam += ["", "γ(k) with Ballerini's border correction (Hanisch's: a bird is focal for k only if its k-th "
                 "neighbour is closer than the group's convex hull; not a target row):", "",
                 gam[0], gam[1]]
         for k in range(shape_ref.KMAX):
-            gam.append("| %d | %s |" % (k + 1, " | ".join("%.3f" % per_n[n]["hcurve"][k] for n in sizes)))
+            gam.append("| %d | %s |" % (k + 1, " | ".join(hc(n, lambda c: "%.3f" % c[k]) for n in sizes)))
         gam.append("| max \\|γ(k) − 1/3\\|, k = 7-10 | %s |" % " | ".join(
-            "%.3f" % max(abs(g - 1 / 3) for g in per_n[n]["hcurve"][6:10]) for n in sizes))
+            hc(n, lambda c: "%.3f" % max(abs(g - 1 / 3) for g in c[6:10])) for n in sizes))
     seed_tab = ["| N | seed | thin (m) | mid (m) | long (m) | mid/thin | polarisation | biggest group |",
                 "|---|---|---|---|---|---|---|---|"]
     for n in sizes:
@@ -527,7 +529,9 @@ def main():
         args.engine = "tool" if os.access(args.tool, os.X_OK) else "python"
     if args.rows:
         with open(args.rows) as f:
-            rows = [{k: (v if k == "variant" else float(v)) for k, v in r.items()} for r in csv.DictReader(f)]
+            # an empty cell (a column some rows lack, e.g. hgamma of a size measured without numpy) is left out
+            rows = [{k: (v if k == "variant" else float(v)) for k, v in r.items() if v != "" or k == "variant"}
+                    for r in csv.DictReader(f)]
     else:
         if not os.access(args.murmur, os.X_OK):
             sys.exit("no murmur at %s (build it, or give --murmur)" % args.murmur)
