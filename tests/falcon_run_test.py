@@ -104,6 +104,30 @@ class Patterns(unittest.TestCase):
         ev[-1] = dict(ev[-1], count="0", value="0", aux="0", x="0")
         self.assertIsNone(self.one(ev, metrics())["hop_m"])
 
+    def test_flash_read_locally_from_the_burst(self):
+        # the whole flock's NN distance does not move (metrics(): 1.0 throughout), but the 200 birds the
+        # falcon alarmed itself opened up by 1.4x (their nearest neighbours at the end of their manoeuvre
+        # against at their alarm), the copiers by 1.05x: a flash expansion where the falcon passed
+        def burst(value, aux, count):
+            return events(500, 300) + [{"tick": str(END + 150), "event": "burst", "count": str(count),
+                                        "value": str(value), "aux": str(aux)}]
+        r = self.one(burst(1.4, 1.05, 200), metrics())
+        self.assertFalse(r["flash"])
+        self.assertTrue(r["flash_local"])
+        self.assertEqual((r["burst"], r["burst_copied"], r["burst_birds"]), (1.4, 1.05, 200))
+        # 1.2x: not a flash; exactly 1.25 counts
+        self.assertFalse(self.one(burst(1.2, 1.0, 200), metrics())["flash_local"])
+        self.assertTrue(self.one(burst(1.25, 1.0, 200), metrics())["flash_local"])
+        # no bird alarmed by the falcon counted (count 0): no burst, not a flash
+        r = self.one(burst(0.0, 1.1, 0), metrics())
+        self.assertIsNone(r["burst"])
+        self.assertFalse(r["flash_local"])
+        s = run.summary([self.one(burst(1.4, 1.05, 200), metrics()), self.one(burst(1.1, 1.0, 200), metrics())])
+        self.assertAlmostEqual(s["flash_local_share"], 0.5)
+        self.assertAlmostEqual(s["burst_median"], 1.25)
+        # an older binary without the event: not judged
+        self.assertIsNone(self.one(events(500, 300), metrics())["flash_local"])
+
     def test_recovery_of_the_attacked_part(self):
         # the whole flock flies at 0.9 throughout (metrics()); the attacked part (600 birds) was at 0.88
         # at the attack's start, falls to 0.5 and is back to 0.85 4 s after the attack's end, to 0.88

@@ -130,12 +130,45 @@ static void falcon_wave_group_frame(void **st)
     assert_true(fabs(flock - 10.0 * sqrt(1.64)) < 1e-3);
 }
 
+/* The burst (mur_burst) on constructed alarms: 4 birds the falcon alarmed itself whose nearest neighbour
+ * was 1.0, 1.2, 0.8 and 1.0 m away at their alarm and 1.5, 1.8, 1.2 and 1.5 m at the end of their
+ * manoeuvre (the part near its path opened by 1.5x); 3 copiers, 1.0 m and then 1.1 m (1.1x); a bird never
+ * alarmed, one alarmed whose manoeuvre has not ended (-1) and one without a neighbour list (-1 at its
+ * alarm) are not counted. */
+static void falcon_burst_local(void **st)
+{
+    (void)st;
+    enum { N = 10 };
+    int32_t tick[N], src[N];
+    float nn[2 * N];
+    const float before[N] = {1.0f, 1.2f, 0.8f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 5.0f, -1.0f};
+    const float after[N] = {1.5f, 1.8f, 1.2f, 1.5f, 1.1f, 1.1f, 1.1f, 9.0f, -1.0f, 9.0f};
+    for (int i = 0; i < N; i++) {
+        tick[i] = i;
+        src[i] = i < 4 ? i : 0;
+        nn[2 * i] = before[i];
+        nn[2 * i + 1] = after[i];
+    }
+    tick[7] = -1; /* never alarmed */
+    src[9] = 9;   /* alarmed by the falcon, no list */
+    double b[2];
+    assert_int_equal(mur_burst(tick, src, nn, N, b), 4);
+    assert_true(fabs(b[0] - 1.5) < 1e-6);
+    assert_true(fabs(b[1] - 1.1) < 1e-6);
+    /* nobody alarmed: 0 both ways */
+    for (int i = 0; i < N; i++)
+        tick[i] = -1;
+    assert_int_equal(mur_burst(tick, src, nn, N, b), 0);
+    assert_true(b[0] == 0.0 && b[1] == 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_wave_two_fronts),
         cmocka_unit_test(falcon_wave_short_fronts),
         cmocka_unit_test(falcon_wave_group_frame),
+        cmocka_unit_test(falcon_burst_local),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

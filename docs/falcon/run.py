@@ -110,7 +110,8 @@ def analyse(events, metrics, n, seed, extra):
         k, t = e["event"], int(e["tick"])
         if k == "attack_start":
             cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "copied": None, "direct": None,
-                   "hop_m": None, "hop_s": None, "hop_k": None, "part": [], "catch": False, "lock_on": False}
+                   "hop_m": None, "hop_s": None, "hop_k": None, "part": [], "catch": False, "lock_on": False,
+                   "burst": None, "burst_copied": None, "burst_birds": None}
             attacks.append(cur)
         elif cur is None:
             continue
@@ -131,6 +132,13 @@ def analyse(events, metrics, n, seed, extra):
             # the birds alarmed in the attack: their polarisation every 0.5 s from the attack's end (value)
             # and at its start (aux)
             cur["part"].append((int(e["tick"]), float(e["value"]), float(e["aux"]), int(e["count"])))
+        elif k == "burst":
+            # the local burst: the birds' nearest neighbour at the end of their first manoeuvre over that at
+            # their alarm, for the birds the falcon alarmed itself (value) and those that copied (aux)
+            if int(e["count"]) > 0:
+                cur["burst"] = float(e["value"])
+            cur["burst_copied"] = float(e["aux"]) or None
+            cur["burst_birds"] = int(e["count"])
         elif k == "hop":
             # the copies hop by hop: mean distance from the neighbour copied, mean time after its alarm,
             # mean number of neighbours the copier could copy then
@@ -181,6 +189,10 @@ def analyse(events, metrics, n, seed, extra):
                     "nn_jump_prior": jump_prior, "flash_strict": jump_prior >= FLASH_JUMP,
                     "copied": a["copied"], "direct": a["direct"],
                     "hop_m": a["hop_m"], "hop_s": a["hop_s"], "hop_k": a["hop_k"],
+                    # a flash expansion read locally: the birds the falcon alarmed itself opened up by
+                    # FLASH_JUMP or more (their nearest neighbours, the burst event); None: no such event
+                    "burst": a["burst"], "burst_copied": a["burst_copied"], "burst_birds": a["burst_birds"],
+                    "flash_local": None if a["burst_birds"] is None else (a["burst"] or 0.0) >= FLASH_JUMP,
                     "part_birds": part[0][3] if part else None, "part_polarisation_before": ppol0,
                     "part_recovery_s": prec, "part_recovery_rel_s": prec_rel,
                     "part_polarisation_after": statistics.mean(plate) if plate else None,
@@ -235,6 +247,9 @@ def summary(rows):
         "nn_jump_median": statistics.median(r["nn_jump"] for r in rows) if k else None,
         # the copies hop by hop (the hop event) and the birds the falcon alarmed itself, as a share of N
         "hop_m_median": med([r.get("hop_m") for r in rows]),
+        "burst_median": med([r.get("burst") for r in rows]),
+        "burst_copied_median": med([r.get("burst_copied") for r in rows]),
+        "flash_local_share": sum(1 for r in rows if r.get("flash_local")) / k if k else None,
         "hop_s_median": med([r.get("hop_s") for r in rows]),
         "hop_k_median": med([r.get("hop_k") for r in rows]),
         # the attacked part (the part event): polarised >= 0.85 before, of those back to 0.85 within 30 s;
@@ -269,12 +284,13 @@ def table(title, groups):
              "| back to its level before in 30 s | NN jump over the window before (median) | flash over the window before "
              "| hop m (median) | hop s (median) | neighbours to copy (median) | alarmed by the falcon itself, share (median) "
              "| attacked part: polarisation before / 29-30 s after (median) | attacked part back to >= 0.85 in 30 s "
-             "(all; of those >= 0.85 before) | attacked part back to its level before in 30 s |",
+             "(all; of those >= 0.85 before) | attacked part back to its level before in 30 s "
+             "| burst: NN after / before, birds alarmed by the falcon (median) | burst, copiers (median) | flash, local |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
         lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s | %s | %s "
-                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d |" % (
+                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d | %s | %s | %s |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
             fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
@@ -285,7 +301,8 @@ def table(title, groups):
             fmt(s.get("hop_s_median"), 3), fmt(s.get("hop_k_median"), 1), fmt(s.get("direct_share_median")),
             fmt(s["part_polarisation_before"]), fmt(s["part_polarisation_after"]), s["part_recovered_30s"],
             s["part_measured"], s["part_polarised_recovered_30s"], s["part_polarised_before"],
-            s["part_recovered_rel_30s"], s["part_measured"]))
+            s["part_recovered_rel_30s"], s["part_measured"], fmt(s.get("burst_median")),
+            fmt(s.get("burst_copied_median")), fmt(s.get("flash_local_share"))))
     return "\n".join(lines) + "\n"
 
 

@@ -21,11 +21,15 @@
 #define TS_SHIFT 5
 #define TS_MASK 0x07ffffffu
 #define FLEE 16u
+/* A bird's ecopy (and the snapshot sesc): its escape (kind | side << 3) | the ticks it will have escaped
+ * by the next tick, at most AGE_MAX, << AGE_SHIFT; 0 when it may not be copied (escape_latency). */
+#define AGE_SHIFT 4
+#define AGE_MAX 15u
 
 /* Bytes a boid of each per-boid array of the prey's state, in mur_escape_reserve's order: erow, esc,
- * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel. */
-enum { NROWS = 11 };
-static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12};
+ * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel, alarm_nn. */
+enum { NROWS = 12 };
+static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8};
 
 size_t mur_escape_bytes_per_boid(void)
 {
@@ -47,6 +51,7 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     memset(f->alarm_pos + 3 * (size_t)i, 0, 3 * sizeof(float));
     memset(f->vel0 + 3 * (size_t)i, 0, 3 * sizeof(float));
     memset(f->alarm_vel + 3 * (size_t)i, 0, 3 * sizeof(float));
+    f->alarm_nn[2 * (size_t)i] = f->alarm_nn[2 * (size_t)i + 1] = -1.0f;
 }
 
 static bool grow(void **p, size_t bytes)
@@ -64,7 +69,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
         return true;
     const size_t c = (size_t)cap;
     void *p[NROWS] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
-                      f->alarm_k, f->vel0, f->alarm_vel};
+                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn};
     bool ok = true;
     for (int r = 0; r < NROWS; r++)
         ok = ok && grow(&p[r], c * ROW_BYTES[r]);
@@ -79,6 +84,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->alarm_k = p[8];
     f->vel0 = p[9];
     f->alarm_vel = p[10];
+    f->alarm_nn = p[11];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -101,6 +107,8 @@ void mur_escape_free(mur_flock *f)
     free(f->alarm_k);
     free(f->vel0);
     free(f->alarm_vel);
+    free(f->alarm_nn);
+    f->alarm_nn = NULL;
     f->vel0 = NULL;
     f->alarm_vel = NULL;
     f->alarm_src = NULL;
@@ -176,6 +184,17 @@ static void perceive(const mur_flock *f, const mur_flock_def *d, const boid_in *
     *among = n > 0 && r2 < far2;
 }
 
+/* The distance of bird b's nearest topological neighbour (slot[0]: the list is sorted by distance); -1
+ * without a list (metric mode). */
+static float nearest_gap(const mur_flock *f, const boid_in *b, const int32_t *slot, int n)
+{
+    if (n <= 0)
+        return -1.0f;
+    const int32_t j = slot[0];
+    const float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
+    return len3(q);
+}
+
 void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n)
 {
@@ -207,6 +226,11 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     /* a manoeuvre lasts escape_time; a bird flees the falcon's path while the falcon looms (below,
      * whatever its state) and, having fled, keeps that flight to the end of its manoeuvre */
     if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= d->escape_time) {
+        /* the end of the manoeuvre: how far its nearest neighbour is now, against at its alarm (the first
+         * manoeuvre of the attack only; the burst event) */
+        float *nn = f->alarm_nn + 2 * (size_t)i;
+        if (f->alarm_tick[i] >= 0 && nn[0] >= 0.0f && nn[1] < 0.0f)
+            nn[1] = nearest_gap(f, b, slot, n);
         kind = MUR_ESCAPE_REFRACTORY;
         e = (uint32_t)kind;
         fled = 0;
@@ -253,27 +277,48 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
              * ones, by the nearest alone 16% (docs/falcon.md) */
             float w = 0.0f;
             const float D2 = d->escape_copy_dist * d->escape_copy_dist;
-            for (int m = 0; m < n; m++)
-                if (f->sesc[slot[m * stride]]) {
-                    first = first < 0 ? m : first;
-                    k++;
-                    if (D2 > 0.0f) {
-                        if (first == m) { /* the nearest escaping neighbour's image sets the rate */
+            /* with escape_copy_speed V, a neighbour d away is seen to escape once it has escaped d / V (in
+             * whole ticks, at least escape_latency, at most AGE_MAX ticks: its age in the snapshot's high
+             * bits): its sideways speed over its distance, the angle it sweeps across the bird's view in a
+             * second, must pass a threshold, which takes longer the farther it is. A hop's time then grows
+             * in proportion to its length, so the alarm's speed does not follow the flock's spacing */
+            const float V = d->escape_copy_speed;
+            const float per_tick = V * dt;
+            for (int m = 0; m < n; m++) {
+                const uint8_t c = f->sesc[slot[m * stride]];
+                if (!c)
+                    continue;
+                float q2 = -1.0f;
+                if (V > 0.0f) {
+                    const int32_t j = slot[m * stride];
+                    const float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
+                    q2 = dot3(q, q);
+                    const float need = ceilf(sqrtf(q2) / per_tick);
+                    if ((float)(c >> AGE_SHIFT) < fminf(need, (float)AGE_MAX))
+                        continue;
+                }
+                first = first < 0 ? m : first;
+                k++;
+                if (D2 > 0.0f) {
+                    if (first == m) { /* the nearest escaping neighbour's image sets the rate */
+                        if (q2 < 0.0f) {
                             const int32_t j = slot[m * stride];
                             const float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
-                            w = D2 / fmaxf(dot3(q, q), 0.01f * D2);
+                            q2 = dot3(q, q);
                         }
-                    } else {
-                        w += 1.0f;
+                        w = D2 / fmaxf(q2, 0.01f * D2);
                     }
+                } else {
+                    w += 1.0f;
                 }
+            }
             bool copy = k > 0;
             if (copy && d->escape_reaction > 0.0f) {
                 const float p = 1.0f - expf(-dt * w / d->escape_reaction);
                 copy = mur_hash_unit(d->seed ^ 0xc0b1e5ULL, f->tick, (uint64_t)i) < p;
             }
             if (copy) {
-                const uint8_t c = f->sesc[slot[first * stride]];
+                const uint8_t c = f->sesc[slot[first * stride]] & 15u;
                 kind = c & 7;
                 /* the neighbour's manoeuvre; its side (away from the falcon) this bird's own unless
                  * escape_copy_side */
@@ -301,6 +346,8 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
                 f->alarm_vel[3 * (size_t)i] = b->vx;
                 f->alarm_vel[3 * (size_t)i + 1] = b->vy;
                 f->alarm_vel[3 * (size_t)i + 2] = b->vz;
+                f->alarm_nn[2 * (size_t)i] = nearest_gap(f, b, slot, n);
+                f->alarm_nn[2 * (size_t)i + 1] = -1.0f;
             }
         }
     }
@@ -375,8 +422,9 @@ int32_t mur_escape_publish(mur_flock *f, const mur_step *s)
         const uint8_t e = (uint8_t)(ts & 15u);
         const int k = e & 7;
         const bool escaping = k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
+        const uint32_t age = (next - (ts >> TS_SHIFT)) & TS_MASK;
         f->esc[i] = e;
-        f->ecopy[i] = escaping && ((next - (ts >> TS_SHIFT)) & TS_MASK) >= L ? e : 0;
+        f->ecopy[i] = escaping && age >= L ? (uint8_t)(e | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
         alarmed += escaping;
     }
     return alarmed;

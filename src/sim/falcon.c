@@ -119,6 +119,7 @@ static void set_up(mur_flock *f, const mur_flock_def *d)
         f->alarm_src[i] = -1;
         f->alarm_from[i] = -1;
         f->alarm_k[i] = 0;
+        f->alarm_nn[2 * (size_t)i] = f->alarm_nn[2 * (size_t)i + 1] = -1.0f;
     }
     memcpy(f->vel0, f->vel, 3 * sizeof(float) * (size_t)f->n);
     F->part_on = false;
@@ -442,6 +443,7 @@ static void remove_boid(mur_flock *f, int32_t i)
         memcpy(f->vel0 + 3 * (size_t)i, f->vel0 + 3 * (size_t)last, 3 * sizeof(float));
         memcpy(f->alarm_pos + 3 * (size_t)i, f->alarm_pos + 3 * (size_t)last, 3 * sizeof(float));
         memcpy(f->alarm_vel + 3 * (size_t)i, f->alarm_vel + 3 * (size_t)last, 3 * sizeof(float));
+        memcpy(f->alarm_nn + 2 * (size_t)i, f->alarm_nn + 2 * (size_t)last, 2 * sizeof(float));
     }
     for (int32_t j = 0; j < last; j++) {
         f->alarm_src[j] = f->alarm_src[j] == i ? -1 : (f->alarm_src[j] == last ? i : f->alarm_src[j]);
@@ -509,6 +511,24 @@ double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, c
     return st > 0.0 && sd > 0.0 ? sd / st : 0.0;
 }
 
+int32_t mur_burst(const int32_t *tick, const int32_t *src, const float *nn, int32_t n, double out[2])
+{
+    double b0[2] = {0, 0}, b1[2] = {0, 0};
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const float *g = nn + 2 * (size_t)i;
+        if (tick[i] < 0 || !(g[0] > 0.0f) || !(g[1] >= 0.0f))
+            continue;
+        const int who = src[i] == i ? 0 : 1;
+        b0[who] += g[0];
+        b1[who] += g[1];
+        m += who == 0;
+    }
+    for (int w = 0; w < 2; w++)
+        out[w] = b0[w] > 0.0 ? b1[w] / b0[w] : 0.0;
+    return m;
+}
+
 /* The wave of the attack (mur_wave_fit) into an event. */
 static void wave(mur_flock *f, const mur_step *s)
 {
@@ -538,6 +558,12 @@ static void wave(mur_flock *f, const mur_step *s)
                                      s->def->dt, &hd, &ht, &hk);
     const float kmean[3] = {hops > 0 ? (float)(hk / hops) : 0.0f, 0.0f, 0.0f};
     event(f, MUR_EVENT_HOP, -1, kmean, hops > 0 ? hd / hops : 0.0, hops > 0 ? ht / hops : 0.0, hops);
+    /* the burst: how far the birds opened up, locally (each bird's nearest neighbour at the end of its first
+     * manoeuvre against at its alarm), for the birds the falcon alarmed itself (the flash expansion where it
+     * passes) and for those that copied; the whole flock's NN distance hardly moves when a part bursts */
+    double burst[2];
+    const int32_t nb = mur_burst(f->alarm_tick, f->alarm_src, f->alarm_nn, f->n, burst);
+    event(f, MUR_EVENT_BURST, -1, NULL, burst[0], burst[1], nb);
 }
 
 void mur_falcon_commit(mur_flock *f, const mur_step *s)
@@ -595,6 +621,6 @@ int mur_flock_events(const mur_flock *f, mur_event *out, int max)
 const char *mur_event_name(int kind)
 {
     static const char *const NAMES[MUR_EVENT_KIND_COUNT] = {"attack_start", "lock_on", "catch", "attack_end",
-                                                             "wave", "copied", "hop", "part"};
+                                                             "wave", "copied", "hop", "part", "burst"};
     return kind >= 0 && kind < MUR_EVENT_KIND_COUNT ? NAMES[kind] : NULL;
 }
