@@ -221,7 +221,9 @@ static void falcon_bad_values(void **st)
                                       "escape_reaction=-1", "escape_flee_time=nan", "escape_flee_accel=2000",
                                       "escape_flee_loom=-1", "escape_flee_loom=inf", "falcon_stoop=-0.5",
                                       "falcon_stoop=11", "escape_copy_dist=-1", "escape_copy_dist=nan",
-                                      "escape_copy_dist=101"};
+                                      "escape_copy_dist=101", "escape_copy_speed=-1", "escape_copy_speed=nan",
+                                      "escape_copy_speed=1001", "escape_copy_fade=-0.1", "escape_copy_fade=1.5",
+                                      "escape_copy_fade=inf"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         mur_flock_def d = mur_flock_default_def();
         mur_error err = {{0}};
@@ -302,20 +304,21 @@ static void falcon_live(void **st)
  * see it (the end bird is exposed: all its neighbours on one side). No manoeuvre moves a bird
  * (escape_accel 0), so the alarm must spread by copying: bird 39 - m at the tick of the first alarm
  * plus m latencies, and the wave's speed is 1 m per latency. */
-static void chain_alarm(float latency, int expect_l)
+static void chain_alarm_at(float latency, int expect_l, float gap, float copy_speed)
 {
     const int n = 40;
     mur_flock_def d = topo_def(n, 1000.0f);
     d.dt = 0.02f;
     d.topo_k = 2.0f;
-    d.view_radius = 3.0f;
+    d.view_radius = 3.0f * gap;
+    d.escape_copy_speed = copy_speed;
     d.falcon = true;
     d.falcon_strategy = MUR_FALCON_BESIDE;
-    d.falcon_setup = 21.5f; /* the chain's centre is z = 19.5: the falcon starts at z = 41 */
+    d.falcon_setup = 19.5f * gap + 2.0f; /* the chain's centre is z = 19.5 gap: the falcon 2 m beyond the end */
     d.falcon_speed = 1.0f;
     d.falcon_attack_speed = 1.0f;
     d.falcon_attack = 3.0f;
-    d.falcon_retreat = 4.0f; /* the wave is measured at the end of the retreat: all alarmed by then */
+    d.falcon_retreat = 9.0f; /* the wave is measured at the end of the retreat: all alarmed by then */
     d.escape_radius = 2.5f;
     d.escape_accel = 0.0f;
     d.escape_latency = latency;
@@ -324,12 +327,12 @@ static void chain_alarm(float latency, int expect_l)
     d.escape_flee_time = 0.0f;
     mur_flock *f = make(&d);
     for (int i = 0; i < n; i++)
-        put(f, i, 0.0f, 40.0f, (float)i, 10.0f, 0.0f, 0.0f);
+        put(f, i, 0.0f, 40.0f, gap * (float)i, 10.0f, 0.0f, 0.0f);
     int first[40];
     for (int i = 0; i < n; i++)
         first[i] = -1;
     double speed = -1.0;
-    for (int t = 1; t <= 500; t++) {
+    for (int t = 1; t <= 700; t++) {
         mur_flock_step(f);
         const mur_view v = mur_flock_view(f);
         for (int i = 0; i < n; i++)
@@ -351,10 +354,23 @@ static void chain_alarm(float latency, int expect_l)
         if (first[n - 1 - m] != 2 + m * expect_l)
             fail_msg("latency %g: bird %d alarmed after %d ticks, expected %d", (double)latency, n - 1 - m,
                      first[n - 1 - m], 2 + m * expect_l);
-    /* the first bird of the chain sees birds 1 and 2: it copies bird 2 */
-    assert_int_equal(first[0], first[2] + expect_l);
-    assert_near(speed, 1.0 / (expect_l * 0.02), 0.03 / (expect_l * 0.02));
+    /* the first bird of the chain sees birds 1 and 2: it copies bird 2; with escape_copy_speed bird 2, twice
+     * as far, is seen twice as late, but at most 15 ticks after its alarm (the age the snapshot holds) */
+    if (copy_speed > 0.0f) {
+        const int lat = (int)lroundf(latency / 0.02f) < 1 ? 1 : (int)lroundf(latency / 0.02f);
+        const int need2 = (int)lroundf(2.0f * gap / (copy_speed * 0.02f)); /* a whole number here */
+        const int via2 = first[2] + (need2 < 15 ? (need2 > lat ? need2 : lat) : (15 > lat ? 15 : lat));
+        assert_int_equal(first[0], first[1] + expect_l < via2 ? first[1] + expect_l : via2);
+    } else {
+        assert_int_equal(first[0], first[2] + expect_l);
+    }
+    assert_near(speed, gap / (expect_l * 0.02), 0.03 * gap / (expect_l * 0.02));
     mur_flock_destroy(f);
+}
+
+static void chain_alarm(float latency, int expect_l)
+{
+    chain_alarm_at(latency, expect_l, 1.0f, 0.0f);
 }
 
 static void falcon_alarm_spreads(void **st)
@@ -363,6 +379,19 @@ static void falcon_alarm_spreads(void **st)
     chain_alarm(0.05f, 3); /* 2.5 ticks: whole ticks, rounded */
     chain_alarm(0.1f, 5);
     chain_alarm(0.0f, 1);  /* at least one tick: the neighbours read the state at the tick's start */
+}
+
+/* escape_copy_speed: a neighbour d away is copied once it has escaped d / escape_copy_speed, so the alarm
+ * runs at that speed whatever the birds' spacing: 10 m/s along chains 1 m apart (5 ticks a hop) and 2 m
+ * apart (10 ticks), where a fixed latency runs twice as fast along the looser chain. At least
+ * escape_latency: 0.2 s (10 ticks) holds the 1 m hops to 10 ticks. */
+static void falcon_copy_speed_spacing(void **st)
+{
+    (void)st;
+    chain_alarm_at(0.02f, 5, 1.0f, 10.0f);
+    chain_alarm_at(0.02f, 10, 2.0f, 10.0f);
+    chain_alarm_at(0.06f, 3, 2.0f, 0.0f); /* the fixed latency: 3 ticks a hop at either spacing */
+    chain_alarm_at(0.2f, 10, 1.0f, 10.0f);
 }
 
 /* The flight from the falcon's path: two birds 3 m either side of a falcon diving at them from above
@@ -486,7 +515,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_cycle),      cmocka_unit_test(falcon_catches), cmocka_unit_test(falcon_deterministic),
-        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads),
+        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads), cmocka_unit_test(falcon_copy_speed_spacing),
         cmocka_unit_test(falcon_flee_parts), cmocka_unit_test(falcon_flee_looms),
         cmocka_unit_test(falcon_stoops),
     };

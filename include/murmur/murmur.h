@@ -235,6 +235,8 @@ typedef struct mur_flock_def {
                                 ///< k / escape_reaction with k escaping neighbours at any distance)
     float escape_copy_speed;    ///< a neighbour d away is copied once it has escaped d / this (at least escape_latency,
                                 ///< at most 15 ticks), m/s (0 = after escape_latency at any distance)
+    float escape_copy_fade;     ///< an alarm's strength (seen: the looming rate's share of escape_flee_loom) falls by this
+                                ///< at each copy; a spent one is not copied; the manoeuvre's acceleration is its share (0 = off)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.

@@ -27,9 +27,9 @@
 #define AGE_MAX 15u
 
 /* Bytes a boid of each per-boid array of the prey's state, in mur_escape_reserve's order: erow, esc,
- * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel, alarm_nn. */
-enum { NROWS = 12 };
-static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8};
+ * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel, alarm_nn, estr. */
+enum { NROWS = 13 };
+static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8, 1};
 
 size_t mur_escape_bytes_per_boid(void)
 {
@@ -52,6 +52,7 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     memset(f->vel0 + 3 * (size_t)i, 0, 3 * sizeof(float));
     memset(f->alarm_vel + 3 * (size_t)i, 0, 3 * sizeof(float));
     f->alarm_nn[2 * (size_t)i] = f->alarm_nn[2 * (size_t)i + 1] = -1.0f;
+    f->estr[i] = 0;
 }
 
 static bool grow(void **p, size_t bytes)
@@ -69,7 +70,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
         return true;
     const size_t c = (size_t)cap;
     void *p[NROWS] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
-                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn};
+                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn, f->estr};
     bool ok = true;
     for (int r = 0; r < NROWS; r++)
         ok = ok && grow(&p[r], c * ROW_BYTES[r]);
@@ -85,6 +86,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->vel0 = p[9];
     f->alarm_vel = p[10];
     f->alarm_nn = p[11];
+    f->estr = p[12];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -108,6 +110,8 @@ void mur_escape_free(mur_flock *f)
     free(f->vel0);
     free(f->alarm_vel);
     free(f->alarm_nn);
+    free(f->estr);
+    f->estr = NULL;
     f->alarm_nn = NULL;
     f->vel0 = NULL;
     f->alarm_vel = NULL;
@@ -250,6 +254,12 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const float v[3] = {b->vx, b->vy, b->vz};
     const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
     const float side[3] = {hv > 0.0f ? -v[2] / hv : 0.0f, 0.0f, hv > 0.0f ? v[0] / hv : 0.0f};
+    /* with escape_copy_fade, an alarm's strength (0..255): the looming rate's share of escape_flee_loom for a
+     * bird that sees the falcon (a slow or far falcon alarms weakly), its neighbour's less the fade for a
+     * copier; a neighbour whose strength is spent is not copied, and the manoeuvre's acceleration is its
+     * strength's share of escape_accel */
+    const int fade = d->escape_copy_fade > 0.0f ? (int)(d->escape_copy_fade * 255.0f + 0.5f) : 0;
+    int strength = 255;
     if (kind == MUR_ESCAPE_CALM) {
         bool start = false;
         int32_t src = i; /* the bird whose alarm starts this one's front: itself when it sees the falcon */
@@ -264,6 +274,10 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             /* turn and zig-zag first away from the falcon: left when it is on the right */
             e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
             start = true;
+        }
+        if (start && fade > 0 && d->escape_flee_loom > 0.0f) {
+            const float lam = fmaxf(0.0f, -dot3(r, rv) / r2); /* r2 > 0: near */
+            strength = (int)(255.0f * fminf(1.0f, lam / d->escape_flee_loom) + 0.5f);
         }
         if (!start) {
             /* copying: the first (nearest) of the k neighbours whose escape may be copied, with a rate
@@ -286,14 +300,14 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             const float per_tick = V * dt;
             for (int m = 0; m < n; m++) {
                 const uint8_t c = f->sesc[slot[m * stride]];
-                if (!c)
+                if (!c || (fade > 0 && f->estr[f->order[slot[m * stride]]] <= fade))
                     continue;
                 float q2 = -1.0f;
                 if (V > 0.0f) {
                     const int32_t j = slot[m * stride];
                     const float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
                     q2 = dot3(q, q);
-                    const float need = ceilf(sqrtf(q2) / per_tick);
+                    const float need = ceilf(sqrtf(q2) / per_tick - 1e-3f); /* d a whole number of ticks' run: that many */
                     if ((float)(c >> AGE_SHIFT) < fminf(need, (float)AGE_MAX))
                         continue;
                 }
@@ -329,11 +343,13 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
                 from = f->order[slot[first * stride]];
                 src = f->alarm_src[from];
                 kn = k;
+                strength = fade > 0 ? f->estr[from] - fade : 255;
             }
         }
         if (start) {
             since = now;
             age = 0;
+            f->estr[i] = (uint8_t)strength;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
                 f->alarm_src[i] = src;
@@ -359,7 +375,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     }
     row->ts = since << TS_SHIFT | (flee && escaping ? FLEE : 0u) | e;
     acc[0] = acc[1] = acc[2] = 0.0f;
-    const float A = d->escape_accel, sgn = (e & 8) ? -1.0f : 1.0f;
+    const float A = d->escape_accel * (fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f), sgn = (e & 8) ? -1.0f : 1.0f;
     if (flee) {
         /* away from the falcon's path (the part of its offset across the falcon's velocity): birds on
          * either side of the path part, whatever manoeuvre they copy; straight away from the falcon

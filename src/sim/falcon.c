@@ -440,6 +440,7 @@ static void remove_boid(mur_flock *f, int32_t i)
         f->alarm_src[i] = f->alarm_src[last];
         f->alarm_from[i] = f->alarm_from[last];
         f->alarm_k[i] = f->alarm_k[last];
+        f->estr[i] = f->estr[last];
         memcpy(f->vel0 + 3 * (size_t)i, f->vel0 + 3 * (size_t)last, 3 * sizeof(float));
         memcpy(f->alarm_pos + 3 * (size_t)i, f->alarm_pos + 3 * (size_t)last, 3 * sizeof(float));
         memcpy(f->alarm_vel + 3 * (size_t)i, f->alarm_vel + 3 * (size_t)last, 3 * sizeof(float));
