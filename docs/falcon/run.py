@@ -111,7 +111,8 @@ def analyse(events, metrics, n, seed, extra):
         if k == "attack_start":
             cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "copied": None, "direct": None,
                    "hop_m": None, "hop_s": None, "hop_k": None, "part": [], "catch": False, "lock_on": False,
-                   "burst": None, "burst_copied": None, "burst_birds": None}
+                   "burst": None, "burst_copied": None, "burst_birds": None, "flights": None,
+                   "path": None, "path_rest": None, "path_birds": None}
             attacks.append(cur)
         elif cur is None:
             continue
@@ -139,6 +140,16 @@ def analyse(events, metrics, n, seed, extra):
                 cur["burst"] = float(e["value"])
             cur["burst_copied"] = float(e["aux"]) or None
             cur["burst_birds"] = int(e["count"])
+            # the birds whose first alarm copied a neighbour's flight from the falcon's path (the burst
+            # spreading; escape_copy_flight), not a manoeuvre (the wave of orientation)
+            cur["flights"] = int(float(e.get("x") or 0))
+        elif k == "path":
+            # the flock along the falcon's path (the birds it passed within 10 m): their nearest neighbours
+            # 0.5 s after the attack's end over at its start (value), the rest of the flock's (aux)
+            if int(e["count"]) > 0:
+                cur["path"] = float(e["value"])
+            cur["path_rest"] = float(e["aux"]) or None
+            cur["path_birds"] = int(e["count"])
         elif k == "hop":
             # the copies hop by hop: mean distance from the neighbour copied, mean time after its alarm,
             # mean number of neighbours the copier could copy then
@@ -189,10 +200,14 @@ def analyse(events, metrics, n, seed, extra):
                     "nn_jump_prior": jump_prior, "flash_strict": jump_prior >= FLASH_JUMP,
                     "copied": a["copied"], "direct": a["direct"],
                     "hop_m": a["hop_m"], "hop_s": a["hop_s"], "hop_k": a["hop_k"],
-                    # a flash expansion read locally: the birds the falcon alarmed itself opened up by
-                    # FLASH_JUMP or more (their nearest neighbours, the burst event); None: no such event
+                    # the birds alarmed: their nearest neighbours at the end of their first manoeuvre over at
+                    # their alarm (the burst event)
                     "burst": a["burst"], "burst_copied": a["burst_copied"], "burst_birds": a["burst_birds"],
-                    "flash_local": None if a["burst_birds"] is None else (a["burst"] or 0.0) >= FLASH_JUMP,
+                    # a flash expansion read locally: the birds along the falcon's path opened up by FLASH_JUMP
+                    # or more against themselves at the attack's start (the path event); None: no such event
+                    "path": a["path"], "path_rest": a["path_rest"], "path_birds": a["path_birds"],
+                    "flash_local": None if a["path_birds"] is None else (a["path"] or 0.0) >= FLASH_JUMP,
+                    "flights": a["flights"],
                     "part_birds": part[0][3] if part else None, "part_polarisation_before": ppol0,
                     "part_recovery_s": prec, "part_recovery_rel_s": prec_rel,
                     "part_polarisation_after": statistics.mean(plate) if plate else None,
@@ -200,7 +215,8 @@ def analyse(events, metrics, n, seed, extra):
                     # front fitted, and that many birds alarmed by a neighbour, not by the falcon itself:
                     # birds fleeing the falcon's path are the flash expansion, not a wave); binaries
                     # without the copied event: the birds alarmed, as before
-                    "wave": a["wave"] is not None and (a["copied"] if a["copied"] is not None
+                    # (less the birds that copied a flight from the falcon's path: the burst, not a wave)
+                    "wave": a["wave"] is not None and ((a["copied"] - (a["flights"] or 0)) if a["copied"] is not None
                                                        else a["wave_birds"]) >= WAVE_SHARE * n,
                     "recovery_s": rec, "recovery_rel_s": rec_rel, "polarisation_after": pol1, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
     return out
@@ -248,6 +264,8 @@ def summary(rows):
         # the copies hop by hop (the hop event) and the birds the falcon alarmed itself, as a share of N
         "hop_m_median": med([r.get("hop_m") for r in rows]),
         "burst_median": med([r.get("burst") for r in rows]),
+        "path_median": med([r.get("path") for r in rows]),
+        "path_rest_median": med([r.get("path_rest") for r in rows]),
         "burst_copied_median": med([r.get("burst_copied") for r in rows]),
         "flash_local_share": sum(1 for r in rows if r.get("flash_local")) / k if k else None,
         "hop_s_median": med([r.get("hop_s") for r in rows]),
@@ -285,12 +303,13 @@ def table(title, groups):
              "| hop m (median) | hop s (median) | neighbours to copy (median) | alarmed by the falcon itself, share (median) "
              "| attacked part: polarisation before / 29-30 s after (median) | attacked part back to >= 0.85 in 30 s "
              "(all; of those >= 0.85 before) | attacked part back to its level before in 30 s "
-             "| burst: NN after / before, birds alarmed by the falcon (median) | burst, copiers (median) | flash, local |",
+             "| burst: NN after / before, birds alarmed by the falcon (median) | burst, copiers (median) "
+             "| path: NN after / before, birds within 10 m of the falcon (median) | the rest (median) | flash, local (path) |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
         lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s | %s | %s "
-                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d | %s | %s | %s |" % (
+                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d | %s | %s | %s | %s | %s |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
             fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
@@ -302,7 +321,8 @@ def table(title, groups):
             fmt(s["part_polarisation_before"]), fmt(s["part_polarisation_after"]), s["part_recovered_30s"],
             s["part_measured"], s["part_polarised_recovered_30s"], s["part_polarised_before"],
             s["part_recovered_rel_30s"], s["part_measured"], fmt(s.get("burst_median")),
-            fmt(s.get("burst_copied_median")), fmt(s.get("flash_local_share"))))
+            fmt(s.get("burst_copied_median")), fmt(s.get("path_median")), fmt(s.get("path_rest_median")),
+            fmt(s.get("flash_local_share"))))
     return "\n".join(lines) + "\n"
 
 

@@ -237,6 +237,7 @@ typedef struct mur_flock_def {
                                 ///< at most 15 ticks), m/s (0 = after escape_latency at any distance)
     float escape_copy_fade;     ///< an alarm's strength (seen: the looming rate's share of escape_flee_loom) falls by this
                                 ///< at each copy; a spent one is not copied; the manoeuvre's acceleration is its share (0 = off)
+    bool escape_copy_flight;    ///< a bird fleeing the falcon's path is copied as a flight from it (off: as its manoeuvre)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
@@ -376,7 +377,11 @@ typedef enum mur_event_kind {
     MUR_EVENT_BURST = 8,        ///< with the wave: how far the birds alarmed opened up, each bird's nearest neighbour's
                                 ///< distance at the end of its first manoeuvre in the attack over that at its alarm
                                 ///< (sums over the birds): value = over the birds the falcon alarmed itself, aux =
-                                ///< over those that copied, count = the birds alarmed by the falcon counted
+                                ///< over those that copied, count = the birds alarmed by the falcon counted,
+                                ///< pos[0] = the birds whose first alarm copied a flight (escape_copy_flight)
+    MUR_EVENT_PATH = 9,         ///< with the wave: the flock along the falcon's path, each bird's nearest neighbour's distance
+                                ///< 0.5 s after the attack's end over that at its start (sums over the birds): value =
+                                ///< over the birds the falcon came within 10 m of (count), aux = over the others
     MUR_EVENT_KIND_COUNT
 } mur_event_kind;
 

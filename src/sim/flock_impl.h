@@ -122,6 +122,8 @@ struct mur_flock {
     int32_t *alarm_from;       ///< per boid: the neighbour whose escape it copied (its first alarm), -1 none
     float *alarm_nn;           ///< per boid: its nearest neighbour's distance at its alarm and at the end of that
                                ///< manoeuvre (-1: not yet), 2 floats (the burst event)
+    float *path_d2;            ///< per boid: the squared distance the attacking falcon came nearest it (the path event)
+    float *path_nn;            ///< per boid: its nearest neighbour's distance at the attack's start and after its end (-1: not yet)
     uint8_t *estr;             ///< per boid: the strength of its escape, 0..255 (escape_copy_fade), written when it starts
     uint8_t *alarm_k;          ///< per boid: how many neighbours it could copy then (at most 255)
     float *vel0;               ///< per boid: its velocity at the attack's start, 3 floats (the part event)
