@@ -312,6 +312,8 @@ static void chain_alarm_at(float latency, int expect_l, float gap, float copy_sp
     d.topo_k = 2.0f;
     d.view_radius = 3.0f * gap;
     d.escape_copy_speed = copy_speed;
+    d.escape_copy_fade = 0.0f; /* every alarm at full strength: the chain's far end is reached */
+    d.escape_copy_flight = false;
     d.falcon = true;
     d.falcon_strategy = MUR_FALCON_BESIDE;
     d.falcon_setup = 19.5f * gap + 2.0f; /* the chain's centre is z = 19.5 gap: the falcon 2 m beyond the end */
@@ -379,6 +381,52 @@ static void falcon_alarm_spreads(void **st)
     chain_alarm(0.05f, 3); /* 2.5 ticks: whole ticks, rounded */
     chain_alarm(0.1f, 5);
     chain_alarm(0.0f, 1);  /* at least one tick: the neighbours read the state at the tick's start */
+}
+
+/* escape_copy_fade: the chain's end bird sees a falcon 2 m away closing at 1 m/s (the chain nearly
+ * still): looming at about 0.5/s, half of escape_flee_loom (here 1/s), so its
+ * alarm's strength is about 0.5 and falls by 0.1 a copy: it dies out within a few hops, where at full
+ * strength (escape_copy_fade 0) it runs the chain's length (falcon_alarm_spreads). */
+static void falcon_copy_fades(void **st)
+{
+    (void)st;
+    const int n = 40;
+    mur_flock_def d = topo_def(n, 1000.0f);
+    d.dt = 0.02f;
+    d.topo_k = 2.0f;
+    d.view_radius = 3.0f;
+    d.falcon = true;
+    d.falcon_strategy = MUR_FALCON_BESIDE;
+    d.falcon_setup = 21.5f;
+    d.falcon_speed = 1.0f;
+    d.falcon_attack_speed = 1.0f;
+    d.falcon_attack = 3.0f;
+    d.falcon_retreat = 4.0f;
+    d.escape_radius = 2.5f;
+    d.escape_accel = 0.0f;
+    d.escape_exposure = 0.5f;
+    d.escape_reaction = 0.0f;
+    d.escape_flee_time = 0.0f;
+    d.escape_copy_fade = 0.1f;
+    d.escape_flee_loom = 1.0f;
+    mur_flock *f = make(&d);
+    for (int i = 0; i < n; i++)
+        put(f, i, 0.0f, 40.0f, (float)i, 0.01f, 0.0f, 0.0f); /* nearly still: the falcon closes at 1 m/s */
+    int ever = 0, seen[40] = {0};
+    for (int t = 1; t <= 300; t++) {
+        mur_flock_step(f);
+        const mur_view v = mur_flock_view(f);
+        for (int i = 0; i < n; i++)
+            if (!seen[i] && (v.escape[i] & 7) >= MUR_ESCAPE_ZIGZAG && (v.escape[i] & 7) <= MUR_ESCAPE_SPEEDUP) {
+                seen[i] = 1;
+                ever++;
+            }
+    }
+    assert_true(seen[n - 1]);          /* the end bird saw the falcon */
+    if (!(ever >= 2 && ever <= 10)) /* a few copies, then the alarm is spent */
+        fail_msg("%d birds alarmed", ever);
+    assert_false(seen[0]);
+    mur_flock_destroy(f);
 }
 
 /* escape_copy_speed: a neighbour d away is copied once it has escaped d / escape_copy_speed, so the alarm
@@ -515,7 +563,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_cycle),      cmocka_unit_test(falcon_catches), cmocka_unit_test(falcon_deterministic),
-        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads), cmocka_unit_test(falcon_copy_speed_spacing),
+        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads), cmocka_unit_test(falcon_copy_speed_spacing), cmocka_unit_test(falcon_copy_fades),
         cmocka_unit_test(falcon_flee_parts), cmocka_unit_test(falcon_flee_looms),
         cmocka_unit_test(falcon_stoops),
     };

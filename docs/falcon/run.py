@@ -23,7 +23,11 @@ attack. The pattern of an attack: a flash expansion (NN jump >= 1.25), a wave (a
 >= 20% of the birds alarmed by copying a neighbour: the `copied` event; until this round, alarmed at
 all, which the birds fleeing the falcon's path made true in every attack), a split. The control runs the same attacks with
 birds that neither see nor flee the falcon (escape_radius 0, escape_flee_time 0): how often the
-flock's own fluctuations pass for a flash expansion or a split. Writes DIR/results_KIND.json and
+flock's own fluctuations pass for a flash expansion or a split. Since branch wave7 it also reads the
+`path` event (the birds the falcon passed within 10 m: their nearest neighbours 0.5 s after the attack's
+end over at its start; >= 1.25 is a flash expansion read locally, `flash_local`), the `burst` event (the
+alarmed birds' nearest neighbours at the end of their first manoeuvre over at their alarm) and leaves
+the birds that copied a flight from the falcon's path out of the wave. Writes DIR/results_KIND.json and
 DIR/results_KIND.md (default DIR: docs/falcon); docs/falcon/figures.py draws the figures from the
 json. Standard library only; 2 runs at a time (--jobs).
 """
@@ -61,6 +65,10 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # (results_*_order.json). A run started at 03:15 on an earlier state of the branch (the rate summed over
 # the neighbours, the flock's frame) was stopped at 03:19 before it wrote anything, unread; the
 # reporting run and the supplement ran on commit 50245dd's code from 03:39 UTC
+# this round (issue 26, branch wave7, from main cc603d5): tuned on TUNING_SEEDS only (escape_copy_speed,
+# escape_copy_fade, escape_copy_flight, escape_flee_time); reported on the same REPORT_SEEDS and
+# SUPPLEMENT_SEEDS again, declared at 06:32 UTC before any run of this branch's code on them, so that each
+# attack pairs with main's (results_*_wave6.json: main's code at cc603d5 is branch wave6's)
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
