@@ -198,6 +198,8 @@ static void falcon_finite(void **st)
         {"falcon_gain=0", "falcon_catch=100", "falcon_remove=on", "escape_time=100", "escape_latency=0", NULL},
         {"falcon_strategy=beside", "falcon_target=centroid", "falcon_setup=10000", "escape_radius=10000", "escape_exposure=0", NULL},
         {"falcon_strategy=behind", "falcon_target=exposed", "escape_zigzag=0", "escape_dive=0", "escape_turn=0", "escape_speedup=0"},
+        {"escape_copy_speed=1000", "escape_copy_fade=1", "escape_copy_flight=on", "escape_flee_time=100", "escape_flee_accel=1000", NULL},
+        {"escape_copy_speed=0.001", "escape_copy_fade=0.001", "escape_copy_flight=off", "escape_latency=100", "escape_reaction=0", NULL},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         mur_flock_def d = starling(500);
