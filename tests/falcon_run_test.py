@@ -104,6 +104,44 @@ class Patterns(unittest.TestCase):
         ev[-1] = dict(ev[-1], count="0", value="0", aux="0", x="0")
         self.assertIsNone(self.one(ev, metrics())["hop_m"])
 
+    def test_flash_read_locally_along_the_path(self):
+        # the whole flock's NN distance does not move (metrics(): 1.0 throughout), but the 200 birds the
+        # falcon passed within 10 m opened up by 1.4x (their nearest neighbours 0.5 s after the attack
+        # against at its start; the path event), the rest by 0.95x: a flash expansion where it passed
+        def path(value, aux, count):
+            return events(500, 300) + [{"tick": str(END + 150), "event": "path", "count": str(count),
+                                        "value": str(value), "aux": str(aux)},
+                                       {"tick": str(END + 150), "event": "burst", "count": "150",
+                                        "value": "0.9", "aux": "0.95", "x": "0"}]
+        r = self.one(path(1.4, 0.95, 200), metrics())
+        self.assertFalse(r["flash"])
+        self.assertTrue(r["flash_local"])
+        self.assertEqual((r["path"], r["path_rest"], r["path_birds"]), (1.4, 0.95, 200))
+        self.assertEqual((r["burst"], r["burst_copied"], r["burst_birds"]), (0.9, 0.95, 150))
+        # 1.2x: not a flash; exactly 1.25 counts
+        self.assertFalse(self.one(path(1.2, 1.0, 200), metrics())["flash_local"])
+        self.assertTrue(self.one(path(1.25, 1.0, 200), metrics())["flash_local"])
+        # the falcon passed no bird within 10 m (count 0): not a flash
+        r = self.one(path(0.0, 1.1, 0), metrics())
+        self.assertIsNone(r["path"])
+        self.assertFalse(r["flash_local"])
+        s = run.summary([self.one(path(1.4, 0.95, 200), metrics()), self.one(path(1.1, 1.0, 200), metrics())])
+        self.assertAlmostEqual(s["flash_local_share"], 0.5)
+        self.assertAlmostEqual(s["path_median"], 1.25)
+        # an older binary without the event: not judged
+        self.assertIsNone(self.one(events(500, 300), metrics())["flash_local"])
+
+    def test_copied_flights_are_not_a_wave(self):
+        # 300 birds copied (30%), but 150 of them copied a flight from the falcon's path (the burst event's
+        # x): 15% copied a manoeuvre, no wave; with 50 flights, 25%: a wave
+        def ev(flights):
+            return events(500, 300) + [{"tick": str(END + 150), "event": "burst", "count": "100", "value": "1.3",
+                                        "aux": "1.1", "x": str(flights)}]
+        r = self.one(ev(150), metrics())
+        self.assertEqual(r["flights"], 150)
+        self.assertFalse(r["wave"])
+        self.assertTrue(self.one(ev(50), metrics())["wave"])
+
     def test_recovery_of_the_attacked_part(self):
         # the whole flock flies at 0.9 throughout (metrics()); the attacked part (600 birds) was at 0.88
         # at the attack's start, falls to 0.5 and is back to 0.85 4 s after the attack's end, to 0.88

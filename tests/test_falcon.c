@@ -198,6 +198,8 @@ static void falcon_finite(void **st)
         {"falcon_gain=0", "falcon_catch=100", "falcon_remove=on", "escape_time=100", "escape_latency=0", NULL},
         {"falcon_strategy=beside", "falcon_target=centroid", "falcon_setup=10000", "escape_radius=10000", "escape_exposure=0", NULL},
         {"falcon_strategy=behind", "falcon_target=exposed", "escape_zigzag=0", "escape_dive=0", "escape_turn=0", "escape_speedup=0"},
+        {"escape_copy_speed=1000", "escape_copy_fade=1", "escape_copy_flight=on", "escape_flee_time=100", "escape_flee_accel=1000", NULL},
+        {"escape_copy_speed=0.001", "escape_copy_fade=0.001", "escape_copy_flight=off", "escape_latency=100", "escape_reaction=0", NULL},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         mur_flock_def d = starling(500);
@@ -221,7 +223,9 @@ static void falcon_bad_values(void **st)
                                       "escape_reaction=-1", "escape_flee_time=nan", "escape_flee_accel=2000",
                                       "escape_flee_loom=-1", "escape_flee_loom=inf", "falcon_stoop=-0.5",
                                       "falcon_stoop=11", "escape_copy_dist=-1", "escape_copy_dist=nan",
-                                      "escape_copy_dist=101"};
+                                      "escape_copy_dist=101", "escape_copy_speed=-1", "escape_copy_speed=nan",
+                                      "escape_copy_speed=1001", "escape_copy_fade=-0.1", "escape_copy_fade=1.5",
+                                      "escape_copy_fade=inf"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         mur_flock_def d = mur_flock_default_def();
         mur_error err = {{0}};
@@ -302,20 +306,23 @@ static void falcon_live(void **st)
  * see it (the end bird is exposed: all its neighbours on one side). No manoeuvre moves a bird
  * (escape_accel 0), so the alarm must spread by copying: bird 39 - m at the tick of the first alarm
  * plus m latencies, and the wave's speed is 1 m per latency. */
-static void chain_alarm(float latency, int expect_l)
+static void chain_alarm_at(float latency, int expect_l, float gap, float copy_speed)
 {
     const int n = 40;
     mur_flock_def d = topo_def(n, 1000.0f);
     d.dt = 0.02f;
     d.topo_k = 2.0f;
-    d.view_radius = 3.0f;
+    d.view_radius = 3.0f * gap;
+    d.escape_copy_speed = copy_speed;
+    d.escape_copy_fade = 0.0f; /* every alarm at full strength: the chain's far end is reached */
+    d.escape_copy_flight = false;
     d.falcon = true;
     d.falcon_strategy = MUR_FALCON_BESIDE;
-    d.falcon_setup = 21.5f; /* the chain's centre is z = 19.5: the falcon starts at z = 41 */
+    d.falcon_setup = 19.5f * gap + 2.0f; /* the chain's centre is z = 19.5 gap: the falcon 2 m beyond the end */
     d.falcon_speed = 1.0f;
     d.falcon_attack_speed = 1.0f;
     d.falcon_attack = 3.0f;
-    d.falcon_retreat = 4.0f; /* the wave is measured at the end of the retreat: all alarmed by then */
+    d.falcon_retreat = 9.0f; /* the wave is measured at the end of the retreat: all alarmed by then */
     d.escape_radius = 2.5f;
     d.escape_accel = 0.0f;
     d.escape_latency = latency;
@@ -324,12 +331,12 @@ static void chain_alarm(float latency, int expect_l)
     d.escape_flee_time = 0.0f;
     mur_flock *f = make(&d);
     for (int i = 0; i < n; i++)
-        put(f, i, 0.0f, 40.0f, (float)i, 10.0f, 0.0f, 0.0f);
+        put(f, i, 0.0f, 40.0f, gap * (float)i, 10.0f, 0.0f, 0.0f);
     int first[40];
     for (int i = 0; i < n; i++)
         first[i] = -1;
     double speed = -1.0;
-    for (int t = 1; t <= 500; t++) {
+    for (int t = 1; t <= 700; t++) {
         mur_flock_step(f);
         const mur_view v = mur_flock_view(f);
         for (int i = 0; i < n; i++)
@@ -351,10 +358,23 @@ static void chain_alarm(float latency, int expect_l)
         if (first[n - 1 - m] != 2 + m * expect_l)
             fail_msg("latency %g: bird %d alarmed after %d ticks, expected %d", (double)latency, n - 1 - m,
                      first[n - 1 - m], 2 + m * expect_l);
-    /* the first bird of the chain sees birds 1 and 2: it copies bird 2 */
-    assert_int_equal(first[0], first[2] + expect_l);
-    assert_near(speed, 1.0 / (expect_l * 0.02), 0.03 / (expect_l * 0.02));
+    /* the first bird of the chain sees birds 1 and 2: it copies bird 2; with escape_copy_speed bird 2, twice
+     * as far, is seen twice as late, but at most 15 ticks after its alarm (the age the snapshot holds) */
+    if (copy_speed > 0.0f) {
+        const int lat = (int)lroundf(latency / 0.02f) < 1 ? 1 : (int)lroundf(latency / 0.02f);
+        const int need2 = (int)lroundf(2.0f * gap / (copy_speed * 0.02f)); /* a whole number here */
+        const int via2 = first[2] + (need2 < 15 ? (need2 > lat ? need2 : lat) : (15 > lat ? 15 : lat));
+        assert_int_equal(first[0], first[1] + expect_l < via2 ? first[1] + expect_l : via2);
+    } else {
+        assert_int_equal(first[0], first[2] + expect_l);
+    }
+    assert_near(speed, gap / (expect_l * 0.02), 0.03 * gap / (expect_l * 0.02));
     mur_flock_destroy(f);
+}
+
+static void chain_alarm(float latency, int expect_l)
+{
+    chain_alarm_at(latency, expect_l, 1.0f, 0.0f);
 }
 
 static void falcon_alarm_spreads(void **st)
@@ -363,6 +383,65 @@ static void falcon_alarm_spreads(void **st)
     chain_alarm(0.05f, 3); /* 2.5 ticks: whole ticks, rounded */
     chain_alarm(0.1f, 5);
     chain_alarm(0.0f, 1);  /* at least one tick: the neighbours read the state at the tick's start */
+}
+
+/* escape_copy_fade: the chain's end bird sees a falcon 2 m away closing at 1 m/s (the chain nearly
+ * still): looming at about 0.5/s, half of escape_flee_loom (here 1/s), so its
+ * alarm's strength is about 0.5 and falls by 0.1 a copy: it dies out within a few hops, where at full
+ * strength (escape_copy_fade 0) it runs the chain's length (falcon_alarm_spreads). */
+static void falcon_copy_fades(void **st)
+{
+    (void)st;
+    const int n = 40;
+    mur_flock_def d = topo_def(n, 1000.0f);
+    d.dt = 0.02f;
+    d.topo_k = 2.0f;
+    d.view_radius = 3.0f;
+    d.falcon = true;
+    d.falcon_strategy = MUR_FALCON_BESIDE;
+    d.falcon_setup = 21.5f;
+    d.falcon_speed = 1.0f;
+    d.falcon_attack_speed = 1.0f;
+    d.falcon_attack = 3.0f;
+    d.falcon_retreat = 4.0f;
+    d.escape_radius = 2.5f;
+    d.escape_accel = 0.0f;
+    d.escape_exposure = 0.5f;
+    d.escape_reaction = 0.0f;
+    d.escape_flee_time = 0.0f;
+    d.escape_copy_fade = 0.1f;
+    d.escape_flee_loom = 1.0f;
+    mur_flock *f = make(&d);
+    for (int i = 0; i < n; i++)
+        put(f, i, 0.0f, 40.0f, (float)i, 0.01f, 0.0f, 0.0f); /* nearly still: the falcon closes at 1 m/s */
+    int ever = 0, seen[40] = {0};
+    for (int t = 1; t <= 300; t++) {
+        mur_flock_step(f);
+        const mur_view v = mur_flock_view(f);
+        for (int i = 0; i < n; i++)
+            if (!seen[i] && (v.escape[i] & 7) >= MUR_ESCAPE_ZIGZAG && (v.escape[i] & 7) <= MUR_ESCAPE_SPEEDUP) {
+                seen[i] = 1;
+                ever++;
+            }
+    }
+    assert_true(seen[n - 1]);          /* the end bird saw the falcon */
+    if (!(ever >= 2 && ever <= 10)) /* a few copies, then the alarm is spent */
+        fail_msg("%d birds alarmed", ever);
+    assert_false(seen[0]);
+    mur_flock_destroy(f);
+}
+
+/* escape_copy_speed: a neighbour d away is copied once it has escaped d / escape_copy_speed, so the alarm
+ * runs at that speed whatever the birds' spacing: 10 m/s along chains 1 m apart (5 ticks a hop) and 2 m
+ * apart (10 ticks), where a fixed latency runs twice as fast along the looser chain. At least
+ * escape_latency: 0.2 s (10 ticks) holds the 1 m hops to 10 ticks. */
+static void falcon_copy_speed_spacing(void **st)
+{
+    (void)st;
+    chain_alarm_at(0.02f, 5, 1.0f, 10.0f);
+    chain_alarm_at(0.02f, 10, 2.0f, 10.0f);
+    chain_alarm_at(0.06f, 3, 2.0f, 0.0f); /* the fixed latency: 3 ticks a hop at either spacing */
+    chain_alarm_at(0.2f, 10, 1.0f, 10.0f);
 }
 
 /* The flight from the falcon's path: two birds 3 m either side of a falcon diving at them from above
@@ -486,7 +565,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_cycle),      cmocka_unit_test(falcon_catches), cmocka_unit_test(falcon_deterministic),
-        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads),
+        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads), cmocka_unit_test(falcon_copy_speed_spacing), cmocka_unit_test(falcon_copy_fades),
         cmocka_unit_test(falcon_flee_parts), cmocka_unit_test(falcon_flee_looms),
         cmocka_unit_test(falcon_stoops),
     };

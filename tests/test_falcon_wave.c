@@ -130,12 +130,68 @@ static void falcon_wave_group_frame(void **st)
     assert_true(fabs(flock - 10.0 * sqrt(1.64)) < 1e-3);
 }
 
+/* The burst (mur_burst) on constructed alarms: 4 birds the falcon alarmed itself whose nearest neighbour
+ * was 1.0, 1.2, 0.8 and 1.0 m away at their alarm and 1.5, 1.8, 1.2 and 1.5 m at the end of their
+ * manoeuvre (the part near its path opened by 1.5x); 3 copiers, 1.0 m and then 1.1 m (1.1x); a bird never
+ * alarmed, one alarmed whose manoeuvre has not ended (-1) and one without a neighbour list (-1 at its
+ * alarm) are not counted. */
+static void falcon_burst_local(void **st)
+{
+    (void)st;
+    enum { N = 10 };
+    int32_t tick[N], src[N];
+    float nn[2 * N];
+    const float before[N] = {1.0f, 1.2f, 0.8f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 5.0f, -1.0f};
+    const float after[N] = {1.5f, 1.8f, 1.2f, 1.5f, 1.1f, 1.1f, 1.1f, 9.0f, -1.0f, 9.0f};
+    for (int i = 0; i < N; i++) {
+        tick[i] = i;
+        src[i] = i < 4 ? i : 0;
+        nn[2 * i] = before[i];
+        nn[2 * i + 1] = after[i];
+    }
+    tick[7] = -1; /* never alarmed */
+    src[9] = 9;   /* alarmed by the falcon, no list */
+    double b[2];
+    assert_int_equal(mur_burst(tick, src, nn, N, b), 4);
+    assert_true(fabs(b[0] - 1.5) < 1e-6);
+    assert_true(fabs(b[1] - 1.1) < 1e-6);
+    /* nobody alarmed: 0 both ways */
+    for (int i = 0; i < N; i++)
+        tick[i] = -1;
+    assert_int_equal(mur_burst(tick, src, nn, N, b), 0);
+    assert_true(b[0] == 0.0 && b[1] == 0.0);
+}
+
+/* The falcon's path (mur_path_burst): 3 birds it passed within 10 m (distances 2, 5 and 9.9 m) whose
+ * nearest neighbours were 1.0, 1.0 and 2.0 m away at the attack's start and 1.5, 1.5 and 2.0 m after
+ * (5 / 4 = 1.25); 2 birds farther (10 m exactly and 30 m) at 1.0 and 1.0, then 0.9 and 0.9; one without
+ * the sample after the attack is not counted. */
+static void falcon_path_burst(void **st)
+{
+    (void)st;
+    enum { N = 6 };
+    const float d[N] = {2.0f, 5.0f, 9.9f, 10.0f, 30.0f, 1.0f};
+    const float nn[2 * N] = {1.0f, 1.5f, 1.0f, 1.5f, 2.0f, 2.0f, 1.0f, 0.9f, 1.0f, 0.9f, 1.0f, -1.0f};
+    float d2[N];
+    for (int i = 0; i < N; i++)
+        d2[i] = d[i] * d[i];
+    double b[2];
+    assert_int_equal(mur_path_burst(d2, nn, N, b), 3);
+    assert_true(fabs(b[0] - 1.25) < 1e-6);
+    assert_true(fabs(b[1] - 0.9) < 1e-6);
+    d2[0] = d2[1] = d2[2] = INFINITY; /* the falcon passed no bird */
+    assert_int_equal(mur_path_burst(d2, nn, N, b), 0);
+    assert_true(b[0] == 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_wave_two_fronts),
         cmocka_unit_test(falcon_wave_short_fronts),
         cmocka_unit_test(falcon_wave_group_frame),
+        cmocka_unit_test(falcon_burst_local),
+        cmocka_unit_test(falcon_path_burst),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,7 @@
     /usr/bin/python3 docs/falcon/figures.py            # all four PNGs into docs/falcon/
     /usr/bin/python3 docs/falcon/figures.py --no-alarm # the three from the json only
     ... --results FILE                                 # from another run's json (default
-                                                       # results_reporting_wave6.json, this round's)
+                                                       # results_reporting_wave7.json, this round's)
 
 wave_vs_n.png       wave speed against N (each attack, the median), the field's range beside it
 wave_vs_flock.png   wave speed against the flock's speed (each attack), lines at 1x and 1.3x
@@ -37,8 +37,8 @@ FIELD = (3.7, 13.4, 25.0)  # Procaccini et al. 2011: range and mean, m/s
 
 
 def load():
-    """--results FILE (default: this round's reporting run, results_reporting_wave6.json)"""
-    path = os.path.join(HERE, "results_reporting_wave6.json")
+    """--results FILE (default: this round's reporting run, results_reporting_wave7.json)"""
+    path = os.path.join(HERE, "results_reporting_wave7.json")
     if "--results" in sys.argv:
         path = sys.argv[sys.argv.index("--results") + 1]
     with open(path) as fp:
@@ -90,8 +90,14 @@ def patterns(res):
     s = res["summary"]
     names = [n for n in s if "m/s" in n] + [n for n in s if n.startswith("control")]
     fig, ax = plt.subplots(figsize=(8, 3.8))
-    keys = [("flash_share", "flash expansion (NN jump >= 1.25)"), ("split_share", "split (more groups)"),
-            ("wave_share", "wave (a fitted front, >= 20% alarmed by copying)")]
+    # the flash expansion read along the falcon's path where the run has it (branch wave7), else the
+    # whole flock's NN jump
+    local = all(s[n].get("flash_local_share") is not None and any(r.get("flash_local") is not None for r in res["rows"])
+                for n in names)
+    flash = ("flash_local_share", "flash expansion along the falcon's path (its birds' NN >= 1.25x)") if local else \
+        ("flash_share", "flash expansion (NN jump >= 1.25)")
+    keys = [flash, ("split_share", "split (more groups)"),
+            ("wave_share", "wave (a fitted front, >= 20% alarmed by copying a manoeuvre)")]
     w = 0.2
     for k, (key, label) in enumerate(keys):
         ax.bar([i + (k - 1.5) * w for i in range(len(names))], [s[n][key] or 0 for n in names], w, label=label)

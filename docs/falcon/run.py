@@ -23,7 +23,11 @@ attack. The pattern of an attack: a flash expansion (NN jump >= 1.25), a wave (a
 >= 20% of the birds alarmed by copying a neighbour: the `copied` event; until this round, alarmed at
 all, which the birds fleeing the falcon's path made true in every attack), a split. The control runs the same attacks with
 birds that neither see nor flee the falcon (escape_radius 0, escape_flee_time 0): how often the
-flock's own fluctuations pass for a flash expansion or a split. Writes DIR/results_KIND.json and
+flock's own fluctuations pass for a flash expansion or a split. Since branch wave7 it also reads the
+`path` event (the birds the falcon passed within 10 m: their nearest neighbours 0.5 s after the attack's
+end over at its start; >= 1.25 is a flash expansion read locally, `flash_local`), the `burst` event (the
+alarmed birds' nearest neighbours at the end of their first manoeuvre over at their alarm) and leaves
+the birds that copied a flight from the falcon's path out of the wave. Writes DIR/results_KIND.json and
 DIR/results_KIND.md (default DIR: docs/falcon); docs/falcon/figures.py draws the figures from the
 json. Standard library only; 2 runs at a time (--jobs).
 """
@@ -61,6 +65,12 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # (results_*_order.json). A run started at 03:15 on an earlier state of the branch (the rate summed over
 # the neighbours, the flock's frame) was stopped at 03:19 before it wrote anything, unread; the
 # reporting run and the supplement ran on commit 50245dd's code from 03:39 UTC
+# this round (issue 26, branch wave7, from main cc603d5): tuned on TUNING_SEEDS only (escape_copy_speed,
+# escape_copy_fade, escape_copy_flight, escape_flee_time); reported on the same REPORT_SEEDS and
+# SUPPLEMENT_SEEDS again, declared at 06:32 UTC before any run of this branch's code on them, so that each
+# attack pairs with main's (results_*_wave6.json: main's code at cc603d5 is branch wave6's). Run twice:
+# at 06:41 UTC on commit 6119949's code (escape_copy_fade 0.02; results_*_wave7_fade.json) and at 07:01
+# on commit cc7702d's (escape_copy_fade 0, after a trial on the tuning seeds; results_*_wave7.json)
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
@@ -110,7 +120,9 @@ def analyse(events, metrics, n, seed, extra):
         k, t = e["event"], int(e["tick"])
         if k == "attack_start":
             cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "copied": None, "direct": None,
-                   "hop_m": None, "hop_s": None, "hop_k": None, "part": [], "catch": False, "lock_on": False}
+                   "hop_m": None, "hop_s": None, "hop_k": None, "part": [], "catch": False, "lock_on": False,
+                   "burst": None, "burst_copied": None, "burst_birds": None, "flights": None,
+                   "path": None, "path_rest": None, "path_birds": None}
             attacks.append(cur)
         elif cur is None:
             continue
@@ -131,6 +143,23 @@ def analyse(events, metrics, n, seed, extra):
             # the birds alarmed in the attack: their polarisation every 0.5 s from the attack's end (value)
             # and at its start (aux)
             cur["part"].append((int(e["tick"]), float(e["value"]), float(e["aux"]), int(e["count"])))
+        elif k == "burst":
+            # the local burst: the birds' nearest neighbour at the end of their first manoeuvre over that at
+            # their alarm, for the birds the falcon alarmed itself (value) and those that copied (aux)
+            if int(e["count"]) > 0:
+                cur["burst"] = float(e["value"])
+            cur["burst_copied"] = float(e["aux"]) or None
+            cur["burst_birds"] = int(e["count"])
+            # the birds whose first alarm copied a neighbour's flight from the falcon's path (the burst
+            # spreading; escape_copy_flight), not a manoeuvre (the wave of orientation)
+            cur["flights"] = int(float(e.get("x") or 0))
+        elif k == "path":
+            # the flock along the falcon's path (the birds it passed within 10 m): their nearest neighbours
+            # 0.5 s after the attack's end over at its start (value), the rest of the flock's (aux)
+            if int(e["count"]) > 0:
+                cur["path"] = float(e["value"])
+            cur["path_rest"] = float(e["aux"]) or None
+            cur["path_birds"] = int(e["count"])
         elif k == "hop":
             # the copies hop by hop: mean distance from the neighbour copied, mean time after its alarm,
             # mean number of neighbours the copier could copy then
@@ -181,6 +210,14 @@ def analyse(events, metrics, n, seed, extra):
                     "nn_jump_prior": jump_prior, "flash_strict": jump_prior >= FLASH_JUMP,
                     "copied": a["copied"], "direct": a["direct"],
                     "hop_m": a["hop_m"], "hop_s": a["hop_s"], "hop_k": a["hop_k"],
+                    # the birds alarmed: their nearest neighbours at the end of their first manoeuvre over at
+                    # their alarm (the burst event)
+                    "burst": a["burst"], "burst_copied": a["burst_copied"], "burst_birds": a["burst_birds"],
+                    # a flash expansion read locally: the birds along the falcon's path opened up by FLASH_JUMP
+                    # or more against themselves at the attack's start (the path event); None: no such event
+                    "path": a["path"], "path_rest": a["path_rest"], "path_birds": a["path_birds"],
+                    "flash_local": None if a["path_birds"] is None else (a["path"] or 0.0) >= FLASH_JUMP,
+                    "flights": a["flights"],
                     "part_birds": part[0][3] if part else None, "part_polarisation_before": ppol0,
                     "part_recovery_s": prec, "part_recovery_rel_s": prec_rel,
                     "part_polarisation_after": statistics.mean(plate) if plate else None,
@@ -188,7 +225,8 @@ def analyse(events, metrics, n, seed, extra):
                     # front fitted, and that many birds alarmed by a neighbour, not by the falcon itself:
                     # birds fleeing the falcon's path are the flash expansion, not a wave); binaries
                     # without the copied event: the birds alarmed, as before
-                    "wave": a["wave"] is not None and (a["copied"] if a["copied"] is not None
+                    # (less the birds that copied a flight from the falcon's path: the burst, not a wave)
+                    "wave": a["wave"] is not None and ((a["copied"] - (a["flights"] or 0)) if a["copied"] is not None
                                                        else a["wave_birds"]) >= WAVE_SHARE * n,
                     "recovery_s": rec, "recovery_rel_s": rec_rel, "polarisation_after": pol1, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
     return out
@@ -235,6 +273,11 @@ def summary(rows):
         "nn_jump_median": statistics.median(r["nn_jump"] for r in rows) if k else None,
         # the copies hop by hop (the hop event) and the birds the falcon alarmed itself, as a share of N
         "hop_m_median": med([r.get("hop_m") for r in rows]),
+        "burst_median": med([r.get("burst") for r in rows]),
+        "path_median": med([r.get("path") for r in rows]),
+        "path_rest_median": med([r.get("path_rest") for r in rows]),
+        "burst_copied_median": med([r.get("burst_copied") for r in rows]),
+        "flash_local_share": sum(1 for r in rows if r.get("flash_local")) / k if k else None,
         "hop_s_median": med([r.get("hop_s") for r in rows]),
         "hop_k_median": med([r.get("hop_k") for r in rows]),
         # the attacked part (the part event): polarised >= 0.85 before, of those back to 0.85 within 30 s;
@@ -269,12 +312,14 @@ def table(title, groups):
              "| back to its level before in 30 s | NN jump over the window before (median) | flash over the window before "
              "| hop m (median) | hop s (median) | neighbours to copy (median) | alarmed by the falcon itself, share (median) "
              "| attacked part: polarisation before / 29-30 s after (median) | attacked part back to >= 0.85 in 30 s "
-             "(all; of those >= 0.85 before) | attacked part back to its level before in 30 s |",
+             "(all; of those >= 0.85 before) | attacked part back to its level before in 30 s "
+             "| burst: NN after / before, birds alarmed by the falcon (median) | burst, copiers (median) "
+             "| path: NN after / before, birds within 10 m of the falcon (median) | the rest (median) | flash, local (path) |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
         lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s | %s | %s "
-                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d |" % (
+                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d | %s | %s | %s | %s | %s |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
             fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
@@ -285,7 +330,9 @@ def table(title, groups):
             fmt(s.get("hop_s_median"), 3), fmt(s.get("hop_k_median"), 1), fmt(s.get("direct_share_median")),
             fmt(s["part_polarisation_before"]), fmt(s["part_polarisation_after"]), s["part_recovered_30s"],
             s["part_measured"], s["part_polarised_recovered_30s"], s["part_polarised_before"],
-            s["part_recovered_rel_30s"], s["part_measured"]))
+            s["part_recovered_rel_30s"], s["part_measured"], fmt(s.get("burst_median")),
+            fmt(s.get("burst_copied_median")), fmt(s.get("path_median")), fmt(s.get("path_rest_median")),
+            fmt(s.get("flash_local_share"))))
     return "\n".join(lines) + "\n"
 
 

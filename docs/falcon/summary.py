@@ -71,6 +71,28 @@ def main():
         print("%-14s %d attacks: flash %d (over the window before %d), wave %d, split %d%s" % (
             key, k, fl, fs, wv, sp, ", birds alarmed by the falcon itself: median %d (%s)" % (
                 statistics.median(di), " ".join(str(x) for x in di)) if di else ""))
+    # the burst read locally (branch wave7: the path and burst events), by attack type and for the control
+    loc = {}
+    for r in rows:
+        if r.get("flash_local") is None:
+            continue
+        g = r["group"]
+        keys = [g.split(", ")[0], g.split(", ")[1], g] if "m/s" in g else [g]
+        for key in keys:
+            loc.setdefault(key, []).append(r)
+    if loc:
+        print("the birds along the falcon's path (within 10 m): NN after / before (path), the rest of the flock, "
+              "flash read locally (path >= 1.25), birds that copied a flight, birds that copied a manoeuvre:")
+    for key in sorted(loc, key=lambda k: (k[0].isdigit(), "," in k, k)):
+        rs = loc[key]
+        med = lambda xs: statistics.median(xs) if xs else float("nan")
+        print("%-14s %d attacks: path median %.2f (%s), rest %.2f, flash (local) %d, flights median %d, manoeuvre "
+              "copies median %d" % (
+                  key, len(rs), med([r["path"] for r in rs if r.get("path")]),
+                  " ".join("%.2f" % r["path"] if r.get("path") else "-" for r in rs),
+                  med([r["path_rest"] for r in rs if r.get("path_rest")]), sum(bool(r["flash_local"]) for r in rs),
+                  med([r.get("flights") or 0 for r in rs]),
+                  med([(r.get("copied") or 0) - (r.get("flights") or 0) for r in rs])))
 
 
 if __name__ == "__main__":

@@ -235,6 +235,11 @@ typedef struct mur_flock_def {
     float escape_copy_dist;     ///< the nearest escaping neighbour is copied at rate 1 / escape_reaction when this far,
                                 ///< nearer faster, farther slower, as the inverse square of its distance, m (0 = rate
                                 ///< k / escape_reaction with k escaping neighbours at any distance)
+    float escape_copy_speed;    ///< a neighbour d away is copied once it has escaped d / this (at least escape_latency,
+                                ///< at most 15 ticks), m/s (0 = after escape_latency at any distance)
+    float escape_copy_fade;     ///< an alarm's strength (seen: the looming rate's share of escape_flee_loom) falls by this
+                                ///< at each copy; a spent one is not copied; the manoeuvre's acceleration is its share (0 = off)
+    bool escape_copy_flight;    ///< a bird fleeing the falcon's path is copied as a flight from it (off: as its manoeuvre)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
@@ -371,6 +376,14 @@ typedef enum mur_event_kind {
                                 ///< number of neighbours that could be copied then
     MUR_EVENT_PART = 7,         ///< every 0.5 s for 30 s from the attack's end (or to the next attack): the birds alarmed in the attack
                                 ///< (count, flying), value = their polarisation now, aux = at the attack's start
+    MUR_EVENT_BURST = 8,        ///< with the wave: how far the birds alarmed opened up, each bird's nearest neighbour's
+                                ///< distance at the end of its first manoeuvre in the attack over that at its alarm
+                                ///< (sums over the birds): value = over the birds the falcon alarmed itself, aux =
+                                ///< over those that copied, count = the birds alarmed by the falcon counted,
+                                ///< pos[0] = the birds whose first alarm copied a flight (escape_copy_flight)
+    MUR_EVENT_PATH = 9,         ///< with the wave: the flock along the falcon's path, each bird's nearest neighbour's distance
+                                ///< 0.5 s after the attack's end over that at its start (sums over the birds): value =
+                                ///< over the birds the falcon came within 10 m of (count), aux = over the others
     MUR_EVENT_KIND_COUNT
 } mur_event_kind;
 

@@ -21,11 +21,18 @@
 #define TS_SHIFT 5
 #define TS_MASK 0x07ffffffu
 #define FLEE 16u
+/* A bird's ecopy (and the snapshot sesc): its escape (kind | side << 3) | the ticks it will have escaped
+ * by the next tick, at most AGE_MAX, << AGE_SHIFT; 0 when it may not be copied (escape_latency). */
+#define AGE_SHIFT 4
+#define AGE_MAX 15u
+/* In ecopy (escape_copy_flight): the kind a bird that flees the falcon's path publishes, so that its
+ * neighbours copy the flight (not a mur_escape_state: the view shows the manoeuvre). */
+#define FLIGHT 6u
 
 /* Bytes a boid of each per-boid array of the prey's state, in mur_escape_reserve's order: erow, esc,
- * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel. */
-enum { NROWS = 11 };
-static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12};
+ * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel, alarm_nn, estr, path_d2, path_nn. */
+enum { NROWS = 15 };
+static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8, 1, 4, 8};
 
 size_t mur_escape_bytes_per_boid(void)
 {
@@ -47,6 +54,10 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     memset(f->alarm_pos + 3 * (size_t)i, 0, 3 * sizeof(float));
     memset(f->vel0 + 3 * (size_t)i, 0, 3 * sizeof(float));
     memset(f->alarm_vel + 3 * (size_t)i, 0, 3 * sizeof(float));
+    f->alarm_nn[2 * (size_t)i] = f->alarm_nn[2 * (size_t)i + 1] = -1.0f;
+    f->estr[i] = 0;
+    f->path_d2[i] = INFINITY;
+    f->path_nn[2 * (size_t)i] = f->path_nn[2 * (size_t)i + 1] = -1.0f;
 }
 
 static bool grow(void **p, size_t bytes)
@@ -64,7 +75,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
         return true;
     const size_t c = (size_t)cap;
     void *p[NROWS] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
-                      f->alarm_k, f->vel0, f->alarm_vel};
+                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn, f->estr, f->path_d2, f->path_nn};
     bool ok = true;
     for (int r = 0; r < NROWS; r++)
         ok = ok && grow(&p[r], c * ROW_BYTES[r]);
@@ -79,6 +90,10 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->alarm_k = p[8];
     f->vel0 = p[9];
     f->alarm_vel = p[10];
+    f->alarm_nn = p[11];
+    f->estr = p[12];
+    f->path_d2 = p[13];
+    f->path_nn = p[14];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -101,6 +116,13 @@ void mur_escape_free(mur_flock *f)
     free(f->alarm_k);
     free(f->vel0);
     free(f->alarm_vel);
+    free(f->alarm_nn);
+    free(f->estr);
+    free(f->path_d2);
+    free(f->path_nn);
+    f->path_d2 = f->path_nn = NULL;
+    f->estr = NULL;
+    f->alarm_nn = NULL;
     f->vel0 = NULL;
     f->alarm_vel = NULL;
     f->alarm_src = NULL;
@@ -176,6 +198,17 @@ static void perceive(const mur_flock *f, const mur_flock_def *d, const boid_in *
     *among = n > 0 && r2 < far2;
 }
 
+/* The distance of bird b's nearest topological neighbour (slot[0]: the list is sorted by distance); -1
+ * without a list (metric mode). */
+static float nearest_gap(const mur_flock *f, const boid_in *b, const int32_t *slot, int n)
+{
+    if (n <= 0)
+        return -1.0f;
+    const int32_t j = slot[0];
+    const float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
+    return len3(q);
+}
+
 void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n)
 {
@@ -191,6 +224,14 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
     const float rv[3] = {F->vel[0] - b->vx, F->vel[1] - b->vy, F->vel[2] - b->vz};
     const bool loom = near && looming(d, r, r2, rv);
+    /* the falcon's path through the flock (the path event): how near it came to each bird in the attack,
+     * and each bird's nearest neighbour at the attack's first tick and PATH_AFTER ticks after its end */
+    if (attacking && r2 < f->path_d2[i])
+        f->path_d2[i] = r2;
+    if (F->phase == MUR_FALCON_APPROACH && f->tick == F->attack_tick + 1)
+        f->path_nn[2 * (size_t)i] = nearest_gap(f, b, slot, n);
+    else if (F->phase == MUR_FALCON_RETREAT && f->tick == F->end_tick + mur_path_after(d))
+        f->path_nn[2 * (size_t)i + 1] = nearest_gap(f, b, slot, n);
     if (kind == MUR_ESCAPE_CALM && !near) {
         /* the common case: calm, no falcon in sight; a neighbour's escape to copy? */
         uint8_t c = 0;
@@ -207,6 +248,11 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     /* a manoeuvre lasts escape_time; a bird flees the falcon's path while the falcon looms (below,
      * whatever its state) and, having fled, keeps that flight to the end of its manoeuvre */
     if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= d->escape_time) {
+        /* the end of the manoeuvre: how far its nearest neighbour is now, against at its alarm (the first
+         * manoeuvre of the attack only; the burst event) */
+        float *nn = f->alarm_nn + 2 * (size_t)i;
+        if (f->alarm_tick[i] >= 0 && nn[0] >= 0.0f && nn[1] < 0.0f)
+            nn[1] = nearest_gap(f, b, slot, n);
         kind = MUR_ESCAPE_REFRACTORY;
         e = (uint32_t)kind;
         fled = 0;
@@ -226,6 +272,13 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const float v[3] = {b->vx, b->vy, b->vz};
     const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
     const float side[3] = {hv > 0.0f ? -v[2] / hv : 0.0f, 0.0f, hv > 0.0f ? v[0] / hv : 0.0f};
+    /* with escape_copy_fade, an alarm's strength (0..255): the looming rate's share of escape_flee_loom for a
+     * bird that sees the falcon (a slow or far falcon alarms weakly), its neighbour's less the fade for a
+     * copier; a neighbour whose strength is spent is not copied, and the manoeuvre's acceleration is its
+     * strength's share of escape_accel */
+    const int fade = d->escape_copy_fade > 0.0f ? (int)(d->escape_copy_fade * 255.0f + 0.5f) : 0;
+    int strength = 255;
+    bool flight = false; /* a copy of a neighbour's flight from the falcon's path */
     if (kind == MUR_ESCAPE_CALM) {
         bool start = false;
         int32_t src = i; /* the bird whose alarm starts this one's front: itself when it sees the falcon */
@@ -241,6 +294,10 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
             start = true;
         }
+        if (start && fade > 0 && d->escape_flee_loom > 0.0f) {
+            const float lam = fmaxf(0.0f, -dot3(r, rv) / r2); /* r2 > 0: near */
+            strength = (int)(255.0f * fminf(1.0f, lam / d->escape_flee_loom) + 0.5f);
+        }
         if (!start) {
             /* copying: the first (nearest) of the k neighbours whose escape may be copied, with a rate
              * k / escape_reaction per second (a counter-based draw per bird and tick); with
@@ -253,47 +310,77 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
              * ones, by the nearest alone 16% (docs/falcon.md) */
             float w = 0.0f;
             const float D2 = d->escape_copy_dist * d->escape_copy_dist;
-            for (int m = 0; m < n; m++)
-                if (f->sesc[slot[m * stride]]) {
-                    first = first < 0 ? m : first;
-                    k++;
-                    if (D2 > 0.0f) {
-                        if (first == m) { /* the nearest escaping neighbour's image sets the rate */
+            /* with escape_copy_speed V, a neighbour d away is seen to escape once it has escaped d / V (in
+             * whole ticks, at least escape_latency, at most AGE_MAX ticks: its age in the snapshot's high
+             * bits): its sideways speed over its distance, the angle it sweeps across the bird's view in a
+             * second, must pass a threshold, which takes longer the farther it is. A hop's time then grows
+             * in proportion to its length, so the alarm's speed does not follow the flock's spacing */
+            const float V = d->escape_copy_speed;
+            const float per_tick = V * dt;
+            for (int m = 0; m < n; m++) {
+                const uint8_t c = f->sesc[slot[m * stride]];
+                if (!c || (fade > 0 && f->estr[f->order[slot[m * stride]]] <= fade))
+                    continue;
+                float q2 = -1.0f;
+                if (V > 0.0f) {
+                    const int32_t j = slot[m * stride];
+                    const float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
+                    q2 = dot3(q, q);
+                    const float need = ceilf(sqrtf(q2) / per_tick - 1e-3f); /* d a whole number of ticks' run: that many */
+                    if ((float)(c >> AGE_SHIFT) < fminf(need, (float)AGE_MAX))
+                        continue;
+                }
+                first = first < 0 ? m : first;
+                k++;
+                if (D2 > 0.0f) {
+                    if (first == m) { /* the nearest escaping neighbour's image sets the rate */
+                        if (q2 < 0.0f) {
                             const int32_t j = slot[m * stride];
                             const float q[3] = {f->sx[j] - b->px, f->sy[j] - b->py, f->sz[j] - b->pz};
-                            w = D2 / fmaxf(dot3(q, q), 0.01f * D2);
+                            q2 = dot3(q, q);
                         }
-                    } else {
-                        w += 1.0f;
+                        w = D2 / fmaxf(q2, 0.01f * D2);
                     }
+                } else {
+                    w += 1.0f;
                 }
+            }
             bool copy = k > 0;
             if (copy && d->escape_reaction > 0.0f) {
                 const float p = 1.0f - expf(-dt * w / d->escape_reaction);
                 copy = mur_hash_unit(d->seed ^ 0xc0b1e5ULL, f->tick, (uint64_t)i) < p;
             }
             if (copy) {
-                const uint8_t c = f->sesc[slot[first * stride]];
+                const uint8_t c = f->sesc[slot[first * stride]] & 15u;
                 kind = c & 7;
                 /* the neighbour's manoeuvre; its side (away from the falcon) this bird's own unless
                  * escape_copy_side */
                 e = d->escape_copy_side ? c : (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+                if (kind == FLIGHT) {
+                    /* the neighbour flees the falcon's path: this bird flees it too (below), with a
+                     * manoeuvre of its own for the view */
+                    flight = true;
+                    kind = pick_kind(d, f->tick, i);
+                    e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+                }
                 start = true;
                 /* the neighbour's front (it escapes since escape_latency: its alarm_src is not written
                  * in this tick) */
                 from = f->order[slot[first * stride]];
                 src = f->alarm_src[from];
                 kn = k;
+                strength = fade > 0 ? f->estr[from] - fade : 255;
             }
         }
         if (start) {
             since = now;
             age = 0;
+            f->estr[i] = (uint8_t)strength;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
                 f->alarm_src[i] = src;
                 f->alarm_from[i] = from;
-                f->alarm_k[i] = (uint8_t)(kn > 255 ? 255 : kn);
+                f->alarm_k[i] = (uint8_t)((kn > 127 ? 127 : kn) | (flight ? 128 : 0));
                 /* where it was and how it flew (its group's frame: its copiers' alarms are read in it) */
                 f->alarm_pos[3 * (size_t)i] = b->px;
                 f->alarm_pos[3 * (size_t)i + 1] = b->py;
@@ -301,6 +388,8 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
                 f->alarm_vel[3 * (size_t)i] = b->vx;
                 f->alarm_vel[3 * (size_t)i + 1] = b->vy;
                 f->alarm_vel[3 * (size_t)i + 2] = b->vz;
+                f->alarm_nn[2 * (size_t)i] = nearest_gap(f, b, slot, n);
+                f->alarm_nn[2 * (size_t)i + 1] = -1.0f;
             }
         }
     }
@@ -310,10 +399,10 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         row->ts = since << TS_SHIFT | FLEE | e;
         return;
     }
-    row->ts = since << TS_SHIFT | (flee && escaping ? FLEE : 0u) | e;
+    row->ts = since << TS_SHIFT | ((flee || flight) && escaping ? FLEE : 0u) | e;
     acc[0] = acc[1] = acc[2] = 0.0f;
-    const float A = d->escape_accel, sgn = (e & 8) ? -1.0f : 1.0f;
-    if (flee) {
+    const float A = d->escape_accel * (fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f), sgn = (e & 8) ? -1.0f : 1.0f;
+    if (flee || flight) {
         /* away from the falcon's path (the part of its offset across the falcon's velocity): birds on
          * either side of the path part, whatever manoeuvre they copy; straight away from the falcon
          * when the bird is on the path itself */
@@ -329,9 +418,11 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         /* the faster the falcon looms (its closing speed over its distance, lambda, 1/s), the harder the
          * bird breaks away: all of escape_flee_accel from lambda = escape_flee_loom on (a falcon fast or
          * close by), lambda / escape_flee_loom of it below (r2 > 0 here: looming needs it) */
-        const float lam = -dot3(r, rv) / r2;
+        /* a copied flight: its strength's share (escape_copy_fade; all without) */
+        const float lam = r2 > 0.0f ? -dot3(r, rv) / r2 : 0.0f;
         const float k = d->escape_flee_accel *
-                        (d->escape_flee_loom > 0.0f ? fminf(1.0f, lam / d->escape_flee_loom) : 1.0f);
+                        (flee ? (d->escape_flee_loom > 0.0f ? fminf(1.0f, lam / d->escape_flee_loom) : 1.0f)
+                              : (fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f));
         if (al > 0.0f)
             for (int c = 0; c < 3; c++)
                 acc[c] = k * aw[c] / al;
@@ -368,6 +459,7 @@ int32_t mur_escape_publish(mur_flock *f, const mur_step *s)
     /* the birds' states into the view, and what a neighbour may copy next tick: an escape that will
      * then have lasted the latency */
     const uint32_t L = latency_ticks(s->def);
+    const bool flight = s->def->escape_copy_flight;
     const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
     int32_t alarmed = 0;
     for (int32_t i = 0; i < f->n; i++) {
@@ -375,8 +467,11 @@ int32_t mur_escape_publish(mur_flock *f, const mur_step *s)
         const uint8_t e = (uint8_t)(ts & 15u);
         const int k = e & 7;
         const bool escaping = k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
+        const uint32_t age = (next - (ts >> TS_SHIFT)) & TS_MASK;
+        /* a bird fleeing the falcon's path publishes its flight to copy (escape_copy_flight) */
+        const uint8_t pub = flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u)) : e;
         f->esc[i] = e;
-        f->ecopy[i] = escaping && ((next - (ts >> TS_SHIFT)) & TS_MASK) >= L ? e : 0;
+        f->ecopy[i] = escaping && age >= L ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
         alarmed += escaping;
     }
     return alarmed;

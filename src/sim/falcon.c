@@ -119,6 +119,9 @@ static void set_up(mur_flock *f, const mur_flock_def *d)
         f->alarm_src[i] = -1;
         f->alarm_from[i] = -1;
         f->alarm_k[i] = 0;
+        f->alarm_nn[2 * (size_t)i] = f->alarm_nn[2 * (size_t)i + 1] = -1.0f;
+        f->path_d2[i] = INFINITY;
+        f->path_nn[2 * (size_t)i] = f->path_nn[2 * (size_t)i + 1] = -1.0f;
     }
     memcpy(f->vel0, f->vel, 3 * sizeof(float) * (size_t)f->n);
     F->part_on = false;
@@ -439,9 +442,13 @@ static void remove_boid(mur_flock *f, int32_t i)
         f->alarm_src[i] = f->alarm_src[last];
         f->alarm_from[i] = f->alarm_from[last];
         f->alarm_k[i] = f->alarm_k[last];
+        f->estr[i] = f->estr[last];
+        f->path_d2[i] = f->path_d2[last];
+        memcpy(f->path_nn + 2 * (size_t)i, f->path_nn + 2 * (size_t)last, 2 * sizeof(float));
         memcpy(f->vel0 + 3 * (size_t)i, f->vel0 + 3 * (size_t)last, 3 * sizeof(float));
         memcpy(f->alarm_pos + 3 * (size_t)i, f->alarm_pos + 3 * (size_t)last, 3 * sizeof(float));
         memcpy(f->alarm_vel + 3 * (size_t)i, f->alarm_vel + 3 * (size_t)last, 3 * sizeof(float));
+        memcpy(f->alarm_nn + 2 * (size_t)i, f->alarm_nn + 2 * (size_t)last, 2 * sizeof(float));
     }
     for (int32_t j = 0; j < last; j++) {
         f->alarm_src[j] = f->alarm_src[j] == i ? -1 : (f->alarm_src[j] == last ? i : f->alarm_src[j]);
@@ -482,7 +489,7 @@ static int32_t alarm_pairs(const int32_t *tick, const int32_t *ref, const float 
         *sd += alarm_gap(pos, vel, i, o, t);
         *st += t;
         if (k)
-            *sk += k[i];
+            *sk += k[i] & 127; /* the high bit: a copied flight */
         m++;
     }
     return m;
@@ -507,6 +514,42 @@ double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, c
     if (m < 3)
         return 0.0;
     return st > 0.0 && sd > 0.0 ? sd / st : 0.0;
+}
+
+int32_t mur_path_burst(const float *d2, const float *nn, int32_t n, double out[2])
+{
+    double b0[2] = {0, 0}, b1[2] = {0, 0};
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const float *g = nn + 2 * (size_t)i;
+        if (!(g[0] > 0.0f) || !(g[1] >= 0.0f))
+            continue;
+        const int who = d2[i] < MUR_PATH_RADIUS * MUR_PATH_RADIUS ? 0 : 1;
+        b0[who] += g[0];
+        b1[who] += g[1];
+        m += who == 0;
+    }
+    for (int w = 0; w < 2; w++)
+        out[w] = b0[w] > 0.0 ? b1[w] / b0[w] : 0.0;
+    return m;
+}
+
+int32_t mur_burst(const int32_t *tick, const int32_t *src, const float *nn, int32_t n, double out[2])
+{
+    double b0[2] = {0, 0}, b1[2] = {0, 0};
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const float *g = nn + 2 * (size_t)i;
+        if (tick[i] < 0 || !(g[0] > 0.0f) || !(g[1] >= 0.0f))
+            continue;
+        const int who = src[i] == i ? 0 : 1;
+        b0[who] += g[0];
+        b1[who] += g[1];
+        m += who == 0;
+    }
+    for (int w = 0; w < 2; w++)
+        out[w] = b0[w] > 0.0 ? b1[w] / b0[w] : 0.0;
+    return m;
 }
 
 /* The wave of the attack (mur_wave_fit) into an event. */
@@ -538,6 +581,20 @@ static void wave(mur_flock *f, const mur_step *s)
                                      s->def->dt, &hd, &ht, &hk);
     const float kmean[3] = {hops > 0 ? (float)(hk / hops) : 0.0f, 0.0f, 0.0f};
     event(f, MUR_EVENT_HOP, -1, kmean, hops > 0 ? hd / hops : 0.0, hops > 0 ? ht / hops : 0.0, hops);
+    /* the burst: how far the birds opened up, locally (each bird's nearest neighbour at the end of its first
+     * manoeuvre against at its alarm), for the birds the falcon alarmed itself (the flash expansion where it
+     * passes) and for those that copied; the whole flock's NN distance hardly moves when a part bursts */
+    double burst[2];
+    const int32_t nb = mur_burst(f->alarm_tick, f->alarm_src, f->alarm_nn, f->n, burst);
+    float flights[3] = {0.0f, 0.0f, 0.0f}; /* the birds that copied a flight from the falcon's path */
+    for (int32_t i = 0; i < f->n; i++)
+        flights[0] += f->alarm_tick[i] >= 0 && f->alarm_src[i] != i && (f->alarm_k[i] & 128);
+    event(f, MUR_EVENT_BURST, -1, flights, burst[0], burst[1], nb);
+    /* the flock along the falcon's path against the rest of it: their nearest neighbours after the attack
+     * over at its start */
+    double path[2];
+    const int32_t np = mur_path_burst(f->path_d2, f->path_nn, f->n, path);
+    event(f, MUR_EVENT_PATH, -1, NULL, path[0], path[1], np);
 }
 
 void mur_falcon_commit(mur_flock *f, const mur_step *s)
@@ -595,6 +652,6 @@ int mur_flock_events(const mur_flock *f, mur_event *out, int max)
 const char *mur_event_name(int kind)
 {
     static const char *const NAMES[MUR_EVENT_KIND_COUNT] = {"attack_start", "lock_on", "catch", "attack_end",
-                                                             "wave", "copied", "hop", "part"};
+                                                             "wave", "copied", "hop", "part", "burst", "path"};
     return kind >= 0 && kind < MUR_EVENT_KIND_COUNT ? NAMES[kind] : NULL;
 }

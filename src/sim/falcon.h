@@ -57,6 +57,24 @@ void mur_escape_boid(mur_flock *f, const struct mur_step *s, int32_t i, const bo
 /// used into *used (NULL: not wanted).
 double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, const float *vel, int32_t n, float dt,
                     int32_t *used);
+/// The burst of an attack: over the birds alarmed in it (tick[i] >= 0) whose nearest neighbour's distance
+/// was measured at their alarm (nn[2i] > 0) and at the end of that manoeuvre (nn[2i + 1] >= 0), the sum of
+/// the second over the sum of the first; out[0] over the birds the falcon alarmed itself (src[i] == i),
+/// out[1] over those that copied (0 where none). Returns how many birds out[0] counts.
+int32_t mur_burst(const int32_t *tick, const int32_t *src, const float *nn, int32_t n, double out[2]);
+/// The birds the attacking falcon passed within this distance (m) are its path's (the path event).
+#define MUR_PATH_RADIUS 10.0f
+/// Ticks after an attack's end at which the path event's nearest neighbours are taken (0.5 s, at least 1).
+static inline uint64_t mur_path_after(const mur_flock_def *d)
+{
+    const double t = floor(0.5 / (double)d->dt + 0.5);
+    return t < 1.0 ? 1u : (uint64_t)t;
+}
+/// The falcon's path: over the birds with both nearest-neighbour distances (nn[2i] > 0, nn[2i + 1] >= 0),
+/// the sum of the second (after the attack) over the sum of the first (at its start), out[0] for the
+/// birds the falcon came within MUR_PATH_RADIUS of (d2[i], squared), out[1] for the others (0 where none).
+/// Returns how many birds out[0] counts.
+int32_t mur_path_burst(const float *d2, const float *nn, int32_t n, double out[2]);
 /// Each bird's escape state into the view (esc) and what a neighbour may copy next tick (ecopy: an
 /// escape that will then have lasted escape_latency); returns the number of escaping birds. Called by
 /// mur_falcon_commit after the boids moved.

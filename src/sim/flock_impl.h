@@ -113,13 +113,18 @@ struct mur_flock {
     int32_t esc_cap;           ///< boids the escape rows hold (0: not allocated)
     mur_esc_row *erow;         ///< per boid: the escape's working row (the pass reads and writes it)
     uint8_t *esc;              ///< per boid: mur_escape_state | side << 3 after the last tick (the view)
-    uint8_t *ecopy;            ///< per boid: the escape a neighbour may copy next tick (kind | side << 3), 0 none
+    uint8_t *ecopy;            ///< per boid: the escape a neighbour may copy next tick (kind | side << 3 | ticks escaped, at most 15, << 4), 0 none
     int32_t *alarm_tick;       ///< per boid: ticks from the attack's start to its first alarm in it, -1 none
     float *alarm_pos;          ///< per boid: its position then, 3 floats
     float *alarm_vel;          ///< per boid: its velocity then (the frame its copiers' alarms are read in), 3 floats
     int32_t *alarm_src;        ///< per boid: the bird whose own alarm started its front (itself: it saw the falcon), -1 none
     uint8_t *sesc;             ///< per sorted slot: ecopy of the boid there
     int32_t *alarm_from;       ///< per boid: the neighbour whose escape it copied (its first alarm), -1 none
+    float *alarm_nn;           ///< per boid: its nearest neighbour's distance at its alarm and at the end of that
+                               ///< manoeuvre (-1: not yet), 2 floats (the burst event)
+    float *path_d2;            ///< per boid: the squared distance the attacking falcon came nearest it (the path event)
+    float *path_nn;            ///< per boid: its nearest neighbour's distance at the attack's start and after its end (-1: not yet)
+    uint8_t *estr;             ///< per boid: the strength of its escape, 0..255 (escape_copy_fade), written when it starts
     uint8_t *alarm_k;          ///< per boid: how many neighbours it could copy then (at most 255)
     float *vel0;               ///< per boid: its velocity at the attack's start, 3 floats (the part event)
 };

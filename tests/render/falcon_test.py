@@ -210,9 +210,13 @@ def case_camera(c):
     # the falcon and the flight as when these two runs were chosen (issue 26's round 4 made the flight
     # grow with the looming rate and the stoop faster: the beside run then has 86 attack frames, too
     # few to judge the camera by; round 5's copy rule, escape_copy_dist, left the above run's birds
-    # in 68 of 78 frames read); the camera is what is tested here
+    # in 68 of 78 frames read; round 6 (branch wave7) made the copy's latency grow with the neighbour's
+    # distance, escape_copy_speed, shortened escape_latency and escape_reaction, copied the flight from the
+    # path, escape_copy_flight, faded weak alarms, escape_copy_fade, and shortened escape_flee_time: all
+    # pinned to the model before); the camera is what is tested here
     model = ['--set', 'escape_flee_loom=0', '--set', 'falcon_stoop=0', '--set', 'escape_copy_dist=0',
-             '--set', 'escape_reaction=0.1']
+             '--set', 'escape_reaction=0.1', '--set', 'escape_copy_speed=0', '--set', 'escape_latency=0.05',
+             '--set', 'escape_copy_fade=0', '--set', 'escape_copy_flight=off', '--set', 'escape_flee_time=1.5']
     runs = (('above', ['--set', 'falcon_attack_speed=40', '--seed', '4'] + model),
             ('beside', ['--set', 'falcon_strategy=beside', '--set', 'falcon_attack_speed=20', '--seed', '3'] + model))
     for name, extra in runs:
