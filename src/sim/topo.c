@@ -551,6 +551,9 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 /* no list where the block holds more boids (a crowd: its search is bounded, a list scan would not be) */
 #define LIST_BLOCK_MAX 1024
 #define LIST_REL 0x1p-16f
+/* 1: try the whole flock's box of displacements before the block's (measured: fewer boxes made, but
+ * the flock's box is rarely tight enough: more instructions) */
+#define LIST_FLOCK_BOX 0
 #define LIST_ABS 0x1p-18f
 
 /* what a pass does with the lists (bits): serve from them, build new ones (a new epoch) */
@@ -697,7 +700,7 @@ static bool serve_list(const mur_flock *f, serve_fn serve, search *S, const bloc
     const float b1 = block_bound(S, B);
     S->thr0 = S->thr = INFINITY;
     serve(f, S, f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)i, f->tl_cnt[i], i);
-    if (list_sure(S, list_bound(f, S, Xg, d, b1, i)))
+    if (Xg && list_sure(S, list_bound(f, S, Xg, d, b1, i)))
         return true;
     if (X->cell != B->cell)
         block_box(f, B, X);
@@ -826,8 +829,18 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             /* the last tick's radius, a little larger (the flock moves): the first radius searched */
             const float r = hint[i] * HINT_SCALE + HINT_ADD;
             S.hint2 = hint[i] > 0.0f ? r * r : INFINITY;
-            if (k + HINT_AHEAD < k1)
-                __builtin_prefetch(hint + f->order[k + HINT_AHEAD], 1);
+            if (k + HINT_AHEAD < k1) {
+                const int32_t ia = f->order[k + HINT_AHEAD];
+                __builtin_prefetch(hint + ia, 1);
+                if (mode & TL_SERVE) {
+                    /* the list's rows, by boid index (random reads) */
+                    __builtin_prefetch(f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)ia);
+                    __builtin_prefetch(f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)ia + 16);
+                    __builtin_prefetch(f->tl_p0 + 3 * (size_t)ia);
+                    __builtin_prefetch(f->tl_r + ia);
+                    __builtin_prefetch(f->tl_cnt + ia);
+                }
+            }
         }
         if (s->move) {
             /* the update reads and writes boid i's rows (random order): fetch their lines while the
@@ -845,7 +858,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             block_at(f, S.px, S.py, S.pz, &B);
         bool done = false;
         if ((mode & TL_SERVE) && f->tl_r[i] >= 0.0f) {
-            done = serve_list(f, serve, &S, &B, Xg, &X, i);
+            done = serve_list(f, serve, &S, &B, LIST_FLOCK_BOX ? Xg : NULL, &X, i);
             if (!done) {
                 S.n = 0;
                 S.nb = 0;
