@@ -532,11 +532,13 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
  * at least b1 away. So with B = min(R_i - dev_i, b1): when the list's members, tested as the search
  * tests them, give a full list whose last entry is closer than B (or B passes the view radius), and
  * the same for the contacts, no boid outside the list can enter either, and the result is the
- * search's, bits and order (list_add and insert order by (d2, index)). Else the boid is searched. The
+ * search's, bits and order (rank_into and insert order by (d2, index)). Else the boid is searched. The
  * rounding margins (LIST_REL, LIST_ABS) cover the float errors of the displacements, the box
  * distance and the squares: each is a few ulps relative to the quantity or to the largest
  * displacement's magnitude. Whether a boid is served depends only on the state, so the pass is
- * bit-identical for any thread count and path. */
+ * bit-identical for any thread count and path. Off unless switched on (mur_topo_lists_set, or
+ * MUR_TOPO_LISTS=1 at build time): measured slower than the search it replaces (docs/performance.md,
+ * "Neighbour lists with a skin"). */
 #define LIST_SKIN 0.25f
 #define LIST_ADD 0.1f
 /* passes an epoch serves at most */
@@ -661,8 +663,7 @@ static void flock_box(const float (*part)[6], int nt, dbox *X)
 
 /* The bound of serve_list with the displacements' box X: every boid outside boid i's list (its
  * displacement d) is at least this far from it now. */
-static inline float list_bound(const mur_flock *f, const search *S, const dbox *X, const float d[3], float b1,
-                               int32_t i)
+static inline float list_bound(const mur_flock *f, const dbox *X, const float d[3], float b1, int32_t i)
 {
     float dev2 = 0.0f, mag = X->mag;
     for (int a = 0; a < 3; a++) {
@@ -671,7 +672,6 @@ static inline float list_bound(const mur_flock *f, const search *S, const dbox *
         dev2 += e * e;
         mag = fabsf(d[a]) > mag ? fabsf(d[a]) : mag;
     }
-    (void)S;
     const float dev = sqrtf(dev2) * (1.0f + LIST_REL) + mag * LIST_ABS;
     const float r = f->tl_r[i] - dev;
     return r < b1 ? r : b1;
@@ -700,11 +700,11 @@ static bool serve_list(const mur_flock *f, serve_fn serve, search *S, const bloc
     const float b1 = block_bound(S, B);
     S->thr0 = S->thr = INFINITY;
     serve(f, S, f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)i, f->tl_cnt[i], i);
-    if (Xg && list_sure(S, list_bound(f, S, Xg, d, b1, i)))
+    if (Xg && list_sure(S, list_bound(f, Xg, d, b1, i)))
         return true;
     if (X->cell != B->cell)
         block_box(f, B, X);
-    return list_sure(S, list_bound(f, S, X, d, b1, i));
+    return list_sure(S, list_bound(f, X, d, b1, i));
 }
 
 /* Build the list of boid i (slot k) at the epoch's t0, after its search: every other boid of its block
