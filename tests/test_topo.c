@@ -644,6 +644,78 @@ static void topo_hint_free(void **st)
     }
 }
 
+/* A starling flock of n boids on a jittered lattice of spacing 1.5 wu around (0, 40, 0): kind 0 flies
+ * one way (10 wu/s along x, a little noise), kind 1 turns (a rigid rotation about the vertical axis
+ * through its centre, 1 rad/s, plus 6 wu/s along x). */
+static mur_flock *list_flock(int32_t n, int kind, int threads)
+{
+    mur_flock *f = starling(n, threads);
+    const int side = (int)ceil(cbrt((double)n));
+    for (int32_t i = 0; i < n; i++) {
+        const int64_t m = i;
+        const float jx = (float)(m * 7919 % 1000) / 2000.0f, jy = (float)(m * 104729 % 1000) / 2000.0f,
+                    jz = (float)(m * 1299709 % 1000) / 2000.0f;
+        const float x = 1.5f * ((float)(i % side) - 0.5f * (float)side) + jx;
+        const float y = 40.0f + 1.5f * ((float)(i / side % side) - 0.5f * (float)side) + jy;
+        const float z = 1.5f * ((float)(i / (side * side)) - 0.5f * (float)side) + jz;
+        if (kind == 0)
+            put(f, i, x, y, z, 10.0f + jy, jx - 0.25f, jz - 0.25f);
+        else
+            put(f, i, x, y, z, 6.0f - z, 0.0f, x);
+    }
+    return f;
+}
+
+/* The neighbour lists with a skin (topo.c "lists"): every boid served from its list gets the list and
+ * the contacts of brute force over all boids (the check counts any difference), and the flock stays
+ * bit-identical to one that searches every boid, each tick, on 1 and 2 threads: a flock flying one
+ * way, a turning flock, a crowd of coincident boids and a dense crowd (they fall back to the search),
+ * and a flock whose count drops and grows back mid-epoch. */
+static void topo_lists_vs_brute(void **st)
+{
+    (void)st;
+    for (int c = 0; c < 5; c++) {
+        const int threads = 1 + c % 2;
+        const int32_t n = 1000;
+        mur_flock *a, *b;
+        if (c < 2 || c == 4) {
+            a = list_flock(n, c == 1, threads);
+            b = list_flock(n, c == 1, 1);
+        } else {
+            a = crowd(n, true, threads);
+            b = crowd(n, true, 1);
+        }
+        if (c == 3) {
+            /* a dense crowd beside a lattice: some boids serve, the crowd's fall back */
+            mur_flock_destroy(a);
+            mur_flock_destroy(b);
+            a = crowd(n, false, threads);
+            b = crowd(n, false, 1);
+        }
+        a->tl_check = true;
+        mur_topo_lists_set(a, true);
+        mur_topo_lists_set(b, false);
+        for (int t = 0; t < 60; t++) {
+            if (c == 4 && (t == 20 || t == 40)) {
+                /* fewer boids mid-epoch (the lists name some that are gone), then new ones (a new epoch) */
+                assert_true(mur_flock_set_boid_count(a, t == 20 ? n - 100 : n, NULL));
+                assert_true(mur_flock_set_boid_count(b, t == 20 ? n - 100 : n, NULL));
+            }
+            mur_flock_steps(a, 1);
+            mur_flock_steps(b, 1);
+            assert_true(mur_flock_hash(a) == mur_flock_hash(b));
+        }
+        print_message("lists case %d: served %lld of %lld searches, %lld builds\n", c, (long long)a->tl_served_all, (long long)a->tl_searched_all, (long long)a->tl_builds);
+        assert_int_equal(a->tl_mismatch, 0);
+        assert_int_equal(b->tl_served_all, 0);
+        if (c == 0 || c == 1 || c == 4)
+            assert_true(a->tl_served_all > a->tl_searched_all / 4); /* many boids are served */
+        assert_true(state_finite(a));
+        mur_flock_destroy(a);
+        mur_flock_destroy(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -652,6 +724,7 @@ int main(void)
         cmocka_unit_test(knn_vs_brute_shell),
         cmocka_unit_test(crowd_bit_identical), cmocka_unit_test(knn_vs_brute_spacing),
         cmocka_unit_test(spacing_free), cmocka_unit_test(topo_hint_free),
+        cmocka_unit_test(topo_lists_vs_brute),
         cmocka_unit_test(pinned_starling),
         cmocka_unit_test(bit_identical), cmocka_unit_test(public_neighbours_equal_grid),
         cmocka_unit_test(public_neighbours_by_hand), cmocka_unit_test(biggest_group_shape),

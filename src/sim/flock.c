@@ -304,6 +304,7 @@ void mur_flock_destroy(mur_flock *f)
     for (size_t r = 0; r < NBUFFERS; r++)
         free(buf_get(f, &BUFFERS[r]));
     free_gather(f);
+    mur_topo_lists_free(f);
     mur_track_free(f);
     mur_escape_free(f);
     free(f);
@@ -579,6 +580,7 @@ size_t mur_flock_memory(const mur_flock *f)
         if (buf_get(f, &BUFFERS[r]))
             b += units(BUFFERS[r].per, f->cap, f->grid.cap_cells, f->pcap) * BUFFERS[r].bytes;
     b += (size_t)f->esc_cap * mur_escape_bytes_per_boid();
+    b += mur_topo_lists_bytes(f);
     for (int t = 0; t < MUR_MAX_THREADS; t++)
         if (f->gather[t].x)
             b += sizeof(float) * GATHER_FLOATS + sizeof(int32_t) * GATHER_INTS;

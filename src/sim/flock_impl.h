@@ -15,6 +15,8 @@
 /// Floats of slack after the gather buffer and the sorted arrays: vector loads and the fixed-size
 /// copies of the gather may run this far past the last valid candidate (masked out, never used).
 #define MUR_PAD 32
+/// Most boids in a topological neighbour list with a skin (topo.c "lists").
+#define MUR_TOPO_LIST_CAP 24
 /// Floats of each of the 7 arrays of a gather buffer (x, y, z, vx, vy, vz, w: one allocation), and in all.
 #define MUR_GATHER_STRIDE (MUR_GATHER_CAP + MUR_PAD)
 #define MUR_GATHER_FLOATS (7 * MUR_GATHER_STRIDE)
@@ -103,6 +105,30 @@ struct mur_flock {
     /// distance, or the 4th contact's, whichever is larger), or 0: the next search's first radius
     /// (topo.c). A hint: only the speed depends on it, never a result.
     float *topo_hint;
+    /* The topological neighbour lists with a skin (topo.c "lists"; off unless switched on), all built
+     * at one tick t0 (an epoch): per boid (by index) its position at t0, the radius R its list is
+     * complete to at t0 (every other boid then farther than R is in it; < 0: no list), the list's
+     * boid indices and their count; per boid its sorted slot (grid.c scatter, while lists are in
+     * use); per cell the box of the displacements since t0 of its boids. Allocated when first used
+     * (tl_cap boids, tl_cells cells). Only the speed depends on them, never a result. */
+    float *tl_p0, *tl_r;
+    int32_t *tl_idx;
+    uint8_t *tl_cnt;
+    int32_t *slotof;
+    float *tl_box;
+    int32_t tl_cap;
+    int64_t tl_cells;
+    int8_t tl_mode;            ///< 1 on, -1 off, 0 the build's default (MUR_TOPO_LISTS) (mur_topo_lists_set)
+    bool tl_valid;             ///< the lists and tl_p0 describe one epoch of tl_n boids
+    bool tl_slots;             ///< the grid build is to write slotof
+    bool tl_slots_written;     ///< the last grid build wrote it
+    int32_t tl_n;              ///< boids with a position at t0
+    int32_t tl_age;            ///< passes since the epoch's build
+    int32_t tl_rest, tl_rest_len; ///< passes left without lists, and the next rest's length
+    int64_t tl_served, tl_searched; ///< the last pass: searches served from their lists, searches
+    int64_t tl_served_all, tl_searched_all, tl_builds; ///< totals since creation (tests, tools)
+    bool tl_check;             ///< tests: every served boid checked against brute force
+    int64_t tl_mismatch;       ///< served boids that brute force found otherwise
     bool metrics_every;
     bool group_shape;          ///< metrics also describe the biggest group (mur_flock_set_group_shape)
     struct mur_track *track;   ///< the metrics over time' state (metrics_track.c), NULL until measured

@@ -314,6 +314,17 @@ static void scatter(mur_flock *f)
     const int32_t *restrict cellof = f->cellof;
     int32_t *restrict start = f->grid.start;
     int32_t *restrict order = f->order;
+    f->tl_slots_written = f->tl_slots && f->tl_cap >= n;
+    if (f->tl_slots_written) {
+        /* the topological lists name boids by index: their slots, written in index order here */
+        int32_t *restrict slotof = f->slotof;
+        for (int32_t i = 0; i < n; i++) {
+            const int32_t k = start[cellof[i] + 1]++;
+            order[k] = i;
+            slotof[i] = k;
+        }
+        return;
+    }
     for (int32_t i = 0; i < n; i++)
         order[start[cellof[i] + 1]++] = i;
 }
@@ -399,6 +410,7 @@ void mur_grid_build_brute(mur_flock *f, const mur_step *s)
     g->ncells = 1;
     g->start[0] = 0;
     g->start[1] = f->n;
+    f->tl_slots_written = false;
     for (int32_t i = 0; i < f->n; i++)
         put(f, i, i);
     fill_extra(f, copy_roll(f, s), copy_escape(f, s), 0, f->n);

@@ -5,6 +5,7 @@
 #ifndef MUR_SIM_TOPO_H
 #define MUR_SIM_TOPO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "flock_impl.h"
@@ -37,6 +38,15 @@ int mur_topo_find(const mur_flock *f, const struct mur_step *s, int32_t k, mur_t
 /// MUR_TOPO_CONTACTS nearest others in any direction closer than min(hard_radius + 2 max_speed dt,
 /// view_radius), ascending by (d2, index), from the same search as mur_topo_find; returns the count.
 int mur_topo_find_contacts(const mur_flock *f, const struct mur_step *s, int32_t k, mur_topo_nb *out);
+
+/// Switch the neighbour lists with a skin on or off (topo.c "lists"; off by default, unless the
+/// library is built with -DMUR_TOPO_LISTS=1): only the speed changes, never a result. Off, every boid
+/// is searched each pass.
+void mur_topo_lists_set(mur_flock *f, bool on);
+/// The lists' memory, bytes (0 until first used).
+size_t mur_topo_lists_bytes(const mur_flock *f);
+/// Release the lists' memory (mur_flock_destroy).
+void mur_topo_lists_free(mur_flock *f);
 
 /// The tick's rules pass in topological mode (same contract as mur_rules_pass).
 void mur_topo_pass(mur_flock *f, const struct mur_step *s, mur_pass_sums *out);

@@ -670,6 +670,102 @@ static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathe
         G->x[me] = keep;
 }
 
+/* The neighbour list's scan (topo.c build_list): the boids of the block's columns other than slot k
+ * within R2 of (px, py, pz), their squared distances and boid indices into bd and bi; -1 when more
+ * than cap. Every boid counts, whatever its weight (it may fly later in the epoch). */
+static __attribute__((noinline)) TATTR int TOPO_LIST_SCAN(const mur_flock *f, const block *B, int32_t k, float px,
+    float py, float pz, float R2, float *bd, int32_t *bi, int cap)
+{
+    typedef T(tvf) vf;
+    typedef T(tvi) vi;
+    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz;
+    const int32_t *restrict order = f->order;
+    vi iota;
+    memcpy(&iota, lane_iota, sizeof iota);
+    int nb = 0;
+    for (int q = 0; q < B->ns; q++) {
+        const int32_t lo = B->lo[q], hi = B->hi[q];
+        for (int32_t j0 = lo; j0 < hi; j0 += TW) {
+            vf x, y, z;
+            memcpy(&x, X + j0, sizeof x);
+            memcpy(&y, Y + j0, sizeof y);
+            memcpy(&z, Z + j0, sizeof z);
+            const vf dx = x - px, dy = y - py, dz = z - pz;
+            const vf d2 = dx * dx + dy * dy + dz * dz;
+            const vi j = iota + j0;
+            uint32_t b = T(bits)((d2 <= R2) & (j < hi) & (j != k));
+            while (b) {
+                const int l = __builtin_ctz(b);
+                b &= b - 1;
+                if (nb == cap)
+                    return -1;
+                bd[nb] = d2[l];
+                bi[nb] = order[j0 + l];
+                nb++;
+            }
+        }
+    }
+    return nb;
+}
+
+/* The members of a neighbour list (topo.c serve_list): idx[0, cnt) are boid indices (those >= f->n
+ * are gone), tested TW at a time as the search tests its candidates (the same operations, so the same
+ * bits): those that pass into the buffer and ranked into the empty list, the contacts inserted. */
+static __attribute__((noinline)) TATTR void TOPO_SERVE(const mur_flock *f, search *S, const int32_t *idx, int cnt,
+    int32_t self_idx)
+{
+    typedef T(tvf) vf;
+    typedef T(tvi) vi;
+    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz, *restrict W = f->sw;
+    const int32_t *restrict slotof = f->slotof;
+    vi iota;
+    memcpy(&iota, lane_iota, sizeof iota);
+    const vf zero = {0};
+    const float px = S->px, py = S->py, pz = S->pz;
+    for (int m0 = 0; m0 < cnt; m0 += TW) {
+        /* lanes past cnt (the list's slack, never written) or naming a boid gone: the boid itself,
+         * which fails the test below */
+        vi jv;
+        memcpy(&jv, idx + m0, sizeof jv);
+        const vi ok = (iota + m0 < cnt) & (jv < f->n) & (jv >= 0);
+        jv = (ok & jv) | (~ok & ((vi){0} + self_idx));
+        vi sl;
+        vf x, y, z, w;
+#if TW == 8 && defined(MUR_X86_PATHS)
+        sl = (vi)_mm256_i32gather_epi32(slotof, (__m256i)jv, 4);
+        x = _mm256_i32gather_ps(X, (__m256i)sl, 4);
+        y = _mm256_i32gather_ps(Y, (__m256i)sl, 4);
+        z = _mm256_i32gather_ps(Z, (__m256i)sl, 4);
+        w = _mm256_i32gather_ps(W, (__m256i)sl, 4);
+#else
+        for (int l = 0; l < TW; l++) {
+            sl[l] = slotof[jv[l]];
+            x[l] = X[sl[l]];
+            y[l] = Y[sl[l]];
+            z[l] = Z[sl[l]];
+            w[l] = W[sl[l]];
+        }
+#endif
+        const vf dx = x - px, dy = y - py, dz = z - pz;
+        const vf d2 = dx * dx + dy * dy + dz * dz;
+        const vi v = (sl != S->self) & (w > zero) & (d2 < S->r2);
+        if (S->hard) {
+            uint32_t h = T(bits)(v & (d2 < S->h2));
+            while (h) {
+                const int q = __builtin_ctz(h);
+                h &= h - 1;
+                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], jv[q], sl[q]);
+            }
+        }
+        vi mk = v;
+        if (S->cone)
+            mk &= T(in_cone)(dx, dy, dz, d2, S->vx, S->vy, S->vz, S->k2s);
+        T(append)(S->bd2, S->bslot, &S->nb, d2, sl, T(bits)(mk));
+    }
+    S->tested += cnt;
+    T(finish)(S, f->order);
+}
+
 #undef VSEL_F
 #undef T
 #undef T_CAT
@@ -680,6 +776,8 @@ static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathe
 #undef TOPO_GATHER
 #undef TOPO_BLOCK_IN_PLACE
 #undef TOPO_BEYOND
+#undef TOPO_LIST_SCAN
+#undef TOPO_SERVE
 #undef TNAME
 #undef TW
 #undef TATTR
