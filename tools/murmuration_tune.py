@@ -34,7 +34,7 @@ def line(rows):
 
 def hanisch(rows, d):
     """With Hanisch's gamma in the rows (run.py under a python with numpy and scipy): its gamma(1), the
-    largest |gamma(k) - 1/3| for k = 7-10 (gamma(k) averaged over the snapshots first), and the count of
+    mean of gamma(7-10), the largest |gamma(k) - 1/3| for k = 7-10 (gamma(k) averaged over the snapshots first), and the count of
     missed issue-24 targets among the twelve this line shows (m/t, l/t, pol, nn, sp, cv, lim, bord,
     hg1, hg7-10, median tilt <= 25, tilted > 10 deg in >= 10%); '' without."""
     if not all("hgamma1" in r for r in rows):
@@ -48,7 +48,8 @@ def hanisch(rows, d):
           mean("at_limit_frac") < 0.01, mean("border_ratio") < 1.0, hg[1] >= 0.6, dev <= 0.1,
           statistics.median([r["thin_angle_deg"] for r in d]) <= 25,
           sum(r["thin_angle_deg"] > 10 for r in d) / len(d) >= 0.1]
-    return " hg1 %4.2f hg7-10dev %5.3f miss %2d" % (hg[1], dev, len(ok) - sum(ok))
+    return " hg1 %4.2f hg7-10 %4.2f hg7-10dev %5.3f miss %2d" % (
+        hg[1], statistics.fmean([hg[k] for k in range(7, 11)]), dev, len(ok) - sum(ok))
 
 
 def main():
