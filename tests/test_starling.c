@@ -125,6 +125,54 @@ static void one_tick(mur_flock_def d, int n, const float nb[][3], const double w
     mur_flock_destroy(f);
 }
 
+/* The counter-based draw of src/sim/core.c (splitmix64), written out again */
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static float hash_unit(uint64_t seed, uint64_t a, uint64_t b)
+{
+    return (float)(mix64(seed ^ mix64(a ^ mix64(b + 0x632be59bd9b4e019ULL))) >> 40) * (1.0f / 16777216.0f);
+}
+
+/* Wander: two boids too far apart to see each other, alone in the first tick (tick 0); each adds
+ * wander times its own unit vector (z = 2u - 1 up, azimuth 2 pi v, from the stream seed ^ 0x3a4de5 at
+ * (tick, 2i) and (tick, 2i + 1)); with pitch 0.25 the up part keeps a quarter. Two threads give the same. */
+static void wander_case(float pitch, int threads)
+{
+    mur_flock_def d = topo_def(2, 10.0f);
+    d.wander = 2.0f;
+    d.pitch = pitch;
+    mur_flock *f = make(&d);
+    mur_flock_set_threads(f, threads);
+    put(f, 0, -8, 0, 0, 0, 0, 1);
+    put(f, 1, 8, 0, 0, 0, 0, 1);
+    mur_flock_steps(f, 1);
+    const mur_view v = mur_flock_view(f);
+    for (int i = 0; i < 2; i++) {
+        const uint64_t seed = d.seed ^ 0x3a4de5ULL;
+        const double z = 2.0 * hash_unit(seed, 0, 2 * (uint64_t)i) - 1.0;
+        const double phi = 2.0 * 3.14159265358979 * hash_unit(seed, 0, 2 * (uint64_t)i + 1);
+        const double r = sqrt(1.0 - z * z);
+        assert_vec(v.vel + 3 * i, 2.0 * r * cos(phi), pitch * 2.0 * z, 1.0 + 2.0 * r * sin(phi), 1e-5);
+    }
+    /* two different draws */
+    assert_true(fabs((double)v.vel[0] - (double)v.vel[3]) + fabs((double)v.vel[2] - (double)v.vel[5]) > 1e-3);
+    mur_flock_destroy(f);
+}
+
+static void wander(void **st)
+{
+    (void)st;
+    wander_case(1.0f, 1);
+    wander_case(0.25f, 1);
+    wander_case(1.0f, 2);
+}
+
 /* Issue 24's flight model, each term by hand. Weak pitch: the cohesion toward (2, 2, 0) keeps its
  * horizontal part and a quarter of its vertical one. Separation from the closest one: only the
  * neighbour at 0.5 pushes, (1 - 0.5/2) = 0.75 away from it; from all: the mean of that and the 0.5
@@ -159,6 +207,23 @@ static void flight_model(void **st)
     d.cohesion_near = 0.5f;
     d.cohesion_far = 3.0f;
     one_tick(d, 2, (const float[][3]){{0.4f, 0, 0}, {0, 1.75f, 0}}, (const double[3]){0.0, 0.25, 1.0});
+    /* cohesion_up (issue 24, eighth round): the cohesion toward (2, 2, 0) keeps pitch 0.25 of its up
+     * part (0.5); with cohesion_up 0.5 it keeps 0.25 + 0.5 * 0.75 = 0.625 of it (1.25), with 1 all
+     * of it. With lift and bank, flying level along z unbanked, the up axis is the vertical: the pull
+     * toward (0, 2, 2) keeps its part along the flight (2) and 0.625 of its up part. */
+    d = topo_def(2, 10.0f);
+    d.cohesion = 1.0f;
+    d.pitch = 0.25f;
+    d.cohesion_up = 0.5f;
+    one_tick(d, 1, (const float[][3]){{2, 2, 0}}, (const double[3]){2.0, 1.25, 1.0});
+    d.cohesion_up = 1.0f;
+    one_tick(d, 1, (const float[][3]){{2, 2, 0}}, (const double[3]){2.0, 2.0, 1.0});
+    d.cohesion_up = 0.5f;
+    d.lift = true;
+    d.bank = true;
+    d.max_turn = 120.0f;
+    d.bank_rate = 10.0f;
+    one_tick(d, 1, (const float[][3]){{0, 2, 2}}, (const double[3]){0.0, 1.25, 3.0});
     /* separation_up (issue 24, seventh round): the separation from the neighbour at (0, 0.5, 0) above,
      * -0.75 along y, is scaled by pitch 0.25 (-0.1875); with separation_up 0.5 by 0.25 + 0.5 * 0.75 =
      * 0.625 (-0.46875); with 1 at full strength. Flying level along z without a bank, the lift's up
@@ -289,7 +354,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hard_sphere), cmocka_unit_test(banking), cmocka_unit_test(cruise),
         cmocka_unit_test(centrality),  cmocka_unit_test(presets), cmocka_unit_test(flight_model),
-        cmocka_unit_test(ground_avoidance),
+        cmocka_unit_test(ground_avoidance), cmocka_unit_test(wander),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,7 +29,27 @@ def line(rows):
             "bord %4.2f g1 %4.2f g7-10 %4.2f xi/L %5.3f grp %4.2f" % (
                 mean("mid/thin"), mean("long/thin"), med("thin_angle_deg"), tilt10, mean("group_polarisation"),
                 mean("nn"), mean("speed_mean"), mean("speed_cv"), mean("at_limit_frac"), mean("border_ratio"),
-                mean("gamma1"), g710, mean("corr_len/flock_size"), mean("group_size") / d[0]["n"]))
+                mean("gamma1"), g710, mean("corr_len/flock_size"), mean("group_size") / d[0]["n"])) + hanisch(rows, d)
+
+
+def hanisch(rows, d):
+    """With Hanisch's gamma in the rows (run.py under a python with numpy and scipy): its gamma(1), the
+    mean of gamma(7-10), the largest |gamma(k) - 1/3| for k = 7-10 (gamma(k) averaged over the snapshots first), and the count of
+    missed issue-24 targets among the twelve this line shows (m/t, l/t, pol, nn, sp, cv, lim, bord,
+    hg1, hg7-10, median tilt <= 25, tilted > 10 deg in >= 10%); '' without."""
+    if not all("hgamma1" in r for r in rows):
+        return ""
+    hg = {k: statistics.fmean([r["hgamma%d" % k] for r in rows if r["hgamma%d" % k] >= 0] or [float("nan")])
+          for k in range(1, 11)}
+    dev = max(abs(hg[k] - 1 / 3) for k in range(7, 11))
+    mean = lambda k: statistics.fmean([r[k] for r in d])  # noqa: E731
+    ok = [2.0 <= mean("mid/thin") <= 3.6, 3.6 <= mean("long/thin") <= 7.6, mean("group_polarisation") >= 0.9,
+          0.68 <= mean("nn") <= 1.51, 9 <= mean("speed_mean") <= 13, 0.03 <= mean("speed_cv") <= 0.2,
+          mean("at_limit_frac") < 0.01, mean("border_ratio") < 1.0, hg[1] >= 0.6, dev <= 0.1,
+          statistics.median([r["thin_angle_deg"] for r in d]) <= 25,
+          sum(r["thin_angle_deg"] > 10 for r in d) / len(d) >= 0.1]
+    return " hg1 %4.2f hg7-10 %4.2f hg7-10dev %5.3f miss %2d" % (
+        hg[1], statistics.fmean([hg[k] for k in range(7, 11)]), dev, len(ok) - sum(ok))
 
 
 def main():

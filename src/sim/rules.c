@@ -42,6 +42,7 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     const mur_rule_k *k = &st->rule;
     const mur_world *w = &st->world;
     float axx = 0, ayy = 0, azz = 0;
+    float coh[3] = {0.0f, 0.0f, 0.0f}; /* the cohesion term, for cohesion_up */
     if (s->cnt > 0.0f) {
         float inv = 1.0f / s->cnt;
         float cx = s->cx * inv, cy = s->cy * inv, cz = s->cz * inv;
@@ -57,6 +58,9 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
             const float kc = powf(fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz)), d->centrality);
             cx *= kc; cy *= kc; cz *= kc;
         }
+        coh[0] = k->cohesion * cx;
+        coh[1] = k->cohesion * cy;
+        coh[2] = k->cohesion * cz;
         axx = k->cohesion * cx + d->alignment * ax;
         ayy = k->cohesion * cy + d->alignment * ay;
         azz = k->cohesion * cz + d->alignment * az;
@@ -71,6 +75,13 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     axx += ks * s->sx;
     ayy += ks * s->sy;
     azz += ks * s->sz;
+    if (d->wander > 0.0f) { /* random steering (starling.c) */
+        float wv[3];
+        mur_starling_wander(d, f->tick, i, wv);
+        axx += wv[0];
+        ayy += wv[1];
+        azz += wv[2];
+    }
     if (d->lift && d->bank) { /* weak pitch along the rolled body's up axis (starling.c) */
         float a[3] = {axx, ayy, azz};
         mur_starling_pitch(d, b, f->roll[i], a);
@@ -78,6 +89,8 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
             const float sep[3] = {ks * s->sx, ks * s->sy, ks * s->sz};
             mur_starling_separation_up(d, b, f->roll[i], sep, a);
         }
+        if (d->cohesion_up > 0.0f)
+            mur_starling_cohesion_up(d, b, f->roll[i], coh, a);
         axx = a[0];
         ayy = a[1];
         azz = a[2];
@@ -85,6 +98,8 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         ayy *= d->pitch; /* weak pitch: birds climb and dive less readily than they turn (exact when 1) */
         if (d->separation_up > 0.0f)
             ayy += d->separation_up * (1.0f - d->pitch) * (ks * s->sy);
+        if (d->cohesion_up > 0.0f)
+            ayy += d->cohesion_up * (1.0f - d->pitch) * coh[1];
     }
     if (d->surge < 1.0f) { /* the part along the flight direction scaled by surge (starling.c) */
         float a[3] = {axx, ayy, azz};

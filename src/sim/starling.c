@@ -4,6 +4,8 @@
 
 #include "starling.h"
 
+#include "core.h"
+
 /* Speed relaxes to cruise_speed with time constant speed_tau (at most all the way in one tick), along
  * the flight direction. */
 static void cruise(const mur_flock_def *d, const boid_in *b, float s, float a[3])
@@ -93,7 +95,29 @@ void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, fl
 void mur_starling_separation_up(const mur_flock_def *d, const boid_in *b, float roll, const float sep[3],
                                 float a[3])
 {
-    const float kup = d->separation_up * (1.0f - d->pitch);
+    mur_starling_up_back(d, b, roll, d->separation_up * (1.0f - d->pitch), sep, a);
+}
+
+void mur_starling_cohesion_up(const mur_flock_def *d, const boid_in *b, float roll, const float coh[3], float a[3])
+{
+    mur_starling_up_back(d, b, roll, d->cohesion_up * (1.0f - d->pitch), coh, a);
+}
+
+void mur_starling_wander(const mur_flock_def *d, uint64_t tick, int32_t i, float w[3])
+{
+    /* a uniform unit vector: z uniform in [-1, 1), the azimuth uniform (Archimedes); its own stream */
+    const uint64_t seed = d->seed ^ 0x3a4de5ULL;
+    const float z = 2.0f * mur_hash_unit(seed, tick, 2 * (uint64_t)i) - 1.0f;
+    const float phi = (float)MUR_TWO_PI * mur_hash_unit(seed, tick, 2 * (uint64_t)i + 1);
+    const float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+    w[0] = d->wander * (r * cosf(phi));
+    w[1] = d->wander * z;
+    w[2] = d->wander * (r * sinf(phi));
+}
+
+void mur_starling_up_back(const mur_flock_def *d, const boid_in *b, float roll, float kup, const float sep[3],
+                          float a[3])
+{
     const float s = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
     const float hv = sqrtf(b->vx * b->vx + b->vz * b->vz);
     if (!(d->lift && d->bank) || !(hv > 1e-3f * s)) {

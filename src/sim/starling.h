@@ -26,6 +26,16 @@ void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, fl
 /// is 0, so the bits stay).
 void mur_starling_separation_up(const mur_flock_def *d, const boid_in *b, float roll, const float sep[3],
                                 float a[3]);
+/// As mur_starling_separation_up for cohesion coh (its acceleration, cohesion weight and centrality
+/// included) with cohesion_up (the caller skips it when cohesion_up is 0).
+void mur_starling_cohesion_up(const mur_flock_def *d, const boid_in *b, float roll, const float coh[3], float a[3]);
+/// Both: vector v gets back kup times its part along the weak pitch's up axis (the vertical without
+/// lift or bank, or when b flies nearly straight up or down).
+void mur_starling_up_back(const mur_flock_def *d, const boid_in *b, float roll, float kup, const float v[3],
+                          float a[3]);
+/// Random steering (wander > 0): wander times a unit vector drawn from a counter-based hash of (seed,
+/// tick, boid i): the same for any thread count and for the scalar and batched updates.
+void mur_starling_wander(const mur_flock_def *d, uint64_t tick, int32_t i, float w[3]);
 void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3]);
 
 /// Ground avoidance (ground_avoid > 0): the upward acceleration of a boid at height y with vertical

@@ -348,6 +348,19 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     a0 += ksep * S->sx;
     a1 += ksep * S->sy;
     a2 += ksep * S->sz;
+    if (d->wander > 0.0f) { /* rules.c: starling.c mur_starling_wander per lane */
+        v4 w0 = zero, w1 = zero, w2 = zero;
+        for (int l = 0; l < W; l++) {
+            float wv[3];
+            mur_starling_wander(d, f->tick, B->i[q0 + l < B->nb ? q0 + l : q0], wv);
+            w0[l] = wv[0];
+            w1[l] = wv[1];
+            w2[l] = wv[2];
+        }
+        a0 += w0;
+        a1 += w1;
+        a2 += w2;
+    }
     if (d->lift && d->bank) { /* starling.c mur_starling_pitch: along the rolled body's up axis */
         const v4 s = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
         const v4 hv = vsqrt(bvx * bvx + bvz * bvz);
@@ -372,10 +385,20 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             a2 = SEL(body, a2 + mu * uz, a2);
             a1 = SEL(body, a1 + mu * uy, a1 + kup * e1);
         }
+        if (d->cohesion_up > 0.0f) { /* starling.c mur_starling_cohesion_up */
+            const float kup = d->cohesion_up * (1.0f - d->pitch);
+            const v4 e0 = SEL(has, coh * cx, zero), e1 = SEL(has, coh * cy, zero), e2 = SEL(has, coh * cz, zero);
+            const v4 mu = kup * (e0 * ux + e1 * uy + e2 * uz);
+            a0 = SEL(body, a0 + mu * ux, a0);
+            a2 = SEL(body, a2 + mu * uz, a2);
+            a1 = SEL(body, a1 + mu * uy, a1 + kup * e1);
+        }
     } else {
         a1 *= d->pitch; /* weak pitch (exact when 1) */
         if (d->separation_up > 0.0f)
             a1 += d->separation_up * (1.0f - d->pitch) * (ksep * S->sy);
+        if (d->cohesion_up > 0.0f)
+            a1 += d->cohesion_up * (1.0f - d->pitch) * SEL(has, coh * cy, zero);
     }
     if (d->surge < 1.0f) { /* starling.c mur_starling_surge: along the flight direction */
         const v4 s = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
