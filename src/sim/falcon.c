@@ -516,15 +516,20 @@ double mur_wave_fit(const int32_t *tick, const int32_t *src, const float *pos, c
     return st > 0.0 && sd > 0.0 ? sd / st : 0.0;
 }
 
-int32_t mur_path_burst(const float *d2, const float *nn, int32_t n, double out[2])
+/* The nearest-neighbour ratio after/before (nn: two floats a bird) summed over two groups of birds:
+ * group[i] 0 or 1, -1 for a bird left out (and any bird without both distances); out[w] = sum after /
+ * sum before over group w (0 where it is empty). Returns the birds of group 0. Shared by the path and
+ * the burst events, which differ only in how they sort the birds. */
+static int32_t group_nn_ratio(const float *nn, int32_t n, int (*group)(int32_t i, const void *ctx),
+                              const void *ctx, double out[2])
 {
     double b0[2] = {0, 0}, b1[2] = {0, 0};
     int32_t m = 0;
     for (int32_t i = 0; i < n; i++) {
         const float *g = nn + 2 * (size_t)i;
-        if (!(g[0] > 0.0f) || !(g[1] >= 0.0f))
+        const int who = group(i, ctx);
+        if (who < 0 || !(g[0] > 0.0f) || !(g[1] >= 0.0f))
             continue;
-        const int who = d2[i] < MUR_PATH_RADIUS * MUR_PATH_RADIUS ? 0 : 1;
         b0[who] += g[0];
         b1[who] += g[1];
         m += who == 0;
@@ -534,22 +539,31 @@ int32_t mur_path_burst(const float *d2, const float *nn, int32_t n, double out[2
     return m;
 }
 
+static int path_group(int32_t i, const void *ctx)
+{
+    const float *d2 = ctx;
+    return d2[i] < MUR_PATH_RADIUS * MUR_PATH_RADIUS ? 0 : 1;
+}
+
+int32_t mur_path_burst(const float *d2, const float *nn, int32_t n, double out[2])
+{
+    return group_nn_ratio(nn, n, path_group, d2, out);
+}
+
+typedef struct burst_ctx {
+    const int32_t *tick, *src;
+} burst_ctx;
+
+static int burst_group(int32_t i, const void *ctx)
+{
+    const burst_ctx *c = ctx;
+    return c->tick[i] < 0 ? -1 : c->src[i] == i ? 0 : 1;
+}
+
 int32_t mur_burst(const int32_t *tick, const int32_t *src, const float *nn, int32_t n, double out[2])
 {
-    double b0[2] = {0, 0}, b1[2] = {0, 0};
-    int32_t m = 0;
-    for (int32_t i = 0; i < n; i++) {
-        const float *g = nn + 2 * (size_t)i;
-        if (tick[i] < 0 || !(g[0] > 0.0f) || !(g[1] >= 0.0f))
-            continue;
-        const int who = src[i] == i ? 0 : 1;
-        b0[who] += g[0];
-        b1[who] += g[1];
-        m += who == 0;
-    }
-    for (int w = 0; w < 2; w++)
-        out[w] = b0[w] > 0.0 ? b1[w] / b0[w] : 0.0;
-    return m;
+    const burst_ctx c = {tick, src};
+    return group_nn_ratio(nn, n, burst_group, &c, out);
 }
 
 /* The wave of the attack (mur_wave_fit) into an event. */
