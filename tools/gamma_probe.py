@@ -150,26 +150,18 @@ def lattice(rng, c, ew, ev, n):
     return c + loc[keep] @ ev.T
 
 
+# fmt's columns: each name picks one field of a row (a row: gamma, eigenvalues, |u.V|, |u.thin|, focal
+# birds, |u.side|, |u.up|, |W.up|, |W.thin|)
+FIELDS = {"gamma": lambda r: r[0], "uv": lambda r: r[2], "uthin": lambda r: r[3], "lam": lambda r: r[1][0],
+          "uside": lambda r: r[5], "uup": lambda r: r[6], "wup": lambda r: r[7], "wthin": lambda r: r[8]}
+
+
 def fmt(rows, what):
-    if what == "gamma":
-        return " ".join("%5.3f" % r[0] for r in rows)
-    if what == "uv":
-        return " ".join("%5.3f" % r[2] for r in rows)
-    if what == "uthin":
-        return " ".join("%5.3f" % r[3] for r in rows)
-    if what == "lam":
-        return " ".join("%5.3f" % r[1][0] for r in rows)
-    if what == "uside":
-        return " ".join("%5.3f" % r[5] for r in rows)
-    if what == "uup":
-        return " ".join("%5.3f" % r[6] for r in rows)
-    if what == "wup":
-        return " ".join("%5.3f" % r[7] for r in rows)
-    if what == "wthin":
-        return " ".join("%5.3f" % r[8] for r in rows)
     if what == "focal":
         return " ".join("%5d" % r[4] for r in rows)
-    raise ValueError(what)
+    if what not in FIELDS:
+        raise ValueError(what)
+    return " ".join("%5.3f" % FIELDS[what](r) for r in rows)
 
 
 def mean_rows(list_of_rows):
