@@ -308,17 +308,18 @@ def per_seed(rows):
     out = {}
     for seed in sorted({r["seed"] for r in rows}):
         sel = [r for r in rows if r["seed"] == seed]
-        d = {k: mean_sd([r[k] for r in sel])[0] for k in ("mid/thin", "long/thin", "group_polarisation", "nn",
-             "speed_mean", "speed_cv", "at_limit_frac", "border_ratio", "gamma1", "corr_len/flock_size",
-             "thin_angle_deg", "group_size", "close_frac") + LIVING}
+        d = {k: mean_sd([r[k] for r in sel if not k.startswith("gamma") or r[k] >= 0])[0] for k in (
+             "mid/thin", "long/thin", "group_polarisation", "nn", "speed_mean", "speed_cv", "at_limit_frac",
+             "border_ratio", "gamma1", "corr_len/flock_size", "thin_angle_deg", "group_size", "close_frac") + LIVING}
         curve = gamma_curve(sel)
         d["gamma7_10_dev"] = max(abs(g - 1 / 3) for g in curve[6:10])
         out[seed] = d
     return out
 
 
-def stats_of_n(rows):
-    """The statistics of one N: mean and sd over the seeds' means, and the pooled snapshot ones."""
+def stats_of_n(rows, rule="page"):
+    """The statistics of one N: mean and sd over the seeds' means, and the pooled snapshot ones. The
+    target rows' gamma is the rule hanisch_first() chose; "alt" is the other rule's curve."""
     seeds = per_seed(rows)
     st = {}
     for k in next(iter(seeds.values())):
@@ -326,8 +327,9 @@ def stats_of_n(rows):
             continue
         st[k] = mean_sd([d[k] for d in seeds.values()])
     curve = gamma_curve(rows)
-    if all(HGAMMA[0] in r for r in rows):
-        st["hcurve"] = [mean_sd([r[h] for r in rows if r[h] >= 0])[0] for h in HGAMMA]
+    alt = ["pgamma%d" % k for k in range(1, shape_ref.KMAX + 1)] if rule == "hanisch" else HGAMMA
+    if all(alt[0] in r for r in rows):
+        st["alt"] = [mean_sd([r[h] for r in rows if r[h] >= 0])[0] for h in alt]
     st["gamma7_10_dev"] = (max(abs(g - 1 / 3) for g in curve[6:10]), mean_sd([d["gamma7_10_dev"] for d in seeds.values()])[1])
     ang = sorted(r["thin_angle_deg"] for r in rows)
     st["thin_angle_median"] = ((ang[(len(ang) - 1) // 2] + ang[len(ang) // 2]) / 2, float("nan"))
@@ -338,13 +340,27 @@ def stats_of_n(rows):
     return st
 
 
+def hanisch_first(drows):
+    """Ballerini's border correction (Hanisch's) is the issue's gamma(k): where every row carries its
+    columns, the target rows and the first gamma(k) table use it, and the page's own rule (the outer 20%
+    by rho not focal) moves to the second table (columns pgamma1-10); without them the page's rule
+    stays. Returns the rule the target rows use."""
+    if not drows or not all(h in r for r in drows for h in HGAMMA):
+        return "page"
+    for r in drows:
+        for k in range(1, shape_ref.KMAX + 1):
+            r["pgamma%d" % k], r["gamma%d" % k] = r["gamma%d" % k], r["hgamma%d" % k]
+    return "hanisch"
+
+
 def summarise(rows):
     drows = [derived(r) for r in rows]
+    rule = hanisch_first(drows)
     main = [r for r in drows if r["variant"] == "starling"]
     sizes = sorted({int(r["n"]) for r in main})
-    per_n = {n: stats_of_n([r for r in main if int(r["n"]) == n]) for n in sizes}
+    per_n = {n: stats_of_n([r for r in main if int(r["n"]) == n], rule) for n in sizes}
     pts = [(r["flock_size"], r["corr_len"]) for r in main if r["corr_len"] > 0]
-    return drows, main, sizes, per_n, pts
+    return drows, main, sizes, per_n, pts, rule
 
 
 def fmt(v, sd=None):
@@ -365,7 +381,7 @@ def write_outputs(rows, out_dir, doc, quick):
         w.writerow(cols)
         for r in rows:
             w.writerow(["" if c not in r else r[c] if isinstance(r[c], str) else ("%.6g" % r[c]) for c in cols])
-    drows, main, sizes, per_n, pts = summarise(rows)
+    drows, main, sizes, per_n, pts, rule = summarise(rows)
     keys = [t[0] for t in TARGETS]
     with open(os.path.join(data, "per_n.dat"), "w") as f:
         f.write("# N %s (each: mean sd over the seeds)\n" % " ".join(k.replace("/", "_") for k in keys))
@@ -436,11 +452,13 @@ plot 'data/corr.dat' u 1:2 w p pt 7 ps 0.5 t 'snapshots', 0.35*x dt 2 t 'starlin
     gam = ["| k | %s |" % " | ".join("N = %d" % n for n in sizes), "|---|%s" % ("---|" * len(sizes))]
     for k in range(shape_ref.KMAX):
         gam.append("| %d | %s |" % (k + 1, " | ".join("%.3f" % per_n[n]["curve"][k] for n in sizes)))
-    if any("hcurve" in per_n[n] for n in sizes):
+    if any("alt" in per_n[n] for n in sizes):
         # a size whose rows lack the columns (measured without numpy and scipy) reads "not measured"
-        hc = lambda n, f: f(per_n[n]["hcurve"]) if "hcurve" in per_n[n] else "not measured"
-        gam += ["", "γ(k) with Ballerini's border correction (Hanisch's: a bird is focal for k only if its k-th "
-                "neighbour is closer than the group's convex hull; not a target row):", "",
+        hc = lambda n, f: f(per_n[n]["alt"]) if "alt" in per_n[n] else "not measured"
+        gam += ["", ("γ(k) with this page's own border rule (the outer 20% of the group by ρ not focal; before "
+                     "the ninth round the target rule; not a target row):") if rule == "hanisch" else
+                ("γ(k) with Ballerini's border correction (Hanisch's: a bird is focal for k only if its k-th "
+                 "neighbour is closer than the group's convex hull; not a target row):"), "",
                 gam[0], gam[1]]
         for k in range(shape_ref.KMAX):
             gam.append("| %d | %s |" % (k + 1, " | ".join(hc(n, lambda c: "%.3f" % c[k]) for n in sizes)))
@@ -467,6 +485,11 @@ plot 'data/corr.dat' u 1:2 w p pt 7 ps 0.5 t 'snapshots', 0.35*x dt 2 t 'starlin
             for k in keys + ["group_size", "close_frac", "thin_angle_deg"] + list(LIVING):
                 val["@%s@%d@" % (k, n)] = fmt(per_n[n][k][0])
             val["@gamma9@%d@" % n] = "%.3f" % per_n[n]["curve"][8]
+            if "alt" in per_n[n]:  # the other rule's gamma(1) and max |gamma(k) - 1/3| for k = 7-10
+                val["@alt_gamma1@%d@" % n] = "%.3f" % per_n[n]["alt"][0]
+                val["@alt_gamma7_10_dev@%d@" % n] = "%.3f" % max(abs(g - 1 / 3) for g in per_n[n]["alt"][6:10])
+        val["@GAMMA_RULE@"] = ("Ballerini's border correction (Hanisch's)" if rule == "hanisch"
+                               else "this page's border rule (the outer 20% by ρ not focal)")
         text = open(os.path.join(HERE, "template.md")).read()
         for a, b in (("@WHY@", open(os.path.join(HERE, "why.md")).read().strip()),
                      ("@TUNING@", open(os.path.join(HERE, "tuning.md")).read().strip()),
