@@ -253,17 +253,14 @@ static void flight_model(void **st)
      * the closest neighbour at d = 0.5: radius 1 gives half (0.25 + 0.5 * 0.75 = 0.625 of -0.75),
      * radius 2 three quarters (0.8125), radius 0.5 nothing (the weak pitch's 0.25); with and
      * without lift */
+    const float up_radius[4] = {1.0f, 2.0f, 0.5f, 1.0f};
+    const double up_want[4] = {-0.46875, -0.609375, -0.1875, -0.46875};
     d.separation_up = 1.0f;
-    d.separation_up_radius = 1.0f;
-    one_tick(d, 2, sep, (const double[3]){0.0, -0.46875, 1.0});
-    d.separation_up_radius = 2.0f;
-    one_tick(d, 2, sep, (const double[3]){0.0, -0.609375, 1.0});
-    d.separation_up_radius = 0.5f;
-    one_tick(d, 2, sep, (const double[3]){0.0, -0.1875, 1.0});
-    d.lift = false;
-    d.bank = false;
-    d.separation_up_radius = 1.0f;
-    one_tick(d, 2, sep, (const double[3]){0.0, -0.46875, 1.0});
+    for (int q = 0; q < 4; q++) {
+        d.lift = d.bank = q < 3; /* the last one without lift */
+        d.separation_up_radius = up_radius[q];
+        one_tick(d, 2, sep, (const double[3]){0.0, up_want[q], 1.0});
+    }
     /* separation_edge: both neighbours on one side, C^2 = |((1, 0, 0) + (0, 1, 0)) / 2|^2 = 1/2, so
      * separation_edge 1 halves the push (-0.375) and 2 removes it */
     d = topo_def(3, 10.0f);
