@@ -141,12 +141,14 @@ static float hash_unit(uint64_t seed, uint64_t a, uint64_t b)
 
 /* Wander: two boids too far apart to see each other, alone in the first tick (tick 0); each adds
  * wander times its own unit vector (z = 2u - 1 up, azimuth 2 pi v, from the stream seed ^ 0x3a4de5 at
- * (tick, 2i) and (tick, 2i + 1)); with pitch 0.25 the up part keeps a quarter. Two threads give the same. */
-static void wander_case(float pitch, int threads)
+ * (tick, 2i) and (tick, 2i + 1)); with pitch 0.25 the up part keeps a quarter, and with wander_up
+ * (issue 24, round s8) pitch + wander_up (1 - pitch) of it. Two threads give the same. */
+static void wander_case(float pitch, float up, int threads)
 {
     mur_flock_def d = topo_def(2, 10.0f);
     d.wander = 2.0f;
     d.pitch = pitch;
+    d.wander_up = up;
     mur_flock *f = make(&d);
     mur_flock_set_threads(f, threads);
     put(f, 0, -8, 0, 0, 0, 0, 1);
@@ -158,7 +160,8 @@ static void wander_case(float pitch, int threads)
         const double z = 2.0 * hash_unit(seed, 0, 2 * (uint64_t)i) - 1.0;
         const double phi = 2.0 * 3.14159265358979 * hash_unit(seed, 0, 2 * (uint64_t)i + 1);
         const double r = sqrt(1.0 - z * z);
-        assert_vec(v.vel + 3 * i, 2.0 * r * cos(phi), pitch * 2.0 * z, 1.0 + 2.0 * r * sin(phi), 1e-5);
+        const double kup = (double)pitch + (double)up * (1.0 - (double)pitch);
+        assert_vec(v.vel + 3 * i, 2.0 * r * cos(phi), kup * 2.0 * z, 1.0 + 2.0 * r * sin(phi), 1e-5);
     }
     /* two different draws */
     assert_true(fabs((double)v.vel[0] - (double)v.vel[3]) + fabs((double)v.vel[2] - (double)v.vel[5]) > 1e-3);
@@ -168,9 +171,11 @@ static void wander_case(float pitch, int threads)
 static void wander(void **st)
 {
     (void)st;
-    wander_case(1.0f, 1);
-    wander_case(0.25f, 1);
-    wander_case(1.0f, 2);
+    wander_case(1.0f, 0.0f, 1);
+    wander_case(0.25f, 0.0f, 1);
+    wander_case(1.0f, 0.0f, 2);
+    wander_case(0.25f, 0.5f, 1); /* up part 0.625 of the draw's */
+    wander_case(0.25f, 1.0f, 2); /* all of it */
 }
 
 /* Issue 24's flight model, each term by hand. Weak pitch: the cohesion toward (2, 2, 0) keeps its
@@ -244,6 +249,18 @@ static void flight_model(void **st)
     d.bank_rate = 10.0f;
     d.separation_up = 0.5f;
     one_tick(d, 2, sep, (const double[3]){0.0, -0.46875, 1.0});
+    /* separation_up_radius (issue 24, round s8): separation_up 1 comes back times 1 - d / radius for
+     * the closest neighbour at d = 0.5: radius 1 gives half (0.25 + 0.5 * 0.75 = 0.625 of -0.75),
+     * radius 2 three quarters (0.8125), radius 0.5 nothing (the weak pitch's 0.25); with and
+     * without lift */
+    const float up_radius[4] = {1.0f, 2.0f, 0.5f, 1.0f};
+    const double up_want[4] = {-0.46875, -0.609375, -0.1875, -0.46875};
+    d.separation_up = 1.0f;
+    for (int q = 0; q < 4; q++) {
+        d.lift = d.bank = q < 3; /* the last one without lift */
+        d.separation_up_radius = up_radius[q];
+        one_tick(d, 2, sep, (const double[3]){0.0, up_want[q], 1.0});
+    }
     /* separation_edge: both neighbours on one side, C^2 = |((1, 0, 0) + (0, 1, 0)) / 2|^2 = 1/2, so
      * separation_edge 1 halves the push (-0.375) and 2 removes it */
     d = topo_def(3, 10.0f);
@@ -260,6 +277,11 @@ static void flight_model(void **st)
     d.neighbours = MUR_NEIGHBOURS_METRIC;
     assert_null(mur_flock_create(&d, &err));
     assert_non_null(strstr(err.msg, "separation_edge"));
+    d.separation_edge = 0.0f;
+    d.separation_up = 1.0f;
+    d.separation_up_radius = 1.0f;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "separation_up_radius"));
     d = topo_def(3, 10.0f);
     d.cohesion = 1.0f;
     d.cohesion_near = 0.5f;

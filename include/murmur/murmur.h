@@ -189,9 +189,12 @@ typedef struct mur_flock_def {
     bool lift;                  ///< weak pitch along the rolled body's up axis instead of the vertical (with bank)
     float surge;                ///< gain of the social steering's part along the flight direction, 0..1; 1 = full
     float separation_up;        ///< separation's up part scaled by pitch + separation_up (1 - pitch), 0..1; 0 = off
+    float separation_up_radius; ///< with separation_up: that part comes back times max(0, 1 - d / this), d the
+                                ///< closest neighbour's distance, wu; 0 = at any distance (topological only)
     float separation_edge;      ///< separation scaled by max(0, 1 - separation_edge C^2) (C: centrality), 0..4; 0 = off
     float cohesion_up;          ///< cohesion's up part scaled by pitch + cohesion_up (1 - pitch), 0..1; 0 = off
     float wander;               ///< random steering: a unit vector per boid per tick times this, m/s^2, 0..100; 0 = off
+    float wander_up;            ///< wander's up part scaled by pitch + wander_up (1 - pitch), 0..1; 0 = off
     int32_t separation_nearest; ///< separation from the n closest neighbours only; 0 = all (topological only)
     float cohesion_near;        ///< cohesion ramp: no pull from neighbours closer than this, wu (with cohesion_far)
     float cohesion_far;         ///< cohesion ramp: full pull from this distance on, wu; 0 = ramp off (topological)

@@ -78,9 +78,11 @@ static const param_row ROWS[] = {
     {{"lift", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "lift along the body's up axis: the weak pitch acts along the up axis rolled by the bank angle (with bank on), so a banked bird climbs or dives readily along its rolled side axis", true}, OFF(lift), "off"},
     {{"surge", MUR_PT_FLOAT, 0, 1, false, "", NULL, "gain of the part of the social steering (cohesion, alignment, separation) along the flight direction: birds change speed through their thrust (cruise_speed, speed_tau) more than through their neighbours (1 = full)", true}, OFF(surge), "1"},
     {{"separation_up", MUR_PT_FLOAT, 0, 1, false, "", NULL, "separation escapes the weak pitch: its part along the up axis is scaled by pitch + separation_up * (1 - pitch) instead of pitch, so a bird dodges a neighbour above or below it while cohesion and alignment keep the weak pitch (0 = off; 1 = full)", true}, OFF(separation_up), "0"},
+    {{"separation_up_radius", MUR_PT_FLOAT, 0, 10, false, "wu", NULL, "close-range vertical separation: separation_up's part comes back only for a closest neighbour nearer than this, times max(0, 1 - d / separation_up_radius) (d its distance), so stacked pairs split while the flock's vertical spacing keeps the weak pitch (0 = at any distance; topological neighbours only)", true}, OFF(separation_up_radius), "0"},
     {{"separation_edge", MUR_PT_FLOAT, 0, 4, false, "", NULL, "selfish herd: separation scaled by max(0, 1 - separation_edge * C^2), C = length of the mean unit direction to the neighbours (near 1 at the flock's edge, near 0 inside), so a bird at the edge tolerates closer neighbours (0 = off; topological neighbours only)", true}, OFF(separation_edge), "0"},
-    {{"cohesion_up", MUR_PT_FLOAT, 0, 1, false, "", NULL, "cohesion escapes the weak pitch: its part along the up axis is scaled by pitch + cohesion_up * (1 - pitch) instead of pitch, so a bird closes up on neighbours above or below it while alignment keeps the weak pitch (0 = off; 1 = full)", true}, OFF(cohesion_up), "0"},
+    {{"cohesion_up", MUR_PT_FLOAT, 0, 10, false, "", NULL, "cohesion escapes the weak pitch: its part along the up axis is scaled by pitch + cohesion_up * (1 - pitch) instead of pitch, so a bird closes up on neighbours above or below it while alignment keeps the weak pitch (0 = off; 1 = full; above 1 the flock is squeezed harder vertically than sideways)", true}, OFF(cohesion_up), "0"},
     {{"wander", MUR_PT_FLOAT, 0, 100, false, "wu/s^2", NULL, "random steering (StarDisplay's random term): each tick every flying boid adds wander times a unit vector drawn from a counter-based hash of (seed, tick, boid), part of the social steering (weak pitch and surge apply); 0 = off", true}, OFF(wander), "0"},
+    {{"wander_up", MUR_PT_FLOAT, 0, 1, false, "", NULL, "the random steering escapes the weak pitch: its part along the up axis is scaled by pitch + wander_up * (1 - pitch) instead of pitch, so the birds jitter up and down as much as sideways (with wander > 0; 0 = off; 1 = full)", true}, OFF(wander_up), "0"},
     {{"separation_nearest", MUR_PT_INT, 0, 20, false, "", NULL, "separation from the n closest neighbours only (0 = all in the list; topological neighbours only)", true}, OFF(separation_nearest), "0"},
     {{"cohesion_near", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: neighbours closer than this do not pull (with cohesion_far > 0)", true}, OFF(cohesion_near), "0"},
     {{"cohesion_far", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: the pull toward each neighbour grows smoothly from cohesion_near to full at cohesion_far (0 = off: the mean offset; topological neighbours only)", true}, OFF(cohesion_far), "0"},
@@ -534,19 +536,16 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
                       (int)def->separation_nearest);
         return false;
     }
-    if (def->centrality > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
-        mur_set_error(err, "centrality %g needs neighbours=topological (or centrality=0)", (double)def->centrality);
-        return false;
-    }
-    if (def->separation_edge > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
-        mur_set_error(err, "separation_edge %g needs neighbours=topological (or separation_edge=0)",
-                      (double)def->separation_edge);
-        return false;
-    }
-    if (def->bank_align > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
-        mur_set_error(err, "bank_align %g needs neighbours=topological (or bank_align=0)", (double)def->bank_align);
-        return false;
-    }
+    /* the rules that read the topological list (its order, its closest neighbour) */
+    const struct { const char *name; float v; } topo_only[] = {
+        {"centrality", def->centrality}, {"separation_edge", def->separation_edge},
+        {"bank_align", def->bank_align}, {"separation_up_radius", def->separation_up_radius}};
+    for (size_t q = 0; q < sizeof topo_only / sizeof topo_only[0]; q++)
+        if (topo_only[q].v > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
+            mur_set_error(err, "%s %g needs neighbours=topological (or %s=0)", topo_only[q].name,
+                          (double)topo_only[q].v, topo_only[q].name);
+            return false;
+        }
     if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && def->bounds == MUR_BOUNDS_WRAP) {
         mur_set_error(err, "neighbours=topological does not work with bounds=wrap: use soft, bounce or none");
         return false;

@@ -75,8 +75,8 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     axx += ks * s->sx;
     ayy += ks * s->sy;
     azz += ks * s->sz;
+    float wv[3] = {0.0f, 0.0f, 0.0f}; /* the random steering, for wander_up */
     if (d->wander > 0.0f) { /* random steering (starling.c) */
-        float wv[3];
         mur_starling_wander(d, f->tick, i, wv);
         axx += wv[0];
         ayy += wv[1];
@@ -86,20 +86,25 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         float a[3] = {axx, ayy, azz};
         mur_starling_pitch(d, b, f->roll[i], a);
         if (d->separation_up > 0.0f) {
-            const float sep[3] = {ks * s->sx, ks * s->sy, ks * s->sz};
+            const float kn = ks * mur_starling_up_near(d, s->nn); /* close range only (separation_up_radius) */
+            const float sep[3] = {kn * s->sx, kn * s->sy, kn * s->sz};
             mur_starling_separation_up(d, b, f->roll[i], sep, a);
         }
         if (d->cohesion_up > 0.0f)
             mur_starling_cohesion_up(d, b, f->roll[i], coh, a);
+        if (d->wander_up > 0.0f && d->wander > 0.0f)
+            mur_starling_up_back(d, b, f->roll[i], d->wander_up * (1.0f - d->pitch), wv, a);
         axx = a[0];
         ayy = a[1];
         azz = a[2];
     } else {
         ayy *= d->pitch; /* weak pitch: birds climb and dive less readily than they turn (exact when 1) */
         if (d->separation_up > 0.0f)
-            ayy += d->separation_up * (1.0f - d->pitch) * (ks * s->sy);
+            ayy += d->separation_up * (1.0f - d->pitch) * (ks * mur_starling_up_near(d, s->nn) * s->sy);
         if (d->cohesion_up > 0.0f)
             ayy += d->cohesion_up * (1.0f - d->pitch) * coh[1];
+        if (d->wander_up > 0.0f && d->wander > 0.0f)
+            ayy += d->wander_up * (1.0f - d->pitch) * wv[1];
     }
     if (d->surge < 1.0f) { /* the part along the flight direction scaled by surge (starling.c) */
         float a[3] = {axx, ayy, azz};

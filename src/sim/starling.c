@@ -98,6 +98,13 @@ void mur_starling_separation_up(const mur_flock_def *d, const boid_in *b, float 
     mur_starling_up_back(d, b, roll, d->separation_up * (1.0f - d->pitch), sep, a);
 }
 
+float mur_starling_up_near(const mur_flock_def *d, float nn2)
+{
+    if (!(d->separation_up_radius > 0.0f))
+        return 1.0f;
+    return fmaxf(0.0f, 1.0f - sqrtf(nn2) / d->separation_up_radius);
+}
+
 void mur_starling_cohesion_up(const mur_flock_def *d, const boid_in *b, float roll, const float coh[3], float a[3])
 {
     mur_starling_up_back(d, b, roll, d->cohesion_up * (1.0f - d->pitch), coh, a);

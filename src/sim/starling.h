@@ -26,6 +26,9 @@ void mur_starling_pitch(const mur_flock_def *d, const boid_in *b, float roll, fl
 /// is 0, so the bits stay).
 void mur_starling_separation_up(const mur_flock_def *d, const boid_in *b, float roll, const float sep[3],
                                 float a[3]);
+/// The share of separation_up that acts for a closest neighbour at squared distance nn2: 1 when
+/// separation_up_radius is 0, else max(0, 1 - sqrt(nn2) / separation_up_radius) (0 for nn2 infinite).
+float mur_starling_up_near(const mur_flock_def *d, float nn2);
 /// As mur_starling_separation_up for cohesion coh (its acceleration, cohesion weight and centrality
 /// included) with cohesion_up (the caller skips it when cohesion_up is 0).
 void mur_starling_cohesion_up(const mur_flock_def *d, const boid_in *b, float roll, const float coh[3], float a[3]);

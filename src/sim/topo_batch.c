@@ -300,6 +300,17 @@ static inline v4 unit_scale(v4 x, v4 y, v4 z)
     return SEL(l > zero, 1.0f / l, zero);
 }
 
+/* starling.c mur_starling_up_near per lane: the closest neighbour's squared distance is the list's first. */
+static inline v4 up_near(const mur_flock_def *d, const mur_topo_batch *B, int q0)
+{
+    v4 k;
+    for (int l = 0; l < W; l++) {
+        const int q = q0 + l;
+        k[l] = mur_starling_up_near(d, q < B->nb && B->n[q] > 0 ? B->d2[0][q] : INFINITY);
+    }
+    return k;
+}
+
 /* The update of lanes q0..q0+3 up to the new position and velocity (O[0..5][lane]); roll written. */
 static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, const sums_v *S,
                     const contact_v *C, int q0, float O[6][W])
@@ -348,8 +359,8 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     a0 += ksep * S->sx;
     a1 += ksep * S->sy;
     a2 += ksep * S->sz;
+    v4 w0 = zero, w1 = zero, w2 = zero; /* the random steering, for wander_up */
     if (d->wander > 0.0f) { /* rules.c: starling.c mur_starling_wander per lane */
-        v4 w0 = zero, w1 = zero, w2 = zero;
         for (int l = 0; l < W; l++) {
             float wv[3];
             mur_starling_wander(d, f->tick, B->i[q0 + l < B->nb ? q0 + l : q0], wv);
@@ -379,7 +390,8 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         a1 = SEL(body, a1 - m * uy, a1 * d->pitch);
         if (d->separation_up > 0.0f) { /* starling.c mur_starling_separation_up */
             const float kup = d->separation_up * (1.0f - d->pitch);
-            const v4 e0 = ksep * S->sx, e1 = ksep * S->sy, e2 = ksep * S->sz;
+            const v4 kn = ksep * up_near(d, B, q0);
+            const v4 e0 = kn * S->sx, e1 = kn * S->sy, e2 = kn * S->sz;
             const v4 mu = kup * (e0 * ux + e1 * uy + e2 * uz);
             a0 = SEL(body, a0 + mu * ux, a0);
             a2 = SEL(body, a2 + mu * uz, a2);
@@ -393,12 +405,21 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             a2 = SEL(body, a2 + mu * uz, a2);
             a1 = SEL(body, a1 + mu * uy, a1 + kup * e1);
         }
+        if (d->wander_up > 0.0f && d->wander > 0.0f) { /* rules.c: starling.c mur_starling_up_back */
+            const float kup = d->wander_up * (1.0f - d->pitch);
+            const v4 mu = kup * (w0 * ux + w1 * uy + w2 * uz);
+            a0 = SEL(body, a0 + mu * ux, a0);
+            a2 = SEL(body, a2 + mu * uz, a2);
+            a1 = SEL(body, a1 + mu * uy, a1 + kup * w1);
+        }
     } else {
         a1 *= d->pitch; /* weak pitch (exact when 1) */
         if (d->separation_up > 0.0f)
-            a1 += d->separation_up * (1.0f - d->pitch) * (ksep * S->sy);
+            a1 += d->separation_up * (1.0f - d->pitch) * (ksep * up_near(d, B, q0) * S->sy);
         if (d->cohesion_up > 0.0f)
             a1 += d->cohesion_up * (1.0f - d->pitch) * SEL(has, coh * cy, zero);
+        if (d->wander_up > 0.0f && d->wander > 0.0f)
+            a1 += d->wander_up * (1.0f - d->pitch) * w1;
     }
     if (d->surge < 1.0f) { /* starling.c mur_starling_surge: along the flight direction */
         const v4 s = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
