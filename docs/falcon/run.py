@@ -82,6 +82,10 @@ FIELD_WAVE = (3.7, 13.4, 25.0)
 # wave, a fitted front that reached at least WAVE_SHARE of the flock by copying
 FLASH_JUMP = 1.25
 WAVE_SHARE = 0.2
+# an attack reached the flock when the falcon came within REACH m of a bird while attacking (the metrics'
+# falcon_distance; the starling preset's escape_radius: nearer, the birds can see it). The target "every
+# attack makes the flock react" is read on those attacks; the others are counted apart (branch wave8)
+REACH = 20.0
 
 
 def murmur_path(given):
@@ -179,6 +183,10 @@ def analyse(events, metrics, n, seed, extra):
         g0 = max((int(m[t]["groups"]) for t in range(s - span, s) if t in m), default=0)
         g1 = max((int(m[t]["groups"]) for t in range(s, end + 100) if t in m), default=0)
         alarmed = max((float(m[t]["alarmed"]) for t in range(s, end + 100) if t in m), default=0.0)
+        # the falcon's nearest approach to a flying bird while it attacked (approach 1, pursuit 2)
+        fdist = [float(m[t]["falcon_distance"]) for t in range(s, end + 1) if t in m and "falcon_distance" in m[t]
+                 and m[t].get("falcon_state") in ("1", "2")]
+        fmin = min(fdist) if fdist else None
         rec = rec_rel = None
         for t in range(end, end + 1500):
             if t in m and float(m[t]["polarisation"]) >= 0.85 and rec is None:
@@ -228,6 +236,11 @@ def analyse(events, metrics, n, seed, extra):
                     # (less the birds that copied a flight from the falcon's path: the burst, not a wave)
                     "wave": a["wave"] is not None and ((a["copied"] - (a["flights"] or 0)) if a["copied"] is not None
                                                        else a["wave_birds"]) >= WAVE_SHARE * n,
+                    "falcon_min_m": fmin, "reached": fmin is not None and fmin < REACH,
+                    # a reaction (the issue's target): the whole flock's NN distance jumped by FLASH_JUMP, or more
+                    # groups (split); "reacted_local" adds the birds along the falcon's path opening up by as much
+                    "reacted": jump >= FLASH_JUMP or g1 > g0,
+                    "reacted_local": jump >= FLASH_JUMP or g1 > g0 or bool(a["path_birds"] and (a["path"] or 0.0) >= FLASH_JUMP),
                     "recovery_s": rec, "recovery_rel_s": rec_rel, "polarisation_after": pol1, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
     return out
 
