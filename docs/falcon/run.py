@@ -71,6 +71,9 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # attack pairs with main's (results_*_wave6.json: main's code at cc603d5 is branch wave6's). Run twice:
 # at 06:41 UTC on commit 6119949's code (escape_copy_fade 0.02; results_*_wave7_fade.json) and at 07:01
 # on commit cc7702d's (escape_copy_fade 0, after a trial on the tuning seeds; results_*_wave7.json)
+# this round (issue 26, branch wave8, from main 11cda72): tuned on TUNING_SEEDS only (escape_alarm_speed);
+# reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 09:58 UTC before any run of this
+# branch's code on them, so that each attack pairs with main's (results_*_wave7.json)
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
