@@ -364,8 +364,8 @@ def main():
     ap.add_argument("--cases", choices=["all", "sizes", "strategies"], default="all",
                     help="with --tuning: the sizes, the strategies at N = 2000, or all (with the control)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="with --tuning: parameters for every run (a trial)")
-    ap.add_argument("--tag", default="", help="with --tuning: results_tuning_TAG.*")
+                    help="parameters for every run (with --tuning: a trial; on the reporting seeds: the model before a change)")
+    ap.add_argument("--tag", default="", help="results_KIND_TAG.*")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--supplement", action="store_true",
                     help="N = 500, 2000, 8000 on the supplementary seeds (%s)" % SUPPLEMENT_SEEDS)
@@ -378,7 +378,9 @@ def main():
     else:
         seeds = TUNING_SEEDS if a.tuning else (SUPPLEMENT_SEEDS if a.supplement else REPORT_SEEDS)
         cases = a.cases if a.tuning else ("sizes" if a.supplement else "all")
-        trial = list(a.set) if a.tuning else []
+        # --set on the reporting seeds: only to replay the model before a round's change (branch wave8: main's
+        # rule, escape_alarm_speed=0, on the same flocks), never to choose a value
+        trial = list(a.set)
         if cases in ("all", "sizes"):
             for n in SIZES:
                 for s in seeds:
@@ -409,15 +411,15 @@ def main():
         rows.extend(dict(r, group=name) for r in rs)
     summ = [(name, summary(rs)) for name, rs in groups.items()]
     os.makedirs(a.out, exist_ok=True)
-    kind = ("tuning" + ("_" + a.tag if a.tag else "")) if a.tuning else (
-        "quick" if a.quick else ("supplement" if a.supplement else "reporting"))
+    kind = ("tuning" if a.tuning else ("quick" if a.quick else ("supplement" if a.supplement else "reporting"))) + (
+        "_" + a.tag if a.tag else "")
     seeds = TUNING_SEEDS if a.tuning else (SUPPLEMENT_SEEDS if a.supplement else REPORT_SEEDS)
     with open(os.path.join(a.out, "results_%s.json" % kind), "w") as fp:
-        json.dump({"settle": a.settle, "attack": a.attack, "seeds": seeds, "set": a.set if a.tuning else [],
+        json.dump({"settle": a.settle, "attack": a.attack, "seeds": seeds, "set": a.set,
                    "rows": rows, "summary": dict(summ)},
                   fp, indent=1)
     md = table("%s run (settle %d ticks, %d ticks with the falcon, one attack a run; seeds %s%s)" % (
-        kind, a.settle, a.attack, seeds, "; " + " ".join(a.set) if a.tuning and a.set else ""), summ)
+        kind, a.settle, a.attack, seeds, "; " + " ".join(a.set) if a.set else ""), summ)
     md += "\nfield: wave speed %.1f .. %.1f m/s, mean %.1f (Procaccini et al. 2011)\n" % (
         FIELD_WAVE[0], FIELD_WAVE[2], FIELD_WAVE[1])
     with open(os.path.join(a.out, "results_%s.md" % kind), "w") as fp:
