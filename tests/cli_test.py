@@ -293,7 +293,8 @@ class BadInput(TempCase):
         # a graphics variable with a value no renderer takes: one line naming it and what is allowed,
         # exit 2, before any work (src/app/cli/env.c; docs/environment.md)
         for name, value, allowed in (("MURMUR_SPLAT", "yes", "0 or 1"), ("MURMUR_FRAME_CPU", "2", "0 or 1"),
-                                     ("MURMUR_SHADOWS", "on", "0 or 1")):
+                                     ("MURMUR_SHADOWS", "on", "0 or 1"),
+                                     ("MURMUR_TINT_ALARM", "yes", "0 or 1")):
             with self.subTest(var=name):
                 before = set(os.listdir(self.dir))
                 r = run("--headless", "--frames", "1", "--boids", "10", env={name: value})

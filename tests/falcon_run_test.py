@@ -131,6 +131,34 @@ class Patterns(unittest.TestCase):
         # an older binary without the event: not judged
         self.assertIsNone(self.one(events(500, 300), metrics())["flash_local"])
 
+    def test_reaction_counted_apart(self):
+        # the falcon's nearest approach while attacking (falcon_state 1 or 2) from the metrics'
+        # falcon_distance: 30 m at its closest: not reached, whatever else; 8 m: reached. A reaction: the
+        # whole flock's NN distance up 1.25x (tick 340) or more groups; the path's birds opening up too
+        # (reacted_local); neither: no reaction
+        def me(closest, nn_at=None, groups_at=None):
+            rows = metrics(nn_at=nn_at, groups_at=groups_at)
+            for r in rows:
+                t = int(r["tick"])
+                attacking = START <= t <= END
+                r["falcon_state"] = "2" if attacking else "4"
+                r["falcon_distance"] = str(closest if t == START + 25 else (40.0 if attacking else 5.0))
+            return rows
+        far = self.one(events(500, 300), me(30.0))
+        self.assertAlmostEqual(far["falcon_min_m"], 30.0)  # the 5 m outside the attack do not count
+        self.assertFalse(far["reached"])
+        self.assertFalse(far["reacted"])
+        near = self.one(events(500, 300), me(8.0, nn_at={340: 1.3}))
+        self.assertTrue(near["reached"] and near["reacted"] and near["reacted_local"])
+        self.assertTrue(self.one(events(500, 300), me(8.0, groups_at={330: 2}))["reacted"])
+        path = events(500, 300) + [{"tick": str(END + 150), "event": "path", "count": "200", "value": "1.4",
+                                    "aux": "1.0"}]
+        r = self.one(path, me(8.0))
+        self.assertFalse(r["reacted"])
+        self.assertTrue(r["reacted_local"])
+        # binaries without the falcon_distance column: not judged
+        self.assertIsNone(self.one(events(500, 300), metrics())["falcon_min_m"])
+
     def test_copied_flights_are_not_a_wave(self):
         # 300 birds copied (30%), but 150 of them copied a flight from the falcon's path (the burst event's
         # x): 15% copied a manoeuvre, no wave; with 50 flights, 25%: a wave

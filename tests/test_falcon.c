@@ -200,6 +200,8 @@ static void falcon_finite(void **st)
         {"falcon_strategy=behind", "falcon_target=exposed", "escape_zigzag=0", "escape_dive=0", "escape_turn=0", "escape_speedup=0"},
         {"escape_copy_speed=1000", "escape_copy_fade=1", "escape_copy_flight=on", "escape_flee_time=100", "escape_flee_accel=1000", NULL},
         {"escape_copy_speed=0.001", "escape_copy_fade=0.001", "escape_copy_flight=off", "escape_latency=100", "escape_reaction=0", NULL},
+        {"escape_alarm_speed=1000", "escape_copy_fade=0.02", "falcon_strategy=beside", "falcon_attack_speed=5", NULL},
+        {"escape_alarm_speed=0.001", "escape_flee_time=0", "falcon_attack_speed=100", NULL},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         mur_flock_def d = starling(500);
@@ -225,7 +227,8 @@ static void falcon_bad_values(void **st)
                                       "falcon_stoop=11", "escape_copy_dist=-1", "escape_copy_dist=nan",
                                       "escape_copy_dist=101", "escape_copy_speed=-1", "escape_copy_speed=nan",
                                       "escape_copy_speed=1001", "escape_copy_fade=-0.1", "escape_copy_fade=1.5",
-                                      "escape_copy_fade=inf"};
+                                      "escape_copy_fade=inf", "escape_alarm_speed=-1",
+                                      "escape_alarm_speed=1001", "escape_alarm_speed=nan"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         mur_flock_def d = mur_flock_default_def();
         mur_error err = {{0}};
@@ -328,6 +331,7 @@ static void chain_alarm_at(float latency, int expect_l, float gap, float copy_sp
     d.escape_latency = latency;
     d.escape_exposure = 0.5f;
     d.escape_reaction = 0.0f; /* copy at once after the latency: the hops are known by hand */
+    d.escape_alarm_speed = 0.0f; /* the falcon closes at 1 m/s: every bird that sees it alarms */
     d.escape_flee_time = 0.0f;
     mur_flock *f = make(&d);
     for (int i = 0; i < n; i++)
@@ -385,13 +389,12 @@ static void falcon_alarm_spreads(void **st)
     chain_alarm(0.0f, 1);  /* at least one tick: the neighbours read the state at the tick's start */
 }
 
-/* escape_copy_fade: the chain's end bird sees a falcon 2 m away closing at 1 m/s (the chain nearly
- * still): looming at about 0.5/s, half of escape_flee_loom (here 1/s), so its
- * alarm's strength is about 0.5 and falls by 0.1 a copy: it dies out within a few hops, where at full
- * strength (escape_copy_fade 0) it runs the chain's length (falcon_alarm_spreads). */
-static void falcon_copy_fades(void **st)
+/* The chain of falcon_alarm_spreads, nearly still, the falcon set up 2 m beyond its end bird and closing at
+ * 1 m/s: that bird alone sees it, looming at about 0.5/s (1 m/s over 2 m). Returns how many birds were ever
+ * escaping in 300 ticks; *end: the end bird's first escape state, *first: whether bird 0 (the far end of
+ * the chain) was ever alarmed. */
+static int faint_alarm(float fade, float alarm_speed, int *end, bool *first)
 {
-    (void)st;
     const int n = 40;
     mur_flock_def d = topo_def(n, 1000.0f);
     d.dt = 0.02f;
@@ -409,12 +412,14 @@ static void falcon_copy_fades(void **st)
     d.escape_exposure = 0.5f;
     d.escape_reaction = 0.0f;
     d.escape_flee_time = 0.0f;
-    d.escape_copy_fade = 0.1f;
+    d.escape_copy_fade = fade;
     d.escape_flee_loom = 1.0f;
+    d.escape_alarm_speed = alarm_speed;
     mur_flock *f = make(&d);
     for (int i = 0; i < n; i++)
         put(f, i, 0.0f, 40.0f, (float)i, 0.01f, 0.0f, 0.0f); /* nearly still: the falcon closes at 1 m/s */
     int ever = 0, seen[40] = {0};
+    *end = MUR_ESCAPE_CALM;
     for (int t = 1; t <= 300; t++) {
         mur_flock_step(f);
         const mur_view v = mur_flock_view(f);
@@ -422,13 +427,47 @@ static void falcon_copy_fades(void **st)
             if (!seen[i] && (v.escape[i] & 7) >= MUR_ESCAPE_ZIGZAG && (v.escape[i] & 7) <= MUR_ESCAPE_SPEEDUP) {
                 seen[i] = 1;
                 ever++;
+                if (i == n - 1)
+                    *end = v.escape[i] & 7;
             }
     }
-    assert_true(seen[n - 1]);          /* the end bird saw the falcon */
+    assert_true(seen[n - 1]); /* the end bird saw the falcon */
+    *first = seen[0];
+    mur_flock_destroy(f);
+    return ever;
+}
+
+/* escape_copy_fade: the end bird's alarm, looming at about 0.5/s, half of escape_flee_loom (here 1/s), has a
+ * strength of about 0.5 and falls by 0.1 a copy: it dies out within a few hops, where at full strength
+ * (escape_copy_fade 0) it runs the chain's length (falcon_alarm_spreads). */
+static void falcon_copy_fades(void **st)
+{
+    (void)st;
+    int end;
+    bool first;
+    const int ever = faint_alarm(0.1f, 0.0f, &end, &first); /* every bird that sees the falcon alarms */
     if (!(ever >= 2 && ever <= 10)) /* a few copies, then the alarm is spent */
         fail_msg("%d birds alarmed", ever);
-    assert_false(seen[0]);
-    mur_flock_destroy(f);
+    assert_false(first);
+}
+
+/* escape_alarm_speed: the end bird sees the falcon closing at 1 m/s. Under an alarm speed of 2 m/s it only
+ * turns away and nobody copies it (one bird escaping); under 0.5 m/s it alarms its neighbour and the alarm
+ * runs the chain's length (every alarm at full strength). */
+static void falcon_alarm_speed(void **st)
+{
+    (void)st;
+    int end;
+    bool first;
+    int ever = faint_alarm(0.0f, 2.0f, &end, &first);
+    if (ever != 1)
+        fail_msg("quiet: %d birds alarmed", ever);
+    assert_int_equal(end, MUR_ESCAPE_TURN);
+    assert_false(first);
+    ever = faint_alarm(0.0f, 0.5f, &end, &first);
+    if (ever != 40)
+        fail_msg("loud: %d birds alarmed", ever);
+    assert_true(first);
 }
 
 /* escape_copy_speed: a neighbour d away is copied once it has escaped d / escape_copy_speed, so the alarm
@@ -565,7 +604,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_cycle),      cmocka_unit_test(falcon_catches), cmocka_unit_test(falcon_deterministic),
-        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads), cmocka_unit_test(falcon_copy_speed_spacing), cmocka_unit_test(falcon_copy_fades),
+        cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads), cmocka_unit_test(falcon_copy_speed_spacing), cmocka_unit_test(falcon_copy_fades), cmocka_unit_test(falcon_alarm_speed),
         cmocka_unit_test(falcon_flee_parts), cmocka_unit_test(falcon_flee_looms),
         cmocka_unit_test(falcon_stoops),
     };

@@ -71,6 +71,9 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # attack pairs with main's (results_*_wave6.json: main's code at cc603d5 is branch wave6's). Run twice:
 # at 06:41 UTC on commit 6119949's code (escape_copy_fade 0.02; results_*_wave7_fade.json) and at 07:01
 # on commit cc7702d's (escape_copy_fade 0, after a trial on the tuning seeds; results_*_wave7.json)
+# this round (issue 26, branch wave8, from main 11cda72): tuned on TUNING_SEEDS only (escape_alarm_speed);
+# reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 09:58 UTC before any run of this
+# branch's code on them, so that each attack pairs with main's (results_*_wave7.json)
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
@@ -82,6 +85,10 @@ FIELD_WAVE = (3.7, 13.4, 25.0)
 # wave, a fitted front that reached at least WAVE_SHARE of the flock by copying
 FLASH_JUMP = 1.25
 WAVE_SHARE = 0.2
+# an attack reached the flock when the falcon came within REACH m of a bird while attacking (the metrics'
+# falcon_distance; the starling preset's escape_radius: nearer, the birds can see it). The target "every
+# attack makes the flock react" is read on those attacks; the others are counted apart (branch wave8)
+REACH = 20.0
 
 
 def murmur_path(given):
@@ -179,6 +186,10 @@ def analyse(events, metrics, n, seed, extra):
         g0 = max((int(m[t]["groups"]) for t in range(s - span, s) if t in m), default=0)
         g1 = max((int(m[t]["groups"]) for t in range(s, end + 100) if t in m), default=0)
         alarmed = max((float(m[t]["alarmed"]) for t in range(s, end + 100) if t in m), default=0.0)
+        # the falcon's nearest approach to a flying bird while it attacked (approach 1, pursuit 2)
+        fdist = [float(m[t]["falcon_distance"]) for t in range(s, end + 1) if t in m and "falcon_distance" in m[t]
+                 and m[t].get("falcon_state") in ("1", "2")]
+        fmin = min(fdist) if fdist else None
         rec = rec_rel = None
         for t in range(end, end + 1500):
             if t in m and float(m[t]["polarisation"]) >= 0.85 and rec is None:
@@ -228,6 +239,11 @@ def analyse(events, metrics, n, seed, extra):
                     # (less the birds that copied a flight from the falcon's path: the burst, not a wave)
                     "wave": a["wave"] is not None and ((a["copied"] - (a["flights"] or 0)) if a["copied"] is not None
                                                        else a["wave_birds"]) >= WAVE_SHARE * n,
+                    "falcon_min_m": fmin, "reached": fmin is not None and fmin < REACH,
+                    # a reaction (the issue's target): the whole flock's NN distance jumped by FLASH_JUMP, or more
+                    # groups (split); "reacted_local" adds the birds along the falcon's path opening up by as much
+                    "reacted": jump >= FLASH_JUMP or g1 > g0,
+                    "reacted_local": jump >= FLASH_JUMP or g1 > g0 or bool(a["path_birds"] and (a["path"] or 0.0) >= FLASH_JUMP),
                     "recovery_s": rec, "recovery_rel_s": rec_rel, "polarisation_after": pol1, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
     return out
 
@@ -348,8 +364,8 @@ def main():
     ap.add_argument("--cases", choices=["all", "sizes", "strategies"], default="all",
                     help="with --tuning: the sizes, the strategies at N = 2000, or all (with the control)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="with --tuning: parameters for every run (a trial)")
-    ap.add_argument("--tag", default="", help="with --tuning: results_tuning_TAG.*")
+                    help="parameters for every run (with --tuning: a trial; on the reporting seeds: the model before a change)")
+    ap.add_argument("--tag", default="", help="results_KIND_TAG.*")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--supplement", action="store_true",
                     help="N = 500, 2000, 8000 on the supplementary seeds (%s)" % SUPPLEMENT_SEEDS)
@@ -362,7 +378,9 @@ def main():
     else:
         seeds = TUNING_SEEDS if a.tuning else (SUPPLEMENT_SEEDS if a.supplement else REPORT_SEEDS)
         cases = a.cases if a.tuning else ("sizes" if a.supplement else "all")
-        trial = list(a.set) if a.tuning else []
+        # --set on the reporting seeds: only to replay the model before a round's change (branch wave8: main's
+        # rule, escape_alarm_speed=0, on the same flocks), never to choose a value
+        trial = list(a.set)
         if cases in ("all", "sizes"):
             for n in SIZES:
                 for s in seeds:
@@ -393,15 +411,15 @@ def main():
         rows.extend(dict(r, group=name) for r in rs)
     summ = [(name, summary(rs)) for name, rs in groups.items()]
     os.makedirs(a.out, exist_ok=True)
-    kind = ("tuning" + ("_" + a.tag if a.tag else "")) if a.tuning else (
-        "quick" if a.quick else ("supplement" if a.supplement else "reporting"))
+    kind = ("tuning" if a.tuning else ("quick" if a.quick else ("supplement" if a.supplement else "reporting"))) + (
+        "_" + a.tag if a.tag else "")
     seeds = TUNING_SEEDS if a.tuning else (SUPPLEMENT_SEEDS if a.supplement else REPORT_SEEDS)
     with open(os.path.join(a.out, "results_%s.json" % kind), "w") as fp:
-        json.dump({"settle": a.settle, "attack": a.attack, "seeds": seeds, "set": a.set if a.tuning else [],
+        json.dump({"settle": a.settle, "attack": a.attack, "seeds": seeds, "set": a.set,
                    "rows": rows, "summary": dict(summ)},
                   fp, indent=1)
     md = table("%s run (settle %d ticks, %d ticks with the falcon, one attack a run; seeds %s%s)" % (
-        kind, a.settle, a.attack, seeds, "; " + " ".join(a.set) if a.tuning and a.set else ""), summ)
+        kind, a.settle, a.attack, seeds, "; " + " ".join(a.set) if a.set else ""), summ)
     md += "\nfield: wave speed %.1f .. %.1f m/s, mean %.1f (Procaccini et al. 2011)\n" % (
         FIELD_WAVE[0], FIELD_WAVE[2], FIELD_WAVE[1])
     with open(os.path.join(a.out, "results_%s.md" % kind), "w") as fp:

@@ -38,6 +38,15 @@ def main():
         print("flash expansions over the window before (NN jump against the largest NN distance of as long a window "
               "before the attack >= 1.25): %d of %d (median %.2f, largest %.2f)"
               % (sum(bool(r["flash_strict"]) for r in att), len(att), statistics.median(pj), max(pj)))
+    if all("reached" in r for r in att):
+        # the target "every attack makes the flock react", read on the attacks that reached the flock (the falcon
+        # within 20 m of a bird while attacking); the others counted apart (branch wave8)
+        reach = [r for r in att if r["reached"]]
+        print("reached the flock (falcon within 20 m of a bird): %d of %d; of those, reacted (whole flock's NN jump "
+              ">= 1.25 or more groups) %d, with the path's birds opening >= 1.25 too %d; not reached: %d (nearest %s m)"
+              % (len(reach), len(att), sum(bool(r["reacted"]) for r in reach), sum(bool(r["reacted_local"]) for r in reach),
+                 len(att) - len(reach), " ".join("%.1f" % r["falcon_min_m"] if r["falcon_min_m"] is not None else "-"
+                                                 for r in att if not r["reached"])))
     pol = [r["polarisation_before"] for r in att]
     print("polarisation before the attack: median %.2f, %d of %d at least 0.85" % (statistics.median(pol), sum(p >= 0.85 for p in pol), len(pol)))
     after = [(r["polarisation_before"], r["polarisation_after"]) for r in att if r.get("polarisation_after") is not None]

@@ -15,12 +15,14 @@
 
 /* The zig-zag's first leg, s (StarDisplay: one way for 0.25 s, the other for 0.3 s). */
 #define ZIGZAG_FIRST 0.25f
-/* A bird's escape row's ts: the tick its state began (27 bits, wrapping) << 5 | FLEE | the state
+/* A bird's escape row's ts: the tick its state began (26 bits, wrapping) << 6 | QUIET | FLEE | the state
  * (mur_escape_state | side << 3). FLEE: it fled from the looming falcon in this manoeuvre and keeps
- * the flight away from the falcon's path (row acc) to the manoeuvre's end. */
-#define TS_SHIFT 5
-#define TS_MASK 0x07ffffffu
+ * the flight away from the falcon's path (row acc) to the manoeuvre's end. QUIET: it saw the falcon
+ * closing slower than escape_alarm_speed and turns away without alarming its neighbours (not copied). */
+#define TS_SHIFT 6
+#define TS_MASK 0x03ffffffu
 #define FLEE 16u
+#define QUIET 32u
 /* A bird's ecopy (and the snapshot sesc): its escape (kind | side << 3) | the ticks it will have escaped
  * by the next tick, at most AGE_MAX, << AGE_SHIFT; 0 when it may not be copied (escape_latency). */
 #define AGE_SHIFT 4
@@ -215,7 +217,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     const mur_flock_def *d = s->def;
     const mur_falcon *F = &f->falcon;
     mur_esc_row *row = &f->erow[i];
-    uint32_t e = row->ts & 15u, fled = row->ts & FLEE;
+    uint32_t e = row->ts & 15u, fled = row->ts & FLEE, quiet = row->ts & QUIET;
     int kind = (int)(e & 7u);
     const uint32_t now = (uint32_t)f->tick & TS_MASK;
     const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
@@ -255,7 +257,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             nn[1] = nearest_gap(f, b, slot, n);
         kind = MUR_ESCAPE_REFRACTORY;
         e = (uint32_t)kind;
-        fled = 0;
+        fled = quiet = 0;
         since = now;
         age = 0;
     } else if (kind == MUR_ESCAPE_REFRACTORY && (float)age * dt >= d->escape_refractory) {
@@ -289,7 +291,11 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
             e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
             start = true;
         } else if (sees) {
-            kind = pick_kind(d, f->tick, i);
+            /* a falcon closing slower than escape_alarm_speed (a slow attack, or one passing by) is only
+             * turned away from, and the turn is not copied; faster, a manoeuvre from the mix that is.
+             * Closing speed -r.rv / |r| < V, i.e. -r.rv < V |r| (r2 > 0: near) */
+            quiet = d->escape_alarm_speed > 0.0f && -dot3(r, rv) < d->escape_alarm_speed * sqrtf(r2) ? QUIET : 0u;
+            kind = quiet ? MUR_ESCAPE_TURN : pick_kind(d, f->tick, i);
             /* turn and zig-zag first away from the falcon: left when it is on the right */
             e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
             start = true;
@@ -399,7 +405,9 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         row->ts = since << TS_SHIFT | FLEE | e;
         return;
     }
-    row->ts = since << TS_SHIFT | ((flee || flight) && escaping ? FLEE : 0u) | e;
+    /* a quiet turn that comes to flee the looming falcon is a flight, copied as any (escape_copy_flight) */
+    quiet = flee ? 0u : quiet;
+    row->ts = since << TS_SHIFT | ((flee || flight) && escaping ? FLEE : 0u) | (escaping ? quiet : 0u) | e;
     acc[0] = acc[1] = acc[2] = 0.0f;
     const float A = d->escape_accel * (fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f), sgn = (e & 8) ? -1.0f : 1.0f;
     if (flee || flight) {
@@ -471,7 +479,8 @@ int32_t mur_escape_publish(mur_flock *f, const mur_step *s)
         /* a bird fleeing the falcon's path publishes its flight to copy (escape_copy_flight) */
         const uint8_t pub = flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u)) : e;
         f->esc[i] = e;
-        f->ecopy[i] = escaping && age >= L ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
+        /* a quiet turn (escape_alarm_speed) is not copied */
+        f->ecopy[i] = escaping && !(ts & QUIET) && age >= L ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
         alarmed += escaping;
     }
     return alarmed;

@@ -133,6 +133,9 @@ bool mur_env_check_graphics(mur_error *err)
     v = get("MURMUR_SPLAT");
     if (v && strcmp(v, "0") && strcmp(v, "1"))
         return fail(err, "MURMUR_SPLAT", v, "0 or 1");
+    v = get("MURMUR_TINT_ALARM");
+    if (v && strcmp(v, "0") && strcmp(v, "1"))
+        return fail(err, "MURMUR_TINT_ALARM", v, "0 or 1");
     v = get("MURMUR_FRAME_CPU");
     if (v && strcmp(v, "0") && strcmp(v, "1"))
         return fail(err, "MURMUR_FRAME_CPU", v, "0 or 1");

@@ -24,7 +24,8 @@ int mur_env_threads(int threads);
 /// the exec failed (no /proc: the default policy stays).
 void mur_env_wait_policy(char **argv);
 
-/// The graphics variables (MURMUR_MSAA, MURMUR_SHADOWS, MURMUR_BIRD, MURMUR_SPLAT, MURMUR_X264_PRESET): false + err
+/// The graphics variables (MURMUR_MSAA, MURMUR_SHADOWS, MURMUR_BIRD, MURMUR_SPLAT, MURMUR_TINT_ALARM,
+/// MURMUR_X264_PRESET): false + err
 /// (one line) when one is set to a value they do not take.
 bool mur_env_check_graphics(mur_error *err);
 /// The x264 preset of that name (a static string), or NULL when x264 has none.
