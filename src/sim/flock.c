@@ -7,6 +7,7 @@
 
 #include "falcon.h"
 #include "flock_impl.h"
+#include "react.h"
 #include "grid.h"
 #include "kernel.h"
 #include "metrics.h"
@@ -305,6 +306,7 @@ void mur_flock_destroy(mur_flock *f)
         free(buf_get(f, &BUFFERS[r]));
     free_gather(f);
     mur_topo_lists_free(f);
+    mur_react_free(f);
     mur_track_free(f);
     mur_escape_free(f);
     free(f);
