@@ -266,6 +266,7 @@ bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err)
     for (int32_t i = f->n; i < n; i++)
         spawn_boid(f, &res, i, f->tick);
     f->n = n;
+    mur_react_forget(f, -1); /* a removed boid's index may come back: no held steering */
     f->def.boids = n;
     return true;
 }
