@@ -12,36 +12,36 @@
 
 static mur_flock *starling(int32_t n, int threads)
 {
-    mur_flock_def d;
-    assert_true(mur_def_preset(&d, "starling", NULL));
-    d.boids = n;
-    mur_flock *f = make(&d);
-    mur_flock_set_threads(f, threads);
-    return f;
+    return make_starling(n, 1, threads);
 }
 
+/* Every tick, and with reaction_ticks 3 (react.h: each boid holds its steering between its phase
+ * ticks). */
 static void bit_identical(void **st)
 {
     (void)st;
-    mur_flock *a = starling(3000, 1), *b = starling(3000, 2), *c = starling(3000, 2), *e = starling(3000, 2);
-    mur_flock_set_search(c, MUR_SEARCH_BRUTE);
-    assert_true(mur_flock_set_simd(e, MUR_SIMD_BASE, NULL));
-    mur_flock_set_metrics(e, true); /* metrics ticks build the grid twice: the same neighbours */
-    mur_flock_steps(a, 40);
-    mur_flock_steps(b, 40);
-    mur_flock_steps(c, 40);
-    mur_flock_steps(e, 40);
-    const uint64_t h = mur_flock_hash(a);
-    assert_true(h == mur_flock_hash(b));
-    assert_true(h == mur_flock_hash(c));
-    assert_true(h == mur_flock_hash(e));
-    mur_stats s = mur_flock_stats(e);
-    assert_true(s.metrics_valid);
-    assert_near(s.mean_neighbours, 7.0, 0.2);
-    mur_flock_destroy(a);
-    mur_flock_destroy(b);
-    mur_flock_destroy(c);
-    mur_flock_destroy(e);
+    for (int32_t R = 1; R <= 3; R += 2) {
+        mur_flock *a = make_starling(3000, R, 1), *b = make_starling(3000, R, 2), *c = make_starling(3000, R, 2),
+                  *e = make_starling(3000, R, 2);
+        mur_flock_set_search(c, MUR_SEARCH_BRUTE);
+        assert_true(mur_flock_set_simd(e, MUR_SIMD_BASE, NULL));
+        mur_flock_set_metrics(e, true); /* metrics ticks build the grid twice: the same neighbours */
+        mur_flock_steps(a, 40);
+        mur_flock_steps(b, 40);
+        mur_flock_steps(c, 40);
+        mur_flock_steps(e, 40);
+        const uint64_t h = mur_flock_hash(a);
+        assert_true(h == mur_flock_hash(b));
+        assert_true(h == mur_flock_hash(c));
+        assert_true(h == mur_flock_hash(e));
+        mur_stats s = mur_flock_stats(e);
+        assert_true(s.metrics_valid);
+        assert_near(s.mean_neighbours, 7.0, 0.2);
+        mur_flock_destroy(a);
+        mur_flock_destroy(b);
+        mur_flock_destroy(c);
+        mur_flock_destroy(e);
+    }
 }
 
 /* Pinned starling runs: the batched contacts, sums and update (topo_batch.c, 4 boids per vector) give

@@ -62,6 +62,18 @@ static inline mur_flock *make(const mur_flock_def *d)
     return f;
 }
 
+/// The starling preset at n boids with reaction_ticks R, on the given threads.
+static inline mur_flock *make_starling(int32_t n, int32_t R, int threads)
+{
+    mur_flock_def d;
+    assert_true(mur_def_preset(&d, "starling", NULL));
+    d.boids = n;
+    d.reaction_ticks = R;
+    mur_flock *f = make(&d);
+    mur_flock_set_threads(f, threads);
+    return f;
+}
+
 static inline void put(mur_flock *f, int32_t i, float x, float y, float z, float vx, float vy, float vz)
 {
     const float p[3] = {x, y, z}, v[3] = {vx, vy, vz};

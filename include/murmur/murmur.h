@@ -181,6 +181,9 @@ typedef struct mur_flock_def {
     float bank_rate;            ///< rate at which the roll follows its target, 1/s
     float bank_align;           ///< rate at which the roll also follows the neighbours' mean roll, 1/s (0 = off;
                                 ///< topological neighbours only)
+    int32_t reaction_ticks;     ///< a boid re-reads its neighbours and recomputes its social steering once per this
+                                ///< many ticks (phases staggered by boid), holding it in between; 1 = every tick
+                                ///< (topological neighbours only)
     float max_turn;             ///< largest turn rate, deg/s (caps the lateral acceleration at speed * rate)
     float hard_radius;          ///< hard-sphere radius, wu; 0 = off (topological neighbours only)
     float centrality;           ///< cohesion scaled by C^centrality, C = |mean unit direction to the neighbours|

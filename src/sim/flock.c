@@ -7,6 +7,7 @@
 
 #include "falcon.h"
 #include "flock_impl.h"
+#include "react.h"
 #include "grid.h"
 #include "kernel.h"
 #include "metrics.h"
@@ -265,6 +266,7 @@ bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err)
     for (int32_t i = f->n; i < n; i++)
         spawn_boid(f, &res, i, f->tick);
     f->n = n;
+    mur_react_forget(f, -1); /* a removed boid's index may come back: no held steering */
     f->def.boids = n;
     return true;
 }
@@ -305,6 +307,7 @@ void mur_flock_destroy(mur_flock *f)
         free(buf_get(f, &BUFFERS[r]));
     free_gather(f);
     mur_topo_lists_free(f);
+    mur_react_free(f);
     mur_track_free(f);
     mur_escape_free(f);
     free(f);
@@ -581,6 +584,7 @@ size_t mur_flock_memory(const mur_flock *f)
             b += units(BUFFERS[r].per, f->cap, f->grid.cap_cells, f->pcap) * BUFFERS[r].bytes;
     b += (size_t)f->esc_cap * mur_escape_bytes_per_boid();
     b += mur_topo_lists_bytes(f);
+    b += (size_t)f->react_cap * (MUR_REACT_FLOATS * sizeof(float) + sizeof(uint32_t)); /* react.h */
     for (int t = 0; t < MUR_MAX_THREADS; t++)
         if (f->gather[t].x)
             b += sizeof(float) * GATHER_FLOATS + sizeof(int32_t) * GATHER_INTS;

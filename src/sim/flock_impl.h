@@ -105,6 +105,12 @@ struct mur_flock {
     /// distance, or the 4th contact's, whichever is larger), or 0: the next search's first radius
     /// (topo.c). A hint: only the speed depends on it, never a result.
     float *topo_hint;
+    /* The held social steering (reaction_ticks > 1, react.c): per boid (by index) the sums of its last
+     * neighbour reading (MUR_REACT_FLOATS floats: acc and the list's length) and the tick + 1 of that
+     * reading (low 32 bits; 0: none). Allocated when first used, react_cap boids. */
+    float *react;
+    uint32_t *react_at;
+    int32_t react_cap;
     /* The topological neighbour lists with a skin (topo.c "lists"; off unless switched on), all built
      * at one tick t0 (an epoch): per boid (by index) its position at t0, the radius R its list is
      * complete to at t0 (every other boid then farther than R is in it; < 0: no list), the list's

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "flock_impl.h"
+#include "react.h"
 #include "kernel.h"
 
 mur_flock_def mur_flock_get_def(const mur_flock *f) { return f->def; }
@@ -17,6 +18,7 @@ bool mur_flock_set_clock(mur_flock *f, uint64_t tick, double time_s, mur_error *
     }
     f->tick = tick;
     f->time = time_s;
+    mur_react_forget(f, -1);
     f->stats.tick = tick;
     f->stats.time_s = time_s;
     return true;
@@ -35,6 +37,7 @@ bool mur_flock_set_boid(mur_flock *f, int32_t i, const float pos[3], const float
     memcpy(f->vel + 3 * (size_t)i, vel, 3 * sizeof(float));
     f->perch[i] = perch;
     f->roll[i] = 0.0f;
+    mur_react_forget(f, i);
     return true;
 }
 

@@ -71,6 +71,7 @@ static const param_row ROWS[] = {
     {{"bank", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "banked turns: the turn follows a roll angle that lags the lateral steering", true}, OFF(bank), "off"},
     {{"bank_rate", MUR_PT_FLOAT, 0, 1000, true, "1/s", NULL, "rate at which the roll angle follows its target", true}, OFF(bank_rate), "10"},
     {{"bank_align", MUR_PT_FLOAT, 0, 1000, false, "1/s", NULL, "bank alignment: the roll also follows the mean roll of the neighbours at this rate (0 = off; with bank on, topological neighbours only)", true}, OFF(bank_align), "0"},
+    {{"reaction_ticks", MUR_PT_INT, 1, 8, false, "ticks", NULL, "reaction time in ticks: each boid re-reads its topological neighbours and recomputes its social steering (neighbour sums, mean neighbour roll, hard-sphere contacts) once per this many ticks, its phase a hash of (seed, boid), and holds it in between; flight physics every tick; the held steering is not in the state file, so --resume and --init re-read every boid on their first tick (1 = every tick)", true}, OFF(reaction_ticks), "1"},
     {{"max_turn", MUR_PT_FLOAT, 0, 36000, true, "deg/s", NULL, "largest turn rate of a banked turn", true}, OFF(max_turn), "120"},
     {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius), "0"},
     {{"centrality", MUR_PT_FLOAT, 0, 8, false, "", NULL, "cohesion scaled by C^centrality, C = length of the mean unit direction to the neighbours (1 at the flock's edge, near 0 inside; 0 = off; topological neighbours only)", true}, OFF(centrality), "0"},
@@ -547,6 +548,11 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
                           (double)topo_only[q].v, topo_only[q].name);
             return false;
         }
+    if (def->reaction_ticks > 1 && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
+        mur_set_error(err, "reaction_ticks %d needs neighbours=topological (or reaction_ticks=1)",
+                      (int)def->reaction_ticks);
+        return false;
+    }
     if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && def->bounds == MUR_BOUNDS_WRAP) {
         mur_set_error(err, "neighbours=topological does not work with bounds=wrap: use soft, bounce or none");
         return false;

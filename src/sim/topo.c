@@ -39,6 +39,7 @@
 #include "core.h"
 #include "cores.h"
 #include "kernel.h"
+#include "react.h"
 #include "step.h"
 
 /* Sorted slots per work item. */
@@ -257,7 +258,7 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn scan, serve_fn serve, const dbox *Xg,
                      mur_gather *gb, int32_t k0, int32_t k1, mur_item_sums *T, int32_t *hist, int mode,
-                     int64_t *served, int64_t *searched)
+                     int64_t *served, int64_t *searched, bool react)
 {
     dbox X = {-1, {0}, {0}, 0.0f};
     mur_topo_nb hard[MAX_CONTACTS];
@@ -274,6 +275,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
     TB.nb = 0;
+    TB.react = react;
+    const int32_t R = s->def->reaction_ticks;
     for (int32_t k = k0; k < k1; k++) {
         const int32_t i = f->order[k];
         if (!(f->sw[k] > MUR_W_PERCHED)) {
@@ -290,6 +293,38 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             continue;
         }
         search_boid(&S, f, s, k);
+        if (react && !mur_react_fresh(f, i, R)) {
+            /* between its reactions: no search, the held sums (react.h), no contacts */
+            if (mode & TL_BUILD) {
+                float *q = f->tl_p0 + 3 * (size_t)i;
+                q[0] = S.px;
+                q[1] = S.py;
+                q[2] = S.pz;
+                f->tl_r[i] = -1.0f;
+            }
+            acc a;
+            const int n = mur_react_held(f, i, &a);
+            if (s->metrics) {
+                T->cnt += n;
+                if (n > 0) {
+                    T->nn += sqrt((double)a.nn);
+                    T->with++;
+                }
+            }
+            const int q = TB.nb++;
+            TB.i[q] = i;
+            TB.n[q] = 0;
+            TB.b[q] = (boid_in){S.px, S.py, S.pz, S.vx, S.vy, S.vz, 0.0f};
+            TB.nh[q] = 0;
+            TB.held[q] = true;
+#ifndef MUR_X86_PATHS
+            TB.has_c[q] = false;
+            TA[q] = a;
+#endif
+            if (TB.nb == MUR_TOPO_BATCH)
+                mur_topo_batch_flush(f, s, &TB, TA);
+            continue;
+        }
         {
             /* the last tick's radius, a little larger (the flock moves): the first radius searched */
             const float r = hint[i] * HINT_SCALE + HINT_ADD;
@@ -368,6 +403,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             TB.n[q] = S.n;
             TB.b[q] = (boid_in){S.px, S.py, S.pz, S.vx, S.vy, S.vz, 0.0f};
             TB.nh[q] = S.nh;
+            TB.held[q] = false;
 #ifdef MUR_X86_PATHS
             for (int m = 0; m < S.n; m++) {
                 TB.d2[m][q] = key_d2(S.key[m]);
@@ -384,6 +420,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             contacts(f, s, &S, i, &TB.c[q]);
             TB.has_c[q] = S.nh > 0;
             sums(f, s, &S, &TA[q]);
+            if (react)
+                mur_react_keep(f, i, &TA[q], S.n);
 #endif
             if (TB.nb == MUR_TOPO_BATCH)
                 mur_topo_batch_flush(f, s, &TB, TA);
@@ -436,6 +474,8 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const list_scan_fn scan = list_scan_for(s->simd);
     const serve_fn serve = serve_for(s->simd);
     int64_t served = 0, searched = 0;
+    /* the reaction time: only with an update, and not while the escape reads the lists (react.h) */
+    const bool react = s->def->reaction_ticks > 1 && s->move && !s->escape && mur_react_reserve(f);
     const int64_t ncells = f->grid.ncells;
     float part[MUR_MAX_THREADS][6];
 #ifdef _OPENMP
@@ -467,7 +507,7 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
             mur_item_sums T = {0, 0, 0, 0.0};
             const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
             const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
-            run_item(f, s, grow, scan, serve, &Xg, &f->gather[tid], k0, k1, &T, hist, mode, &served, &searched);
+            run_item(f, s, grow, scan, serve, &Xg, &f->gather[tid], k0, k1, &T, hist, mode, &served, &searched, react);
             cand_total += T.cand;
             if (s->metrics)
                 mur_item_keep(f, it, &T);

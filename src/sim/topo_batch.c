@@ -16,6 +16,7 @@
 
 #include "falcon.h"
 #include "flock_impl.h"
+#include "react.h"
 #include "space.h"
 #include "starling.h"
 #include "step.h"
@@ -129,7 +130,7 @@ typedef struct sums_v {
 } sums_v;
 
 /* topo.c sums(), lanes q0..q0+3 of the batch: into V, and into out[q] unless out is NULL. */
-static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B, int q0, sums_v *V, acc *out)
+static void sums4(mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B, int q0, sums_v *V, acc *out)
 {
     const int kk = (int)floorf(d->topo_k);
     const float frac = d->topo_k - (float)kk;
@@ -205,10 +206,26 @@ static void sums4(const mur_flock *f, const mur_flock_def *d, const mur_topo_bat
     sy = SEL(div, sy / sw, sy);
     sz = SEL(div, sz / sw, sz);
     *V = (sums_v){cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz, rl};
+    for (int l = 0; B->react && l < W && q0 + l < B->nb; l++) {
+        /* the reaction time (react.h): a held boid's lanes from its last reading, a fresh one's kept */
+        const int q = q0 + l;
+        if (!B->held[q]) {
+            const acc a = {cnt[l], cx[l], cy[l], cz[l], ax[l], ay[l], az[l], sx[l], sy[l], sz[l],
+                           B->n[q] > 0 ? B->d2[0][q] : INFINITY, ux[l], uy[l], uz[l], rl[l]};
+            mur_react_keep(f, B->i[q], &a, B->n[q]);
+            continue;
+        }
+        acc a;
+        mur_react_held(f, B->i[q], &a);
+        V->cnt[l] = a.cnt; V->cx[l] = a.cx; V->cy[l] = a.cy; V->cz[l] = a.cz;
+        V->ax[l] = a.ax; V->ay[l] = a.ay; V->az[l] = a.az;
+        V->sx[l] = a.sx; V->sy[l] = a.sy; V->sz[l] = a.sz;
+        V->ux[l] = a.ux; V->uy[l] = a.uy; V->uz[l] = a.uz; V->rl[l] = a.rl;
+    }
     for (int l = 0; out && l < W && q0 + l < B->nb; l++) {
         const int q = q0 + l;
-        out[q] = (acc){cnt[l], cx[l], cy[l], cz[l], ax[l], ay[l], az[l], sx[l], sy[l], sz[l],
-                       B->n[q] > 0 ? B->d2[0][q] : INFINITY, ux[l], uy[l], uz[l], rl[l]};
+        out[q] = (acc){V->cnt[l], V->cx[l], V->cy[l], V->cz[l], V->ax[l], V->ay[l], V->az[l], V->sx[l], V->sy[l],
+                       V->sz[l], B->n[q] > 0 ? B->d2[0][q] : INFINITY, V->ux[l], V->uy[l], V->uz[l], V->rl[l]};
     }
 }
 

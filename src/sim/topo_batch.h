@@ -19,6 +19,8 @@ struct mur_step;
 /// A batch of searched boids: what their sums and updates read. Lane q is the q-th boid searched.
 typedef struct mur_topo_batch {
     int nb;
+    bool react;                 ///< the reaction time is on (react.h): fresh lanes keep their sums
+    bool held[MUR_TOPO_BATCH];  ///< the boid holds its sums (react.h; n and nh are 0)
     int32_t i[MUR_TOPO_BATCH];  ///< boid index
     int32_t n[MUR_TOPO_BATCH];  ///< neighbours in the list
     boid_in b[MUR_TOPO_BATCH];  ///< state the search saw (vlen unused)

@@ -45,7 +45,7 @@ static void usage(FILE *fp)
           "                    [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]\n"
           "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
           "                    [--bounds wrap|none] [--background-load N] [--fallback on|off]\n"
-          "                    [--density D] [--topo-k K] [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
+          "                    [--density D] [--topo-k K] [--reaction-ticks R] [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
           "                    [--crowd-max N] [--reference on|off] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
@@ -59,6 +59,8 @@ static void usage(FILE *fp)
           "  --fallback off: always the threads asked for (on, the default: one thread while that is faster)\n"
           "  --density D: D expected neighbours per boid in both scenarios (default 30, (0, 1000])\n"
           "  --topo-k K: topo_k of the topological rows (default 6.5, [1, 20])\n"
+          "  --reaction-ticks R: reaction_ticks of the starling-forming and -settled rows (default 1, [1, 8];\n"
+          "           the settled state is simulated with the preset's 1)\n"
           "  falcon: the starling step with the falcon attacking against it without, alternated (20k)\n"
           "  starling: starling-forming (the starling preset's spawn, first 100 ticks), starling-settled (a\n"
           "           settled flock, 2 warm-up + 20 timed ticks), coincident and crowded (up to --crowd-max\n"
@@ -222,6 +224,12 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
                 return 2;
             }
             *(dens ? &o->density : &o->topo_k) = x;
+        } else if (!strcmp(a, "--reaction-ticks")) {
+            o->reaction_ticks = parse_int(v, 1);
+            if (o->reaction_ticks < 1 || o->reaction_ticks > 8) {
+                fprintf(stderr, "murmur-bench: bad value '%s' for --reaction-ticks: expected a whole number in [1, 8]\n", v);
+                return 2;
+            }
         } else if (!strcmp(a, "--background-load")) {
             o->load = parse_int(v, 0);
             if (o->load < 0 || o->load > 16) {
@@ -252,6 +260,7 @@ int main(int argc, char **argv)
     o.settle_base = 20000;
     o.settle_ticks = 2500;
     o.crowd_max = 100000;
+    o.reaction_ticks = 1;
     const char *scenario = "all";
     mur_env_wait_policy(argv); /* OMP_WAIT_POLICY=PASSIVE unless set, as the murmur program (env.h) */
     int rc = parse_args(argc, argv, &o, &scenario);

@@ -40,6 +40,7 @@ typedef struct opts {
     int32_t settle_base; /* --settle-base: boids settled by simulation; larger states are copies */
     int settle_ticks;  /* --settle-ticks */
     int32_t crowd_max; /* --crowd-max: the starling scenario's crowd rows up to this many boids */
+    int reaction_ticks; /* --reaction-ticks: reaction_ticks of the starling-forming and -settled rows */
     bool no_reference; /* --reference off: starling rows without the uniform step around them (profiles) */
 } opts;
 

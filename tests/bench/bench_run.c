@@ -48,6 +48,7 @@ static mur_flock_def scenario_def(const opts *o, int sc, int32_t n, mur_search m
     if (sc == SC_FORMING || sc == SC_SETTLED) { /* the preset as a user gets it (state.c) */
         mur_flock_def d = bench_starling_def(n);
         d.neighbour_search = method;
+        d.reaction_ticks = o->reaction_ticks;
         return d;
     }
     if (sc == SC_COINCIDENT || sc == SC_CROWDED)
