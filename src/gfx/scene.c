@@ -23,10 +23,13 @@ void mur_scene_from_def(const mur_flock_def *given, float boid_size, float time,
     s->time = time;
     s->look = def->look;
     s->horizon = def->horizon;
-    /* the escaping birds tinted from the start (MURMUR_TINT_ALARM=1, checked to be 0 or 1 by the app):
-     * recordings too; the viewer's Shift+Z toggles it after */
+    s->tint_alarm = mur_tint_alarm_wanted(); /* recordings too; the viewer's Shift+Z toggles it after */
+}
+
+bool mur_tint_alarm_wanted(void)
+{
     const char *tint = getenv("MURMUR_TINT_ALARM");
-    s->tint_alarm = tint && !strcmp(tint, "1");
+    return tint && !strcmp(tint, "1");
 }
 
 float mur_boid_size(const mur_flock_def *given)

@@ -51,5 +51,7 @@ bool mur_shadows_wanted(const char *gl_renderer, int boids, bool offline);
 /// MSAA samples for offline frames (recordings), where quality matters more than the frame time:
 /// MURMUR_MSAA if set, else 4 on any GL.
 int mur_msaa_samples_offline(void);
+/// The escaping birds tinted from the start: MURMUR_TINT_ALARM=1 (checked to be 0 or 1 by the app).
+bool mur_tint_alarm_wanted(void);
 
 #endif

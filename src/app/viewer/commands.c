@@ -452,9 +452,7 @@ void viewer_commands_init(viewer *v)
         .show_hud = cli->hud_given ? cli->hud : !cli->record,
         .hud_full = cli->hud_given && cli->hud,
         .show_box = true,
-        /* Shift+Z's tint of the birds escaping from the falcon, for recordings too (MURMUR_TINT_ALARM=1;
-         * checked to be 0 or 1 by mur_env_check_graphics) */
-        .tint_alarm = getenv("MURMUR_TINT_ALARM") && !strcmp(getenv("MURMUR_TINT_ALARM"), "1"),
+        .tint_alarm = mur_tint_alarm_wanted(), /* Shift+Z's tint of the escaping birds, from the start */
     };
     const mur_flock_def def = mur_flock_get_def(v->flock);
     v->display.boid_size = mur_boid_size(&def);
