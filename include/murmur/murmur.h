@@ -198,6 +198,11 @@ typedef struct mur_flock_def {
     float cohesion_up;          ///< cohesion's up part scaled by pitch + cohesion_up (1 - pitch), 0..1; 0 = off
     float wander;               ///< random steering: a unit vector per boid per tick times this, m/s^2, 0..100; 0 = off
     float wander_up;            ///< wander's up part scaled by pitch + wander_up (1 - pitch), 0..1; 0 = off
+    bool flight;                ///< flight model on/off (with bank): gravity, lift along the body's up axis
+                                ///< g (|v| / cruise_speed)^2 times a lift coefficient, turning by rolling
+    float flight_lift_max;      ///< flight: largest lift coefficient and lift over weight, 1..10
+    float flight_hold;          ///< flight: share of the speed's change to the lift that the bird's pitch makes
+                                ///< up, 0..1 (0: lift ~ speed^2; 1: level at any speed within flight_lift_max)
     int32_t separation_nearest; ///< separation from the n closest neighbours only; 0 = all (topological only)
     float cohesion_near;        ///< cohesion ramp: no pull from neighbours closer than this, wu (with cohesion_far)
     float cohesion_far;         ///< cohesion ramp: full pull from this distance on, wu; 0 = ramp off (topological)

@@ -84,6 +84,9 @@ static const param_row ROWS[] = {
     {{"cohesion_up", MUR_PT_FLOAT, 0, 10, false, "", NULL, "cohesion escapes the weak pitch: its part along the up axis is scaled by pitch + cohesion_up * (1 - pitch) instead of pitch, so a bird closes up on neighbours above or below it while alignment keeps the weak pitch (0 = off; 1 = full; above 1 the flock is squeezed harder vertically than sideways)", true}, OFF(cohesion_up), "0"},
     {{"wander", MUR_PT_FLOAT, 0, 100, false, "wu/s^2", NULL, "random steering (StarDisplay's random term): each tick every flying boid adds wander times a unit vector drawn from a counter-based hash of (seed, tick, boid), part of the social steering (weak pitch and surge apply); 0 = off", true}, OFF(wander), "0"},
     {{"wander_up", MUR_PT_FLOAT, 0, 1, false, "", NULL, "the random steering escapes the weak pitch: its part along the up axis is scaled by pitch + wander_up * (1 - pitch) instead of pitch, so the birds jitter up and down as much as sideways (with wander > 0; 0 = off; 1 = full)", true}, OFF(wander_up), "0"},
+    {{"flight", MUR_PT_SWITCH, 0, 0, false, "", "on|off", "flight model (with bank on and cruise_speed > 0): gravity (9.81 m/s^2) and lift along the body's up axis, g (speed / cruise_speed)^2 times a lift coefficient; the steering's horizontal lateral part sets the roll (bank_rate, bank_align, max_turn), its part along the up axis across the flight direction (after pitch) sets the lift coefficient (1 + a_up / g) / cos(roll), its part along the flight direction stays (thrust); a climbing bird slows and a diving one speeds up (StarDisplay, Hildenbrandt et al. 2010)", true}, OFF(flight), "off"},
+    {{"flight_lift_max", MUR_PT_FLOAT, 1, 10, false, "", NULL, "flight: largest lift coefficient, and largest lift as a multiple of the weight", true}, OFF(flight_lift_max), "2"},
+    {{"flight_hold", MUR_PT_FLOAT, 0, 1, false, "", NULL, "flight: the bird's pitch makes up this share of the change its speed makes to the lift: the lift coefficient is also scaled by 1 + flight_hold ((cruise_speed / speed)^2 - 1) (0 = lift grows with speed^2; 1 = level flight at any speed the lift coefficient allows)", true}, OFF(flight_hold), "1"},
     {{"separation_nearest", MUR_PT_INT, 0, 20, false, "", NULL, "separation from the n closest neighbours only (0 = all in the list; topological neighbours only)", true}, OFF(separation_nearest), "0"},
     {{"cohesion_near", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: neighbours closer than this do not pull (with cohesion_far > 0)", true}, OFF(cohesion_near), "0"},
     {{"cohesion_far", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "cohesion ramp: the pull toward each neighbour grows smoothly from cohesion_near to full at cohesion_far (0 = off: the mean offset; topological neighbours only)", true}, OFF(cohesion_far), "0"},
@@ -559,6 +562,11 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     }
     if (def->falcon && def->bounds == MUR_BOUNDS_WRAP) {
         mur_set_error(err, "falcon=on does not work with bounds=wrap: use soft, bounce or none");
+        return false;
+    }
+    if (def->flight && !(def->bank && def->cruise_speed > 0.0f)) {
+        mur_set_error(err, "flight=on needs bank=on and cruise_speed > 0 (bank %s, cruise_speed %g)",
+                      def->bank ? "on" : "off", (double)def->cruise_speed);
         return false;
     }
     if (def->perch_min > def->perch_max) {

@@ -5,6 +5,7 @@
 #include "starling.h"
 
 #include "core.h"
+#include "flight.h"
 
 /* Speed relaxes to cruise_speed with time constant speed_tau (at most all the way in one tick), along
  * the flight direction. */
@@ -54,20 +55,8 @@ static void bank(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, 
     if (!(hv > 1e-3f * s))
         return; /* flying vertically: no heading to bank around */
     const float sx = -b->vz / hv, sz = b->vx / hv; /* right-hand side, horizontal */
-    float lat = a[0] * sx + a[2] * sz;
-    const float lim = s * k->max_lat;
-    const float want = lat > lim ? lim : (lat < -lim ? -lim : lat);
-    /* at most 1.5 rad (86 deg): tan stays finite and keeps its sign */
-    const float target = fmaxf(-1.5f, fminf(1.5f, atanf(want / MUR_GRAVITY)));
-    float g = d->dt * d->bank_rate;
-    g = g < 1.0f ? g : 1.0f;
-    if (d->bank_align > 0.0f) { /* bank alignment: also toward the neighbours' mean roll */
-        float ga = d->dt * d->bank_align;
-        ga = ga < 1.0f ? ga : 1.0f;
-        *roll = *roll + g * (target - *roll) + ga * (nroll - *roll);
-    } else {
-        *roll += g * (target - *roll);
-    }
+    const float lat = a[0] * sx + a[2] * sz;
+    mur_roll_follow(d, k, s, lat, roll, nroll);
     const float got = MUR_GRAVITY * tanf(*roll);
     a[0] += (got - lat) * sx;
     a[2] += (got - lat) * sz;
@@ -157,6 +146,12 @@ void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3])
 void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll,
                         float nroll)
 {
+    if (d->flight && d->bank) { /* the flight model (flight.c): thrust, gravity, lift, roll */
+        if (d->roost)
+            roost(d, b, a);
+        mur_flight(d, k, b, a, roll, nroll);
+        return;
+    }
     const float s = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
     cruise(d, b, s, a);
     if (d->roost)

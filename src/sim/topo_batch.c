@@ -15,6 +15,7 @@
 #include "topo_batch.h"
 
 #include "falcon.h"
+#include "flight.h"
 #include "flock_impl.h"
 #include "react.h"
 #include "space.h"
@@ -489,7 +490,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         /* starling.c mur_starling_steer */
         const v4 sp = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
         const i4 moving = sp > zero;
-        if (d->speed_tau > 0.0f) { /* cruise */
+        if (d->speed_tau > 0.0f && !(d->flight && d->bank)) { /* cruise (the flight has its own thrust) */
             const double g = fmin((double)d->dt / d->speed_tau, 1.0);
             const d4 sd = __builtin_convertvector(sp, d4);
             const d4 kd = g * ((double)d->cruise_speed - sd) / ((double)d->dt * sd);
@@ -518,7 +519,19 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             h = SEL(h > 10.0f, zero + 10.0f, SEL(h < -10.0f, zero - 10.0f, h));
             a1 += d->roost_vertical * h - 2.0f * sqrtf(d->roost_vertical) * bvy;
         }
-        if (d->bank) {
+        if (d->bank && d->flight) { /* flight.c mur_flight per lane: the same function, the same bits */
+            const v4 nroll = S->rl * inv;
+            for (int l = 0; l < W && q0 + l < B->nb; l++) {
+                float a[3] = {a0[l], a1[l], a2[l]};
+                const float nr = d->bank_align > 0.0f && has[l] ? nroll[l] : roll0[l];
+                float roll = roll0[l];
+                mur_flight(d, k, &B->b[q0 + l], a, &roll, nr);
+                f->roll[B->i[q0 + l]] = roll;
+                a0[l] = a[0];
+                a1[l] = a[1];
+                a2[l] = a[2];
+            }
+        } else if (d->bank) {
             const i4 on = moving & (hv > 1e-3f * sp);
             const v4 sx = -bvz / hv, sz = bvx / hv;
             const v4 lat = a0 * sx + a2 * sz;
