@@ -49,6 +49,8 @@ static void print_starling_row(const opts *o, int sc, int32_t n, const result *r
                    jnum(b[4], 32, mean_ratio), jnum(b[6], 32, cpu_ns / ucpu), jnum(b[5], 32, vs_settled));
         if (o->reaction_ticks != 1 && (sc == SC_FORMING || sc == SC_SETTLED))
             printf(",\"reaction_ticks\":%d", o->reaction_ticks);
+        if (o->flight && (sc == SC_FORMING || sc == SC_SETTLED))
+            printf(",\"flight\":true");
         if (st)
             printf(",\"settled_base\":%d,\"settled_copies\":%d,\"settle_ticks\":%d,\"settled_cached\":%s",
                    (int)st->base, (int)st->copies, st->settle_ticks, st->cached ? "true" : "false");
