@@ -133,17 +133,9 @@ static void falcon_deterministic(void **st)
                 mur_flock_def d = starling(1500);
                 d.falcon = true;
                 d.falcon_setup = 20.0f; /* a quick first attack */
-                if (scalar) {
-                    d.predators = 1;
-                    d.predator_radius = 0.0f;
-                    d.flee = 0.0f;
-                }
-                mur_flock *f = make(&d);
-                mur_flock_set_threads(f, threads);
-                if (!mur_flock_set_simd(f, (mur_simd)p, NULL)) {
-                    mur_flock_destroy(f);
+                mur_flock *f = make_path(d, scalar, p, threads);
+                if (!f)
                     continue;
-                }
                 run(f, 150, NULL);
                 const mur_view v = mur_flock_view(f);
                 int alarmed = 0;

@@ -179,17 +179,9 @@ static void same_bits(void **st)
                 d.flight = true;
                 d.lift = false;
                 d.min_speed = 0.0f;
-                if (scalar) { /* a predator that does nothing: the scalar update */
-                    d.predators = 1;
-                    d.predator_radius = 0.0f;
-                    d.flee = 0.0f;
-                }
-                mur_flock *f = make(&d);
-                mur_flock_set_threads(f, threads);
-                if (!mur_flock_set_simd(f, (mur_simd)p, NULL)) {
-                    mur_flock_destroy(f);
+                mur_flock *f = make_path(d, scalar, p, threads);
+                if (!f)
                     continue;
-                }
                 mur_flock_steps(f, 150);
                 const mur_view v = mur_flock_view(f);
                 /* the boids only (the predator differs) */

@@ -78,12 +78,9 @@ static void pinned_starling(void **st)
                 d.boids = 2500;
                 for (int k = 0; k < 7 && cases[c].pairs[k]; k++)
                     assert_true(mur_def_set_pair(&d, cases[c].pairs[k], NULL));
-                mur_flock *f = make(&d);
-                mur_flock_set_threads(f, threads);
-                if (!mur_flock_set_simd(f, (mur_simd)p, NULL)) {
-                    mur_flock_destroy(f);
+                mur_flock *f = make_path(d, false, p, threads);
+                if (!f)
                     continue;
-                }
                 mur_flock_steps(f, 40);
                 const uint64_t h = mur_flock_hash(f);
                 if (h != cases[c].hash)

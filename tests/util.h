@@ -62,6 +62,24 @@ static inline mur_flock *make(const mur_flock_def *d)
     return f;
 }
 
+/// A flock of d on kernel path p (mur_simd) and the given threads; with scalar, a predator that does
+/// nothing forces the scalar update. NULL when this CPU or build lacks the path.
+static inline mur_flock *make_path(mur_flock_def d, bool scalar, int p, int threads)
+{
+    if (scalar) {
+        d.predators = 1;
+        d.predator_radius = 0.0f;
+        d.flee = 0.0f;
+    }
+    mur_flock *f = make(&d);
+    mur_flock_set_threads(f, threads);
+    if (!mur_flock_set_simd(f, (mur_simd)p, NULL)) {
+        mur_flock_destroy(f);
+        return NULL;
+    }
+    return f;
+}
+
 /// The starling preset at n boids with reaction_ticks R, on the given threads.
 static inline mur_flock *make_starling(int32_t n, int32_t R, int threads)
 {
