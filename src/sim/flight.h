@@ -13,15 +13,16 @@
 /// neighbours' mean roll nroll. Shared by the banked turn (starling.c) and the flight.
 void mur_roll_follow(const mur_flock_def *d, const mur_rule_k *k, float s, float lat, float *roll, float nroll);
 
-/// The flight (flight = on, with bank): the steering a of boid b (its social part, the cruise thrust
-/// and the roost's turn already in it) becomes the acceleration that moves the bird. The parts of a
-/// across the flight direction are taken out: the horizontal lateral part sets the roll target
-/// (mur_roll_follow), the part along the up axis across the flight direction n0 sets the lift
-/// coefficient c = (1 + a.n0 / g) / cos(roll) (clamped to [0, flight_lift_max]); the bird then feels
-/// lift g (|v| / cruise_speed)^2 c along its body's up axis u (n0 rolled by the new roll about the
-/// flight direction; the magnitude at most flight_lift_max g) and gravity g downward. The part of a
-/// along the flight direction (thrust) stays. Finite for any finite input; a bird flying straight up
-/// or down rolls about the x axis.
+/// The flight (flight = on, with bank): the steering a of boid b (its social part and the roost's
+/// turn and altitude control already in it) becomes the acceleration that moves the bird. a is read
+/// in the level frame of the flight: its horizontal lateral part sets the roll target
+/// (mur_roll_follow), its vertical part a_y the lift coefficient
+/// c = (1 + a_y / g) / cos(roll) (1 + flight_hold ((cruise_speed / |v|)^2 - 1)), clamped to
+/// [0, flight_lift_max], and its horizontal forward part plus the thrust toward cruise_speed
+/// (speed_tau, as starling.c's relaxation) acts along the flight direction. The bird then feels lift
+/// g (|v| / cruise_speed)^2 c (at most flight_lift_max g) along its body's up axis (the up axis
+/// across the flight direction rolled by the new roll) and gravity g downward. Finite for any finite
+/// input; a bird flying straight up or down takes the x axis as its side axis.
 void mur_flight(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll,
                 float nroll);
 
