@@ -110,7 +110,9 @@ struct mur_flock {
      * reading (low 32 bits; 0: none). Allocated when first used, react_cap boids. */
     float *react;
     uint32_t *react_at;
-    int32_t react_cap;
+    uint8_t *react_phase;      ///< per boid its phase (mur_react_phase of react_phase_r, react_phase_seed)
+    int32_t react_cap, react_phase_r;
+    uint64_t react_phase_seed;
     /* The topological neighbour lists with a skin (topo.c "lists"; off unless switched on), all built
      * at one tick t0 (an epoch): per boid (by index) its position at t0, the radius R its list is
      * complete to at t0 (every other boid then farther than R is in it; < 0: no list), the list's

@@ -1,6 +1,7 @@
 /* The reaction time (react.c, docs/rules.md "Reaction time"): with reaction_ticks R > 1 a boid re-reads
  * its topological neighbours and recomputes its social steering only on the ticks where
- * (tick + phase) % R == 0, its phase a hash of (seed, boid index), and holds the sums of that reading
+ * (tick + phase) % R == 0, its phase a hash of (seed, boid index) kept in a byte per boid (computed when
+ * the rows grow or R or the seed changes), and holds the sums of that reading
  * in between. The hold is per boid, so the result is the same on any thread count and vector path. */
 #ifndef MUR_SIM_REACT_H
 #define MUR_SIM_REACT_H
@@ -15,8 +16,9 @@
 /// Floats held per boid: the 15 of acc and the list's length.
 #define MUR_REACT_FLOATS 16
 
-/// Make the held rows cover f->n boids (new rows hold nothing); false when out of memory.
-bool mur_react_reserve(mur_flock *f);
+/// Make the held rows cover f->n boids (new rows hold nothing) and the phases those of d's R and seed;
+/// false when out of memory.
+bool mur_react_reserve(mur_flock *f, const mur_flock_def *d);
 /// Forget every boid's held steering (the clock or the state was set), or boid i's (i >= 0).
 void mur_react_forget(mur_flock *f, int32_t i);
 /// Release the rows (mur_flock_destroy).
@@ -31,7 +33,7 @@ static inline bool mur_react_fresh(const mur_flock *f, int32_t i, int32_t R)
     const uint32_t at = f->react_at[i], now = (uint32_t)f->tick;
     if (at == 0 || (uint32_t)(now - (at - 1u)) >= (uint32_t)R)
         return true;
-    return (f->tick + mur_react_phase(f->def.seed, i, R)) % (uint64_t)R == 0;
+    return (f->tick + f->react_phase[i]) % (uint64_t)R == 0;
 }
 
 /// Keep boid i's reading (its sums and list length) of this tick.

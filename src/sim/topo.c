@@ -475,7 +475,7 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const serve_fn serve = serve_for(s->simd);
     int64_t served = 0, searched = 0;
     /* the reaction time: only with an update, and not while the escape reads the lists (react.h) */
-    const bool react = s->def->reaction_ticks > 1 && s->move && !s->escape && mur_react_reserve(f);
+    const bool react = s->def->reaction_ticks > 1 && s->move && !s->escape && mur_react_reserve(f, s->def);
     const int64_t ncells = f->grid.ncells;
     float part[MUR_MAX_THREADS][6];
 #ifdef _OPENMP
