@@ -45,7 +45,7 @@ static void usage(FILE *fp)
           "                    [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]\n"
           "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
           "                    [--bounds wrap|none] [--background-load N] [--fallback on|off]\n"
-          "                    [--density D] [--topo-k K] [--reaction-ticks R] [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
+          "                    [--density D] [--topo-k K] [--reaction-ticks R] [--reaction-hold sums|list] [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
           "                    [--crowd-max N] [--reference on|off] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
@@ -61,6 +61,7 @@ static void usage(FILE *fp)
           "  --topo-k K: topo_k of the topological rows (default 6.5, [1, 20])\n"
           "  --reaction-ticks R: reaction_ticks of the starling-forming and -settled rows (default 1, [1, 8];\n"
           "           the settled state is simulated with the preset's 1)\n"
+          "  --reaction-hold sums|list: their reaction_hold (default sums)\n"
           "  falcon: the starling step with the falcon attacking against it without, alternated (20k)\n"
           "  starling: starling-forming (the starling preset's spawn, first 100 ticks), starling-settled (a\n"
           "           settled flock, 2 warm-up + 20 timed ticks), coincident and crowded (up to --crowd-max\n"
@@ -230,6 +231,12 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
                 fprintf(stderr, "murmur-bench: bad value '%s' for --reaction-ticks: expected a whole number in [1, 8]\n", v);
                 return 2;
             }
+        } else if (!strcmp(a, "--reaction-hold")) {
+            if (strcmp(v, "sums") && strcmp(v, "list")) {
+                fprintf(stderr, "murmur-bench: bad value '%s' for --reaction-hold: expected one of sums|list\n", v);
+                return 2;
+            }
+            o->reaction_hold = !strcmp(v, "list");
         } else if (!strcmp(a, "--background-load")) {
             o->load = parse_int(v, 0);
             if (o->load < 0 || o->load > 16) {

@@ -41,6 +41,7 @@ typedef struct opts {
     int settle_ticks;  /* --settle-ticks */
     int32_t crowd_max; /* --crowd-max: the starling scenario's crowd rows up to this many boids */
     int reaction_ticks; /* --reaction-ticks: reaction_ticks of the starling-forming and -settled rows */
+    int reaction_hold;  /* --reaction-hold: their reaction_hold (0 sums, 1 list) */
     bool no_reference; /* --reference off: starling rows without the uniform step around them (profiles) */
 } opts;
 

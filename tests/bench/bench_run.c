@@ -49,6 +49,7 @@ static mur_flock_def scenario_def(const opts *o, int sc, int32_t n, mur_search m
         mur_flock_def d = bench_starling_def(n);
         d.neighbour_search = method;
         d.reaction_ticks = o->reaction_ticks;
+        d.reaction_hold = o->reaction_hold ? MUR_HOLD_LIST : MUR_HOLD_SUMS;
         return d;
     }
     if (sc == SC_COINCIDENT || sc == SC_CROWDED)
