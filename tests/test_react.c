@@ -40,6 +40,15 @@ static void vel_of(const mur_flock *f, int32_t i, float *v)
     memcpy(v, f->vel + 3 * (size_t)i, 3 * sizeof(float));
 }
 
+/* Boid 0's velocities in a and b differ. */
+static bool boid0_differs(const mur_flock *a, const mur_flock *b)
+{
+    float va[3], vb[3];
+    vel_of(a, 0, va);
+    vel_of(b, 0, vb);
+    return memcmp(va, vb, sizeof va) != 0;
+}
+
 /* Move boid 0's neighbour 1 (3 wu sideways) in copy b of a; step both once: whether boid 0's
  * velocity after the step differs. */
 static bool move_changes_boid0(mur_flock *a, mur_flock *b)
@@ -52,10 +61,7 @@ static bool move_changes_boid0(mur_flock *a, mur_flock *b)
     assert_true(mur_flock_set_boid(b, 1, p, w, 0));
     mur_flock_steps(a, 1);
     mur_flock_steps(b, 1);
-    float va[3], vb[3];
-    vel_of(a, 0, va);
-    vel_of(b, 0, vb);
-    return memcmp(va, vb, sizeof va) != 0;
+    return boid0_differs(a, b);
 }
 
 static void holds_between_reactions(void **st)
@@ -83,17 +89,11 @@ static void holds_between_reactions(void **st)
             for (uint32_t t = off + 1; t < (uint32_t)R; t++) {
                 mur_flock_steps(a, 1);
                 mur_flock_steps(b, 1);
-                float va[3], vb[3];
-                vel_of(a, 0, va);
-                vel_of(b, 0, vb);
-                assert_true(memcmp(va, vb, sizeof va) == 0);
+                assert_false(boid0_differs(a, b));
             }
             mur_flock_steps(a, 1);
             mur_flock_steps(b, 1);
-            float va[3], vb[3];
-            vel_of(a, 0, va);
-            vel_of(b, 0, vb);
-            assert_true(memcmp(va, vb, sizeof va) != 0);
+            assert_true(boid0_differs(a, b));
         }
         mur_flock_destroy(a);
         mur_flock_destroy(b);
@@ -137,15 +137,6 @@ static void line_pair(int32_t R, uint32_t off, mur_flock **a, mur_flock **b)
         mur_flock_steps(*b, 1);
     }
     assert_true(mur_flock_hash(*a) == mur_flock_hash(*b));
-}
-
-/* Boid 0's velocities in a and b differ. */
-static bool boid0_differs(const mur_flock *a, const mur_flock *b)
-{
-    float va[3], vb[3];
-    vel_of(a, 0, va);
-    vel_of(b, 0, vb);
-    return memcmp(va, vb, sizeof va) != 0;
 }
 
 /* reaction_hold=list: a neighbour's move changes boid 0's steering on every tick, its reading tick or

@@ -58,6 +58,8 @@ bool mur_react_reserve(mur_flock *f, const mur_flock_def *d)
             return false;
         }
         memset(f->react_at + old, 0, sizeof(uint32_t) * (size_t)(cap - old));
+        if (list)
+            memset(f->react_n + old, 0, (size_t)(cap - old)); /* read ahead of use (topo.c react_prefetch) */
         for (int32_t i = old; i < cap; i++) /* the phases: once per boid, not per boid and tick */
             f->react_phase[i] = (uint8_t)mur_react_phase(d->seed, i, R);
         f->react_cap = cap;

@@ -284,6 +284,34 @@ static void held_list(const mur_flock *f, const int32_t *slot, search *S, int32_
     }
 }
 
+/* The held rows of the reaction time are read by boid index, in the pass's slot order (random): fetch
+ * those of the boid HINT_AHEAD slots ahead, and with reaction_hold=list the slots of the neighbours of
+ * the boid half as far ahead (its row fetched by then). Only the speed depends on it. */
+static inline void react_prefetch(const mur_flock *f, int react, const int32_t *react_slot, int32_t k, int32_t k1)
+{
+    if (k + HINT_AHEAD < k1) {
+        const int32_t ia = f->order[k + HINT_AHEAD];
+        __builtin_prefetch(f->react_at + ia);
+        __builtin_prefetch(f->react_phase + ia);
+        if (react == REACT_SUMS) {
+            __builtin_prefetch(f->react + (size_t)MUR_REACT_FLOATS * (size_t)ia);
+        } else {
+            const int32_t *row = f->react_idx + (size_t)f->react_len * (size_t)ia;
+            __builtin_prefetch(row);
+            __builtin_prefetch(row + f->react_len - 1);
+            __builtin_prefetch(f->react_n + ia);
+        }
+    }
+    if (react == REACT_LIST && react_slot && k + HINT_AHEAD / 2 < k1) {
+        const int32_t ib = f->order[k + HINT_AHEAD / 2];
+        const int32_t *idx;
+        const int n = mur_react_list(f, ib, &idx);
+        for (int q = 0; q < n; q++)
+            if (idx[q] < f->n)
+                __builtin_prefetch(react_slot + idx[q]);
+    }
+}
+
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn scan, serve_fn serve, const dbox *Xg,
                      mur_gather *gb, int32_t k0, int32_t k1, mur_item_sums *T, int32_t *hist, int mode,
                      int64_t *served, int64_t *searched, int react)
@@ -308,6 +336,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
     const int32_t *react_slot = react == REACT_LIST ? mur_react_slots(f) : NULL;
     for (int32_t k = k0; k < k1; k++) {
         const int32_t i = f->order[k];
+        if (react != REACT_OFF)
+            react_prefetch(f, react, react_slot, k, k1);
         if (!(f->sw[k] > MUR_W_PERCHED)) {
             if (mode & TL_BUILD) {
                 /* every boid's position at t0, the perched too (they are others' neighbours) */
