@@ -271,6 +271,8 @@ class BadInput(TempCase):
         self.bad(["--steps", "10", "--set", "reaction_ticks=9"], "[1, 8]")
         self.bad(["--steps", "10", "--set", "reaction_ticks=2.5"], "reaction_ticks")
         self.bad(["--steps", "10", "--preset", "classic", "--set", "reaction_ticks=3"], "neighbours=topological")
+        self.bad(["--steps", "10", "--set", "reaction_hold=neighbours"], "sums|list")
+        self.bad(["--steps", "10", "--at", "5:reaction_hold=both"], "reaction_hold")
         self.bad(["--steps", "10", "--at", "5:falcon_strategy=below"], "above|behind|beside")
         self.bad(["--steps", "10", "--set", "falcon=on", "--set", "bounds=wrap"], "falcon")
         # filming and camera flags (issue 13)

@@ -15,32 +15,48 @@ static mur_flock *starling(int32_t n, int threads)
     return make_starling(n, 1, threads);
 }
 
-/* Every tick, and with reaction_ticks 3 (react.h: each boid holds its steering between its phase
- * ticks). */
+/* Every tick, and with reaction_ticks 3 (react.h: each boid holds its steering, or its list, between
+ * its phase ticks); the list hold also with the neighbour lists with a skin on (their slots) and across
+ * a cut of the flock (removed boids leave the held lists). */
 static void bit_identical(void **st)
 {
     (void)st;
-    for (int32_t R = 1; R <= 3; R += 2) {
-        mur_flock *a = make_starling(3000, R, 1), *b = make_starling(3000, R, 2), *c = make_starling(3000, R, 2),
-                  *e = make_starling(3000, R, 2);
-        mur_flock_set_search(c, MUR_SEARCH_BRUTE);
+    static const struct {
+        int32_t R;
+        mur_reaction_hold hold;
+    } cases[] = {{1, MUR_HOLD_SUMS}, {3, MUR_HOLD_SUMS}, {3, MUR_HOLD_LIST}, {2, MUR_HOLD_LIST}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const int32_t R = cases[c].R;
+        const mur_reaction_hold hold = cases[c].hold;
+        mur_flock *a = make_starling_hold(3000, R, hold, 1), *b = make_starling_hold(3000, R, hold, 2),
+                  *c2 = make_starling_hold(3000, R, hold, 2), *e = make_starling_hold(3000, R, hold, 2),
+                  *l = make_starling_hold(3000, R, hold, 2);
+        mur_flock_set_search(c2, MUR_SEARCH_BRUTE);
         assert_true(mur_flock_set_simd(e, MUR_SIMD_BASE, NULL));
         mur_flock_set_metrics(e, true); /* metrics ticks build the grid twice: the same neighbours */
-        mur_flock_steps(a, 40);
-        mur_flock_steps(b, 40);
-        mur_flock_steps(c, 40);
-        mur_flock_steps(e, 40);
+        mur_topo_lists_set(l, true);
+        mur_flock *all[] = {a, b, c2, e, l};
+        for (int q = 0; q < 5; q++)
+            mur_flock_steps(all[q], 40);
         const uint64_t h = mur_flock_hash(a);
-        assert_true(h == mur_flock_hash(b));
-        assert_true(h == mur_flock_hash(c));
-        assert_true(h == mur_flock_hash(e));
+        for (int q = 1; q < 5; q++)
+            assert_true(h == mur_flock_hash(all[q]));
         mur_stats s = mur_flock_stats(e);
         assert_true(s.metrics_valid);
         assert_near(s.mean_neighbours, 7.0, 0.2);
-        mur_flock_destroy(a);
-        mur_flock_destroy(b);
-        mur_flock_destroy(c);
-        mur_flock_destroy(e);
+        if (hold == MUR_HOLD_LIST) {
+            for (int q = 0; q < 5; q++) {
+                assert_true(mur_flock_set_boid_count(all[q], 2000, NULL));
+                mur_flock_steps(all[q], 3);
+                assert_true(mur_flock_set_boid_count(all[q], 2600, NULL));
+                mur_flock_steps(all[q], 7);
+            }
+            const uint64_t h2 = mur_flock_hash(a);
+            for (int q = 1; q < 5; q++)
+                assert_true(h2 == mur_flock_hash(all[q]));
+        }
+        for (int q = 0; q < 5; q++)
+            mur_flock_destroy(all[q]);
     }
 }
 

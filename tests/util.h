@@ -81,15 +81,22 @@ static inline mur_flock *make_path(mur_flock_def d, bool scalar, int p, int thre
 }
 
 /// The starling preset at n boids with reaction_ticks R, on the given threads.
-static inline mur_flock *make_starling(int32_t n, int32_t R, int threads)
+/* The starling preset with n boids, reaction_ticks R holding hold (mur_reaction_hold), on threads. */
+static inline mur_flock *make_starling_hold(int32_t n, int32_t R, mur_reaction_hold hold, int threads)
 {
     mur_flock_def d;
     assert_true(mur_def_preset(&d, "starling", NULL));
     d.boids = n;
     d.reaction_ticks = R;
+    d.reaction_hold = hold;
     mur_flock *f = make(&d);
     mur_flock_set_threads(f, threads);
     return f;
+}
+
+static inline mur_flock *make_starling(int32_t n, int32_t R, int threads)
+{
+    return make_starling_hold(n, R, MUR_HOLD_SUMS, threads);
 }
 
 static inline void put(mur_flock *f, int32_t i, float x, float y, float z, float vx, float vy, float vz)

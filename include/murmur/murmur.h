@@ -55,6 +55,13 @@ typedef enum mur_search {
     MUR_SEARCH_COUNT
 } mur_search;
 
+/// What a boid holds between its reactions (reaction_ticks > 1).
+typedef enum mur_reaction_hold {
+    MUR_HOLD_SUMS = 0, ///< the social steering of its last reading (its sums, contacts)
+    MUR_HOLD_LIST = 1, ///< the list of its last reading: the sums from those neighbours' current state
+    MUR_HOLD_COUNT
+} mur_reaction_hold;
+
 /// Which neighbours a boid uses.
 typedef enum mur_neighbours {
     MUR_NEIGHBOURS_METRIC = 0,      ///< every visible boid within view_radius
@@ -184,6 +191,7 @@ typedef struct mur_flock_def {
     int32_t reaction_ticks;     ///< a boid re-reads its neighbours and recomputes its social steering once per this
                                 ///< many ticks (phases staggered by boid), holding it in between; 1 = every tick
                                 ///< (topological neighbours only)
+    mur_reaction_hold reaction_hold; ///< what reaction_ticks holds between readings: the sums or the list
     float max_turn;             ///< largest turn rate, deg/s (caps the lateral acceleration at speed * rate)
     float hard_radius;          ///< hard-sphere radius, wu; 0 = off (topological neighbours only)
     float centrality;           ///< cohesion scaled by C^centrality, C = |mean unit direction to the neighbours|

@@ -584,7 +584,7 @@ size_t mur_flock_memory(const mur_flock *f)
             b += units(BUFFERS[r].per, f->cap, f->grid.cap_cells, f->pcap) * BUFFERS[r].bytes;
     b += (size_t)f->esc_cap * mur_escape_bytes_per_boid();
     b += mur_topo_lists_bytes(f);
-    b += (size_t)f->react_cap * (MUR_REACT_FLOATS * sizeof(float) + sizeof(uint32_t)); /* react.h */
+    b += mur_react_bytes(f);
     for (int t = 0; t < MUR_MAX_THREADS; t++)
         if (f->gather[t].x)
             b += sizeof(float) * GATHER_FLOATS + sizeof(int32_t) * GATHER_INTS;

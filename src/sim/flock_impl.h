@@ -105,12 +105,21 @@ struct mur_flock {
     /// distance, or the 4th contact's, whichever is larger), or 0: the next search's first radius
     /// (topo.c). A hint: only the speed depends on it, never a result.
     float *topo_hint;
-    /* The held social steering (reaction_ticks > 1, react.c): per boid (by index) the sums of its last
-     * neighbour reading (MUR_REACT_FLOATS floats: acc and the list's length) and the tick + 1 of that
-     * reading (low 32 bits; 0: none). Allocated when first used, react_cap boids. */
+    /* The held neighbour readings (reaction_ticks > 1, react.h), allocated when first used, react_cap
+     * boids, per boid (by index): the tick + 1 of its last reading (low 32 bits; 0: none) and its phase
+     * (of react_phase_r ticks and react_phase_seed); with reaction_hold=sums (react_list false) the sums
+     * of that reading (MUR_REACT_FLOATS floats: acc and the list's length), with reaction_hold=list its
+     * list (react_len boid indices, react_n of them) and its sorted slot, which the grid build writes
+     * when react_slots asks (react_slots_written: it did this tick). */
     float *react;
     uint32_t *react_at;
-    int32_t react_cap;
+    uint8_t *react_phase;
+    int32_t *react_idx;
+    uint8_t *react_n;
+    int32_t *react_slot;
+    int32_t react_cap, react_len, react_phase_r;
+    uint64_t react_phase_seed;
+    bool react_list, react_slots, react_slots_written;
     /* The topological neighbour lists with a skin (topo.c "lists"; off unless switched on), all built
      * at one tick t0 (an epoch): per boid (by index) its position at t0, the radius R its list is
      * complete to at t0 (every other boid then farther than R is in it; < 0: no list), the list's

@@ -315,9 +315,12 @@ static void scatter(mur_flock *f)
     int32_t *restrict start = f->grid.start;
     int32_t *restrict order = f->order;
     f->tl_slots_written = f->tl_slots && f->tl_cap >= n;
-    if (f->tl_slots_written) {
+    /* the held lists of the reaction time read the slots of the topological lists when those are
+     * written (react.h mur_react_slots) */
+    f->react_slots_written = !f->tl_slots_written && f->react_slots && f->react_cap >= n;
+    if (f->tl_slots_written || f->react_slots_written) {
         /* the topological lists name boids by index: their slots, written in index order here */
-        int32_t *restrict slotof = f->slotof;
+        int32_t *restrict slotof = f->tl_slots_written ? f->slotof : f->react_slot;
         for (int32_t i = 0; i < n; i++) {
             const int32_t k = start[cellof[i] + 1]++;
             order[k] = i;
@@ -411,8 +414,12 @@ void mur_grid_build_brute(mur_flock *f, const mur_step *s)
     g->start[0] = 0;
     g->start[1] = f->n;
     f->tl_slots_written = false;
-    for (int32_t i = 0; i < f->n; i++)
+    f->react_slots_written = f->react_slots && f->react_cap >= f->n;
+    for (int32_t i = 0; i < f->n; i++) {
         put(f, i, i);
+        if (f->react_slots_written)
+            f->react_slot[i] = i;
+    }
     fill_extra(f, copy_roll(f, s), copy_escape(f, s), 0, f->n);
 }
 

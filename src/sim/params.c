@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "core.h"
+#include "params_check.h"
 #include "text_in.h"
 
 typedef struct param_row {
@@ -72,6 +73,7 @@ static const param_row ROWS[] = {
     {{"bank_rate", MUR_PT_FLOAT, 0, 1000, true, "1/s", NULL, "rate at which the roll angle follows its target", true}, OFF(bank_rate), "10"},
     {{"bank_align", MUR_PT_FLOAT, 0, 1000, false, "1/s", NULL, "bank alignment: the roll also follows the mean roll of the neighbours at this rate (0 = off; with bank on, topological neighbours only)", true}, OFF(bank_align), "0"},
     {{"reaction_ticks", MUR_PT_INT, 1, 8, false, "ticks", NULL, "reaction time in ticks: each boid re-reads its topological neighbours and recomputes its social steering (neighbour sums, mean neighbour roll, hard-sphere contacts) once per this many ticks, its phase a hash of (seed, boid), and holds it in between; flight physics every tick; the held steering is not in the state file, so --resume and --init re-read every boid on their first tick (1 = every tick)", true}, OFF(reaction_ticks), "1"},
+    {{"reaction_hold", MUR_PT_ENUM, 0, 0, false, "", "sums|list", "what a boid holds between its reactions (reaction_ticks > 1): sums = its social steering of the last reading (neighbour sums, mean roll, contacts); list = only who its neighbours are (the k boid indices of the last reading): every tick the sums, the mean roll and the hard-sphere contacts come from those neighbours' current positions and velocities, nearest first (a neighbour that stopped counting, perched without perch_neighbours, is dropped), so only the choice of neighbours lags", true}, OFF(reaction_hold), "sums"},
     {{"max_turn", MUR_PT_FLOAT, 0, 36000, true, "deg/s", NULL, "largest turn rate of a banked turn", true}, OFF(max_turn), "120"},
     {{"hard_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "hard sphere: no two boids get closer (0 = off; topological neighbours only)", true}, OFF(hard_radius), "0"},
     {{"centrality", MUR_PT_FLOAT, 0, 8, false, "", NULL, "cohesion scaled by C^centrality, C = length of the mean unit direction to the neighbours (1 at the flock's edge, near 0 inside; 0 = off; topological neighbours only)", true}, OFF(centrality), "0"},
@@ -480,12 +482,8 @@ bool mur_def_get(const mur_flock_def *def, const char *name, char *buf, size_t l
     return true;
 }
 
-bool mur_def_check(const mur_flock_def *def, mur_error *err)
+bool mur_def_check_rows(const mur_flock_def *def, mur_error *err)
 {
-    if (!def) {
-        mur_set_error(err, "no flock definition given");
-        return false;
-    }
     /* every value against its own range, via its text form (one code path with the parser) */
     for (int i = 0; i < NROWS; i++) {
         const mur_param *p = &ROWS[i].pub;
@@ -509,70 +507,6 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
         mur_flock_def tmp = *def;
         if (!mur_def_set(&tmp, p->name, buf, err))
             return false;
-    }
-    if (def->min_speed > def->max_speed) {
-        mur_set_error(err, "min_speed %g is above max_speed %g: need min_speed <= max_speed",
-                      (double)def->min_speed, (double)def->max_speed);
-        return false;
-    }
-    static const char axis[3] = {'x', 'y', 'z'};
-    for (int a = 0; a < 3; a++) {
-        if (!(def->world_min[a] < def->world_max[a])) {
-            mur_set_error(err, "world_min.%c %g is not below world_max.%c %g: need world_min < world_max on every axis",
-                          axis[a], (double)def->world_min[a], axis[a], (double)def->world_max[a]);
-            return false;
-        }
-    }
-    if (def->hard_radius > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
-        mur_set_error(err, "hard_radius %g needs neighbours=topological (or hard_radius=0)", (double)def->hard_radius);
-        return false;
-    }
-    if (def->cohesion_far > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
-        mur_set_error(err, "cohesion_far %g needs neighbours=topological (or cohesion_far=0)", (double)def->cohesion_far);
-        return false;
-    }
-    if (def->cohesion_far > 0.0f && !(def->cohesion_near < def->cohesion_far)) {
-        mur_set_error(err, "cohesion_near %g must be below cohesion_far %g", (double)def->cohesion_near,
-                      (double)def->cohesion_far);
-        return false;
-    }
-    if (def->separation_nearest > 0 && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
-        mur_set_error(err, "separation_nearest %d needs neighbours=topological (or separation_nearest=0)",
-                      (int)def->separation_nearest);
-        return false;
-    }
-    /* the rules that read the topological list (its order, its closest neighbour) */
-    const struct { const char *name; float v; } topo_only[] = {
-        {"centrality", def->centrality}, {"separation_edge", def->separation_edge},
-        {"bank_align", def->bank_align}, {"separation_up_radius", def->separation_up_radius}};
-    for (size_t q = 0; q < sizeof topo_only / sizeof topo_only[0]; q++)
-        if (topo_only[q].v > 0.0f && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
-            mur_set_error(err, "%s %g needs neighbours=topological (or %s=0)", topo_only[q].name,
-                          (double)topo_only[q].v, topo_only[q].name);
-            return false;
-        }
-    if (def->reaction_ticks > 1 && def->neighbours != MUR_NEIGHBOURS_TOPOLOGICAL) {
-        mur_set_error(err, "reaction_ticks %d needs neighbours=topological (or reaction_ticks=1)",
-                      (int)def->reaction_ticks);
-        return false;
-    }
-    if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL && def->bounds == MUR_BOUNDS_WRAP) {
-        mur_set_error(err, "neighbours=topological does not work with bounds=wrap: use soft, bounce or none");
-        return false;
-    }
-    if (def->falcon && def->bounds == MUR_BOUNDS_WRAP) {
-        mur_set_error(err, "falcon=on does not work with bounds=wrap: use soft, bounce or none");
-        return false;
-    }
-    if (def->flight && !(def->bank && def->cruise_speed > 0.0f)) {
-        mur_set_error(err, "flight=on needs bank=on and cruise_speed > 0 (bank %s, cruise_speed %g)",
-                      def->bank ? "on" : "off", (double)def->cruise_speed);
-        return false;
-    }
-    if (def->perch_min > def->perch_max) {
-        mur_set_error(err, "perch_min %d is above perch_max %d: need perch_min <= perch_max", (int)def->perch_min,
-                      (int)def->perch_max);
-        return false;
     }
     return true;
 }

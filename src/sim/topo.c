@@ -256,9 +256,76 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 #define HINT_ADD 0.1f
 #define HINT_AHEAD 8
 
+/* The reaction time in the pass (react.h): off, holding the sums, holding the list. */
+enum { REACT_OFF, REACT_SUMS, REACT_LIST };
+
+/* Boid i's held list (reaction_hold=list) as the search's list of this tick: its neighbours that still
+ * count (a flying or counted perching one), ordered by their current squared distance and index as
+ * the search orders, and the contacts among them (the search's contact radius, nearest first). The
+ * held list's length is at most S->cap, so no neighbour is dropped for room. slot: every boid's
+ * sorted slot this tick. */
+static void held_list(const mur_flock *f, const int32_t *slot, search *S, int32_t i)
+{
+    const int32_t *idx;
+    const int n = mur_react_list(f, i, &idx);
+    S->thr0 = S->thr = INFINITY;
+    for (int q = 0; q < n; q++) {
+        const int32_t j = idx[q];
+        if (j >= f->n)
+            continue; /* removed (the count change forgets every list: a guard) */
+        const int32_t k = slot[j];
+        if (!(f->sw[k] > 0.0f))
+            continue; /* perched, and perching boids do not count */
+        const float dx = f->sx[k] - S->px, dy = f->sy[k] - S->py, dz = f->sz[k] - S->pz;
+        const float d2 = dx * dx + dy * dy + dz * dz;
+        list_add(S, d2, j, k);
+        if (S->hard && d2 < S->h2)
+            insert(S->hard, &S->nh, MAX_CONTACTS, d2, j, k);
+    }
+}
+
+/* The held rows of the reaction time are read by boid index, in the pass's slot order (random): fetch
+ * those of the boid HINT_AHEAD slots ahead, and with reaction_hold=list the slots of the neighbours of
+ * the boid half as far ahead (its row fetched by then). Only the speed depends on it. */
+/* A prefetch the optimiser keeps: gcc 12 at -O2 and above dropped the __builtin_prefetch calls of
+ * react_prefetch (the object held only the pass's other 12 prefetches). */
+static inline void keep_prefetch(const void *p)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
+#else
+    __builtin_prefetch(p);
+#endif
+}
+
+static inline void react_prefetch(const mur_flock *f, int react, const int32_t *react_slot, int32_t k, int32_t k1)
+{
+    if (k + HINT_AHEAD < k1) {
+        const int32_t ia = f->order[k + HINT_AHEAD];
+        keep_prefetch(f->react_at + ia);
+        keep_prefetch(f->react_phase + ia);
+        if (react == REACT_SUMS) {
+            keep_prefetch(f->react + (size_t)MUR_REACT_FLOATS * (size_t)ia);
+        } else {
+            const int32_t *row = f->react_idx + (size_t)f->react_len * (size_t)ia;
+            keep_prefetch(row);
+            keep_prefetch(row + f->react_len - 1);
+            keep_prefetch(f->react_n + ia);
+        }
+    }
+    if (react == REACT_LIST && react_slot && k + HINT_AHEAD / 2 < k1) {
+        const int32_t ib = f->order[k + HINT_AHEAD / 2];
+        const int32_t *idx;
+        const int n = mur_react_list(f, ib, &idx);
+        for (int q = 0; q < n; q++)
+            if (idx[q] < f->n)
+                keep_prefetch(react_slot + idx[q]);
+    }
+}
+
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn scan, serve_fn serve, const dbox *Xg,
                      mur_gather *gb, int32_t k0, int32_t k1, mur_item_sums *T, int32_t *hist, int mode,
-                     int64_t *served, int64_t *searched, bool react)
+                     int64_t *served, int64_t *searched, int react)
 {
     dbox X = {-1, {0}, {0}, 0.0f};
     mur_topo_nb hard[MAX_CONTACTS];
@@ -275,10 +342,13 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
     TB.nb = 0;
-    TB.react = react;
+    TB.react = react == REACT_SUMS;
     const int32_t R = s->def->reaction_ticks;
+    const int32_t *react_slot = react == REACT_LIST ? mur_react_slots(f) : NULL;
     for (int32_t k = k0; k < k1; k++) {
         const int32_t i = f->order[k];
+        if (react != REACT_OFF)
+            react_prefetch(f, react, react_slot, k, k1);
         if (!(f->sw[k] > MUR_W_PERCHED)) {
             if (mode & TL_BUILD) {
                 /* every boid's position at t0, the perched too (they are others' neighbours) */
@@ -293,7 +363,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             continue;
         }
         search_boid(&S, f, s, k);
-        if (react && !mur_react_fresh(f, i, R)) {
+        /* (reaction_hold=list reads its list's rows by slot: none written, every boid searches) */
+        const bool held = react != REACT_OFF && (react == REACT_SUMS || react_slot) && !mur_react_fresh(f, i, R);
+        if (held && react == REACT_SUMS) {
             /* between its reactions: no search, the held sums (react.h), no contacts */
             if (mode & TL_BUILD) {
                 float *q = f->tl_p0 + 3 * (size_t)i;
@@ -325,70 +397,84 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 mur_topo_batch_flush(f, s, &TB, TA);
             continue;
         }
-        {
-            /* the last tick's radius, a little larger (the flock moves): the first radius searched */
-            const float r = hint[i] * HINT_SCALE + HINT_ADD;
-            S.hint2 = hint[i] > 0.0f ? r * r : INFINITY;
-            if (k + HINT_AHEAD < k1) {
-                const int32_t ia = f->order[k + HINT_AHEAD];
-                __builtin_prefetch(hint + ia, 1);
-                if (mode & TL_SERVE) {
-                    /* the list's rows, by boid index (random reads) */
-                    __builtin_prefetch(f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)ia);
-                    __builtin_prefetch(f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)ia + 16);
-                    __builtin_prefetch(f->tl_p0 + 3 * (size_t)ia);
-                    __builtin_prefetch(f->tl_r + ia);
-                    __builtin_prefetch(f->tl_cnt + ia);
-                }
-            }
-        }
-        if (s->move) {
-            /* the update reads and writes boid i's rows (random order): fetch their lines while the
-             * search runs instead of stalling on them after it */
-            __builtin_prefetch(f->pos + 3 * (size_t)i, 1);
-            __builtin_prefetch(f->pos + 3 * (size_t)i + 2, 1);
-            __builtin_prefetch(f->vel + 3 * (size_t)i, 1);
-            __builtin_prefetch(f->vel + 3 * (size_t)i + 2, 1);
-            __builtin_prefetch(f->roll + i, 1);
-            if (s->escape)
-                __builtin_prefetch(f->erow + i, 1); /* the escape's row (escape.c) */
-        }
-        /* the boids of a cell are the slots [start, next start): the same block as the last boid's */
-        if (!(k >= B.own_lo && k < B.own_hi))
-            block_at(f, S.px, S.py, S.pz, &B);
-        bool done = false;
-        if ((mode & TL_SERVE) && f->tl_r[i] >= 0.0f) {
-            done = mur_tl_serve(f, serve, &S, &B, LIST_FLOCK_BOX ? Xg : NULL, &X, i);
-            if (!done) {
-                S.n = 0;
-                S.nb = 0;
-                S.nh = 0;
-            }
-            *served += done;
-            if (done && f->tl_check)
-                mur_tl_check(f, s, &S, i, k);
-        }
-        *searched += 1;
-        if (!done)
-            grow(f, &S, &B, &G);
-        {
-            /* the radius this search needed: the list's and the contacts' (their radius while fewer
-             * than MAX_CONTACTS were found) */
-            const float w = S.n == S.cap ? key_d2(S.key[S.cap - 1]) : INFINITY;
-            const float c = S.nh == MAX_CONTACTS ? S.hard[MAX_CONTACTS - 1].d2 : h2;
-            const float m = w > c ? w : c;
-            hint[i] = m < INFINITY ? sqrtf(m) : 0.0f;
+        if (held) {
+            /* reaction_hold=list between its reactions: no search, its held list (react.h) */
+            held_list(f, react_slot, &S, i);
             if (mode & TL_BUILD) {
-                /* after the serve, which read the old epoch's position */
                 float *q = f->tl_p0 + 3 * (size_t)i;
                 q[0] = S.px;
                 q[1] = S.py;
                 q[2] = S.pz;
-                mur_tl_build(f, scan, &S, &B, i, k, hint[i]);
+                f->tl_r[i] = -1.0f;
             }
+        } else {
+            {
+                /* the last tick's radius, a little larger (the flock moves): the first radius searched */
+                const float r = hint[i] * HINT_SCALE + HINT_ADD;
+                S.hint2 = hint[i] > 0.0f ? r * r : INFINITY;
+                if (k + HINT_AHEAD < k1) {
+                    const int32_t ia = f->order[k + HINT_AHEAD];
+                    __builtin_prefetch(hint + ia, 1);
+                    if (mode & TL_SERVE) {
+                        /* the list's rows, by boid index (random reads) */
+                        __builtin_prefetch(f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)ia);
+                        __builtin_prefetch(f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)ia + 16);
+                        __builtin_prefetch(f->tl_p0 + 3 * (size_t)ia);
+                        __builtin_prefetch(f->tl_r + ia);
+                        __builtin_prefetch(f->tl_cnt + ia);
+                    }
+                }
+            }
+            if (s->move) {
+                /* the update reads and writes boid i's rows (random order): fetch their lines while the
+                 * search runs instead of stalling on them after it */
+                __builtin_prefetch(f->pos + 3 * (size_t)i, 1);
+                __builtin_prefetch(f->pos + 3 * (size_t)i + 2, 1);
+                __builtin_prefetch(f->vel + 3 * (size_t)i, 1);
+                __builtin_prefetch(f->vel + 3 * (size_t)i + 2, 1);
+                __builtin_prefetch(f->roll + i, 1);
+                if (s->escape)
+                    __builtin_prefetch(f->erow + i, 1); /* the escape's row (escape.c) */
+            }
+            /* the boids of a cell are the slots [start, next start): the same block as the last boid's */
+            if (!(k >= B.own_lo && k < B.own_hi))
+                block_at(f, S.px, S.py, S.pz, &B);
+            bool done = false;
+            if ((mode & TL_SERVE) && f->tl_r[i] >= 0.0f) {
+                done = mur_tl_serve(f, serve, &S, &B, LIST_FLOCK_BOX ? Xg : NULL, &X, i);
+                if (!done) {
+                    S.n = 0;
+                    S.nb = 0;
+                    S.nh = 0;
+                }
+                *served += done;
+                if (done && f->tl_check)
+                    mur_tl_check(f, s, &S, i, k);
+            }
+            *searched += 1;
+            if (!done)
+                grow(f, &S, &B, &G);
+            {
+                /* the radius this search needed: the list's and the contacts' (their radius while fewer
+                 * than MAX_CONTACTS were found) */
+                const float w = S.n == S.cap ? key_d2(S.key[S.cap - 1]) : INFINITY;
+                const float c = S.nh == MAX_CONTACTS ? S.hard[MAX_CONTACTS - 1].d2 : h2;
+                const float m = w > c ? w : c;
+                hint[i] = m < INFINITY ? sqrtf(m) : 0.0f;
+                if (mode & TL_BUILD) {
+                    /* after the serve, which read the old epoch's position */
+                    float *q = f->tl_p0 + 3 * (size_t)i;
+                    q[0] = S.px;
+                    q[1] = S.py;
+                    q[2] = S.pz;
+                    mur_tl_build(f, scan, &S, &B, i, k, hint[i]);
+                }
+            }
+            if (S.n == S.cap && S.key[S.cap - 1] >> 32 != 0)
+                hist[(uint32_t)(S.key[S.cap - 1] >> (32 + SPACING_SHIFT))]++;
+            if (react == REACT_LIST)
+                mur_react_keep_list(f, i, S.key, S.n);
         }
-        if (S.n == S.cap && S.key[S.cap - 1] >> 32 != 0)
-            hist[(uint32_t)(S.key[S.cap - 1] >> (32 + SPACING_SHIFT))]++;
         if (s->metrics) {
             T->cnt += S.n;
             if (S.n > 0) {
@@ -420,7 +506,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             contacts(f, s, &S, i, &TB.c[q]);
             TB.has_c[q] = S.nh > 0;
             sums(f, s, &S, &TA[q]);
-            if (react)
+            if (react == REACT_SUMS)
                 mur_react_keep(f, i, &TA[q], S.n);
 #endif
             if (TB.nb == MUR_TOPO_BATCH)
@@ -475,7 +561,10 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const serve_fn serve = serve_for(s->simd);
     int64_t served = 0, searched = 0;
     /* the reaction time: only with an update, and not while the escape reads the lists (react.h) */
-    const bool react = s->def->reaction_ticks > 1 && s->move && !s->escape && mur_react_reserve(f);
+    const int react = s->def->reaction_ticks > 1 && s->move && !s->escape && mur_react_reserve(f, s->def)
+                          ? (f->react_list ? REACT_LIST : REACT_SUMS)
+                          : REACT_OFF;
+    f->react_slots = react == REACT_LIST; /* the next grid build writes the slots the held lists read */
     const int64_t ncells = f->grid.ncells;
     float part[MUR_MAX_THREADS][6];
 #ifdef _OPENMP

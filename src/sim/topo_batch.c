@@ -130,6 +130,22 @@ typedef struct sums_v {
     v4 cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, ux, uy, uz, rl;
 } sums_v;
 
+/* Lane l of V as the acc of batch boid q (nn: its list's first squared distance). */
+static inline acc lane_acc(const sums_v *V, int l, const mur_topo_batch *B, int q)
+{
+    return (acc){V->cnt[l], V->cx[l], V->cy[l], V->cz[l], V->ax[l], V->ay[l], V->az[l], V->sx[l], V->sy[l],
+                 V->sz[l], B->n[q] > 0 ? B->d2[0][q] : INFINITY, V->ux[l], V->uy[l], V->uz[l], V->rl[l]};
+}
+
+/* Lane l of V from a (its nn aside). */
+static inline void set_lane(sums_v *V, int l, const acc *a)
+{
+    V->cnt[l] = a->cnt; V->cx[l] = a->cx; V->cy[l] = a->cy; V->cz[l] = a->cz;
+    V->ax[l] = a->ax; V->ay[l] = a->ay; V->az[l] = a->az;
+    V->sx[l] = a->sx; V->sy[l] = a->sy; V->sz[l] = a->sz;
+    V->ux[l] = a->ux; V->uy[l] = a->uy; V->uz[l] = a->uz; V->rl[l] = a->rl;
+}
+
 /* topo.c sums(), lanes q0..q0+3 of the batch: into V, and into out[q] unless out is NULL. */
 static void sums4(mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B, int q0, sums_v *V, acc *out)
 {
@@ -211,23 +227,16 @@ static void sums4(mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B,
         /* the reaction time (react.h): a held boid's lanes from its last reading, a fresh one's kept */
         const int q = q0 + l;
         if (!B->held[q]) {
-            const acc a = {cnt[l], cx[l], cy[l], cz[l], ax[l], ay[l], az[l], sx[l], sy[l], sz[l],
-                           B->n[q] > 0 ? B->d2[0][q] : INFINITY, ux[l], uy[l], uz[l], rl[l]};
+            const acc a = lane_acc(V, l, B, q);
             mur_react_keep(f, B->i[q], &a, B->n[q]);
             continue;
         }
         acc a;
         mur_react_held(f, B->i[q], &a);
-        V->cnt[l] = a.cnt; V->cx[l] = a.cx; V->cy[l] = a.cy; V->cz[l] = a.cz;
-        V->ax[l] = a.ax; V->ay[l] = a.ay; V->az[l] = a.az;
-        V->sx[l] = a.sx; V->sy[l] = a.sy; V->sz[l] = a.sz;
-        V->ux[l] = a.ux; V->uy[l] = a.uy; V->uz[l] = a.uz; V->rl[l] = a.rl;
+        set_lane(V, l, &a);
     }
-    for (int l = 0; out && l < W && q0 + l < B->nb; l++) {
-        const int q = q0 + l;
-        out[q] = (acc){V->cnt[l], V->cx[l], V->cy[l], V->cz[l], V->ax[l], V->ay[l], V->az[l], V->sx[l], V->sy[l],
-                       V->sz[l], B->n[q] > 0 ? B->d2[0][q] : INFINITY, V->ux[l], V->uy[l], V->uz[l], V->rl[l]};
-    }
+    for (int l = 0; out && l < W && q0 + l < B->nb; l++)
+        out[q0 + l] = lane_acc(V, l, B, q0 + l);
 }
 
 /* The contacts of 4 boids: whether they apply (has) and the corrections. */

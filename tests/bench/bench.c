@@ -45,7 +45,8 @@ static void usage(FILE *fp)
           "                    [--threads 1,2] [--ticks T] [--warmup W] [--repeats R] [--metrics on|off]\n"
           "                    [--brute-max N] [--neighbours metric|topological|metric,topological]\n"
           "                    [--bounds wrap|none] [--background-load N] [--fallback on|off]\n"
-          "                    [--density D] [--topo-k K] [--reaction-ticks R] [--flight on|off] [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
+          "                    [--density D] [--topo-k K] [--reaction-ticks R] [--reaction-hold sums|list] [--flight on|off]\n"
+          "                    [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
           "                    [--crowd-max N] [--reference on|off] [--json]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
@@ -63,6 +64,7 @@ static void usage(FILE *fp)
           "           the settled state is simulated with the preset's 1)\n"
           "  --flight on|off: the flight model (flight=on, lift=off, min_speed=0) in the starling-forming and\n"
           "           -settled rows (default off; the settled state is simulated without it)\n"
+          "  --reaction-hold sums|list: their reaction_hold (default sums)\n"
           "  falcon: the starling step with the falcon attacking against it without, alternated (20k)\n"
           "  starling: starling-forming (the starling preset's spawn, first 100 ticks), starling-settled (a\n"
           "           settled flock, 2 warm-up + 20 timed ticks), coincident and crowded (up to --crowd-max\n"
@@ -238,6 +240,12 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
                 return 2;
             }
             o->flight = !strcmp(v, "on");
+        } else if (!strcmp(a, "--reaction-hold")) {
+            if (strcmp(v, "sums") && strcmp(v, "list")) {
+                fprintf(stderr, "murmur-bench: bad value '%s' for --reaction-hold: expected one of sums|list\n", v);
+                return 2;
+            }
+            o->reaction_hold = !strcmp(v, "list");
         } else if (!strcmp(a, "--background-load")) {
             o->load = parse_int(v, 0);
             if (o->load < 0 || o->load > 16) {

@@ -42,6 +42,7 @@ typedef struct opts {
     int32_t crowd_max; /* --crowd-max: the starling scenario's crowd rows up to this many boids */
     int reaction_ticks; /* --reaction-ticks: reaction_ticks of the starling-forming and -settled rows */
     bool flight;        /* --flight on: the flight model (flight=on, lift=off, min_speed=0) in those rows */
+    int reaction_hold;  /* --reaction-hold: their reaction_hold (0 sums, 1 list) */
     bool no_reference; /* --reference off: starling rows without the uniform step around them (profiles) */
 } opts;
 

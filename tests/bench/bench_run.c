@@ -54,6 +54,7 @@ static mur_flock_def scenario_def(const opts *o, int sc, int32_t n, mur_search m
             d.lift = false;
             d.min_speed = 0.0f;
         }
+        d.reaction_hold = o->reaction_hold ? MUR_HOLD_LIST : MUR_HOLD_SUMS;
         return d;
     }
     if (sc == SC_COINCIDENT || sc == SC_CROWDED)

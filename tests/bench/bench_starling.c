@@ -48,7 +48,8 @@ static void print_starling_row(const opts *o, int sc, int32_t n, const result *r
                    jnum(b[0], 32, uni), jnum(b[1], 32, u0), jnum(b[2], 32, u1), jnum(b[3], 32, ratio),
                    jnum(b[4], 32, mean_ratio), jnum(b[6], 32, cpu_ns / ucpu), jnum(b[5], 32, vs_settled));
         if (o->reaction_ticks != 1 && (sc == SC_FORMING || sc == SC_SETTLED))
-            printf(",\"reaction_ticks\":%d", o->reaction_ticks);
+            printf(",\"reaction_ticks\":%d,\"reaction_hold\":\"%s\"", o->reaction_ticks,
+                   o->reaction_hold ? "list" : "sums");
         if (o->flight && (sc == SC_FORMING || sc == SC_SETTLED))
             printf(",\"flight\":true");
         if (st)
