@@ -42,7 +42,13 @@ typedef struct opts {
     int32_t crowd_max; /* --crowd-max: the starling scenario's crowd rows up to this many boids */
     int reaction_ticks; /* --reaction-ticks: reaction_ticks of the starling-forming and -settled rows */
     bool no_reference; /* --reference off: starling rows without the uniform step around them (profiles) */
+    bool spawn_cells;  /* --spawn-order cell: the forming row's spawn renumbered along a Morton curve */
+    bool per_tick;     /* --per-tick: each timed tick's times on stderr */
 } opts;
+
+/* The flock's boids renumbered along a Morton curve of their positions (bench_order.c; a different
+ * flock from the spawn's, the same boids): what the spawn's random order costs the forming tick. */
+void bench_spawn_by_cell(mur_flock *f);
 
 typedef struct result {
     double ms_per_tick, mean_neighbours, candidates, bytes_per_boid, grid_ms, metrics_ms, step_ms;
