@@ -323,6 +323,38 @@ static void knn_vs_brute_spacing(void **st)
     mur_flock_destroy(f);
 }
 
+/* A thin rod of boids along x with a gap of 6 wu in its middle and a few boids in the gap: the cells
+ * are small (the rod's), so a boid in the gap finds most of its neighbours across ring faces more than
+ * 64 columns of x wide (topo_body_grow.h RING_GAPS: their column gaps then computed per column); the
+ * rod's boids search rings within the table. Both against brute force, lists and contacts. */
+static void knn_vs_brute_rod(void **st)
+{
+    (void)st;
+    const int32_t n = 6000, off = 5;
+    mur_flock_def d = topo_def(n, 40.0f);
+    d.hard_radius = 0.3f;
+    mur_flock *f = make(&d);
+    for (int32_t i = 0; i < n; i++) {
+        const float vx = (float)(i * 37 % 101 - 50) / 17.0f, vy = (float)(i * 53 % 97 - 48) / 13.0f,
+                    vz = (float)(i * 29 % 89 - 44) / 11.0f;
+        const float u = 3.0f + 27.0f * (float)(i - off) / (float)(n - off);
+        if (i < off)
+            put(f, i, 0.0f, 0.01f * (float)i, 0.0f, vx, vy, vz);
+        else
+            put(f, i, i % 2 ? u : -u, (float)(i * 7919 % 41 - 20) / 1000.0f, (float)(i * 104729 % 43 - 21) / 1000.0f,
+                vx, vy, vz);
+    }
+    const float spacing[] = {0.0f, 0.02f};
+    for (size_t q = 0; q < sizeof spacing / sizeof spacing[0]; q++) {
+        f->topo_spacing = spacing[q];
+        knn_check(f, true);
+        contacts_check(f);
+        /* the gap is more than 64 columns of x wide */
+        assert_true(2.0f * d.view_radius * f->grid.inv_cell[0] > 64.0f);
+    }
+    mur_flock_destroy(f);
+}
+
 /* mur_flock_neighbours (the public brute force the viewer's picking uses) lists, for a sample of
  * boids, exactly the grid search's topological neighbours, in the same order. */
 static void public_neighbours_equal_grid(void **st)
@@ -444,7 +476,7 @@ int main(void)
         cmocka_unit_test(knn_vs_brute_dense), cmocka_unit_test(knn_vs_brute_sparse),
         cmocka_unit_test(knn_vs_brute_lattice), cmocka_unit_test(knn_vs_brute_coincident),
         cmocka_unit_test(knn_vs_brute_shell),
-        cmocka_unit_test(knn_vs_brute_spacing), cmocka_unit_test(public_neighbours_equal_grid),
+        cmocka_unit_test(knn_vs_brute_spacing), cmocka_unit_test(knn_vs_brute_rod), cmocka_unit_test(public_neighbours_equal_grid),
         cmocka_unit_test(public_neighbours_by_hand), cmocka_unit_test(biggest_group_shape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

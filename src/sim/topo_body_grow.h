@@ -3,25 +3,29 @@
  * Included by topo_body.h only, after its block-pass helpers, within the same path's macros (T, TW,
  * TATTR, ...). No include guard: each inclusion is one path. */
 /* Column (x, z) of a ring, cells [y0, y1]: one slice of the sorted arrays, unless farther than the
- * limit. */
+ * limit. gx, gy, gz: the gaps to column x, to cells [y0, y1] and to slab z (cell_gap). */
 static inline __attribute__((always_inline)) TATTR void T(ring_column)(const mur_flock *f, search *S, int32_t x,
-    int32_t z, int32_t y0, int32_t y1, float gz, const bool cone, const bool hard)
+    int32_t z, int32_t y0, int32_t y1, float gx, float gy, float gz, const bool cone, const bool hard)
 {
     const mur_grid *g = &f->grid;
-    const float gx = cell_gap(g, 0, x, x, S->px);
     const float gxz = gx * gx + gz * gz;
     if (y0 > y1 || gxz > scan_limit(S, hard))
         return;
-    const float gy = cell_gap(g, 1, y0, y1, S->py);
     if (gxz + gy * gy <= scan_limit(S, hard))
         T(slice)(f, S, g->start[mur_cell_id(g, x, y0, z)], g->start[mur_cell_id(g, x, y1, z) + 1], -1.0f, cone,
                  hard, false);
 }
 
+/* Columns of a ring whose x gaps are computed once per ring (more: each where it is needed). */
+#define RING_GAPS 64
+
 /* Ring R (R >= 2) around cell c, clipped to the grid; columns and cells that cannot hold a boid
  * closer than the list's threshold (or the contacts' limit) are skipped. Only the ring's cells inside
  * the grid are walked (a flat or thin grid has few: walking the whole (2R + 1)^2 square of columns
- * made a boid far from its neighbours cost R^3). False when the ring is wholly outside the grid. */
+ * made a boid far from its neighbours cost R^3). The gaps to the ring's columns (x), to its y range
+ * and to its two y faces are computed once per ring, not per column and slab (they were 9% of the
+ * instructions of a forming tick: issue 23, branch form9). False when the ring is wholly outside the
+ * grid. */
 static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock *f, search *S, const int32_t c[3],
     int32_t R, const bool cone, const bool hard)
 {
@@ -37,12 +41,22 @@ static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock 
     /* which faces of the ring have cells in range */
     const bool xlo = c[0] - R >= x0 && c[0] - R <= x1, xhi = c[0] + R >= x0 && c[0] + R <= x1;
     const bool ylo = c[1] - R >= y0 && c[1] - R <= y1, yhi = c[1] + R >= y0 && c[1] + R <= y1;
+    if (z0 > z1 || x0 > x1)
+        return true;
+    const float gyc = cell_gap(g, 1, y0, y1, S->py);
+    const float gyf[2] = {cell_gap(g, 1, c[1] - R, c[1] - R, S->py), cell_gap(g, 1, c[1] + R, c[1] + R, S->py)};
+    float gxs[RING_GAPS];
+    const bool table = x1 - x0 < RING_GAPS;
+    if (table)
+        for (int32_t x = x0; x <= x1; x++)
+            gxs[x - x0] = cell_gap(g, 0, x, x, S->px);
+#define RING_GX(x) (table ? gxs[(x) - x0] : cell_gap(g, 0, (x), (x), S->px))
     for (int32_t z = z0; z <= z1; z++) {
         if (z == c[2] - R || z == c[2] + R) {
             /* a face of the ring: whole columns */
             const float gz = cell_gap(g, 2, z, z, S->pz);
             for (int32_t x = x0; x <= x1; x++)
-                T(ring_column)(f, S, x, z, y0, y1, gz, cone, hard);
+                T(ring_column)(f, S, x, z, y0, y1, RING_GX(x), gyc, gz, cone, hard);
             continue;
         }
         if (!xlo && !xhi && !ylo && !yhi) {
@@ -52,29 +66,29 @@ static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock 
         }
         const float gz = cell_gap(g, 2, z, z, S->pz);
         if (xlo)
-            T(ring_column)(f, S, c[0] - R, z, y0, y1, gz, cone, hard);
+            T(ring_column)(f, S, c[0] - R, z, y0, y1, RING_GX(c[0] - R), gyc, gz, cone, hard);
         if (ylo || yhi) {
             const int32_t xa = x0 > c[0] - R ? x0 : c[0] - R + 1, xb = x1 < c[0] + R ? x1 : c[0] + R - 1;
             for (int32_t x = xa; x <= xb; x++) {
-                const float gx = cell_gap(g, 0, x, x, S->px);
+                const float gx = RING_GX(x);
                 const float gxz = gx * gx + gz * gz;
                 if (gxz > scan_limit(S, hard))
                     continue;
-                for (int side = -1; side <= 1; side += 2) {
-                    const int32_t y = c[1] + side * R;
-                    if (y < y0 || y > y1)
+                for (int side = 0; side < 2; side++) {
+                    if (!(side ? yhi : ylo))
                         continue;
-                    const float gy = cell_gap(g, 1, y, y, S->py);
+                    const float gy = gyf[side];
                     if (gxz + gy * gy <= scan_limit(S, hard)) {
-                        const int64_t id = mur_cell_id(g, x, y, z);
+                        const int64_t id = mur_cell_id(g, x, c[1] + (side ? R : -R), z);
                         T(slice)(f, S, g->start[id], g->start[id + 1], -1.0f, cone, hard, false);
                     }
                 }
             }
         }
         if (xhi)
-            T(ring_column)(f, S, c[0] + R, z, y0, y1, gz, cone, hard);
+            T(ring_column)(f, S, c[0] + R, z, y0, y1, RING_GX(c[0] + R), gyc, gz, cone, hard);
     }
+#undef RING_GX
     return true;
 }
 

@@ -48,6 +48,7 @@ static void usage(FILE *fp)
           "                    [--density D] [--topo-k K] [--reaction-ticks R] [--reaction-hold sums|list] [--flight on|off]\n"
           "                    [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
           "                    [--crowd-max N] [--reference on|off] [--json]\n"
+          "                    [--spawn-order index|cell] [--per-tick on|off]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
           "  coincident: starling preset, every boid at one point (default 20k); crowded: starling preset\n"
@@ -75,7 +76,10 @@ static void usage(FILE *fp)
           "           ~/.cache/murmur-bench); --settle-base N: states up to N boids are settled by\n"
           "           simulation (default 20k), larger ones are copies of that side by side;\n"
           "           --settle-ticks T: ticks of that simulation (default 2500)\n"
-          "  --reference off: the starling rows without the uniform step around them (for profiles)\n",
+          "  --reference off: the starling rows without the uniform step around them (for profiles)\n"
+          "  --spawn-order cell: starling-forming from the spawn's boids renumbered along a Morton curve of\n"
+          "           their positions (another state: what the spawn's random order costs; default index)\n"
+          "  --per-tick on: each timed tick's ms, CPU ms, grid ms and candidates per boid on stderr\n",
           fp);
 }
 
@@ -215,6 +219,12 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
         } else if (!strcmp(a, "--reference")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
             o->no_reference = !strcmp(v, "off");
+        } else if (!strcmp(a, "--spawn-order")) {
+            ok = !strcmp(v, "index") || !strcmp(v, "cell");
+            o->spawn_cells = !strcmp(v, "cell");
+        } else if (!strcmp(a, "--per-tick")) {
+            ok = !strcmp(v, "on") || !strcmp(v, "off");
+            o->per_tick = !strcmp(v, "on");
         } else if (!strcmp(a, "--fallback")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
             o->fixed = !strcmp(v, "off");

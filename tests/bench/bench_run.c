@@ -100,6 +100,8 @@ bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int threads, 
         mur_flock_set_thread_fallback(f, !o->fixed);
         mur_flock_set_metrics(f, o->metrics);
         crowd_place(f, sc, n);
+        if (forming && o->spawn_cells)
+            bench_spawn_by_cell(f);
         if (settled)
             for (int32_t i = 0; i < n; i++)
                 mur_flock_set_boid(f, i, st->pos + 3 * (size_t)i, st->vel + 3 * (size_t)i, 0);
@@ -116,6 +118,9 @@ bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int threads, 
             ts[k] = t[k] - s.metrics_ms;
             csum += s.candidates_per_boid;
             usum += s.threads_used;
+            if (o->per_tick)
+                fprintf(stderr, "%s n=%d tick %d: ms %.3f cpu_ms %.3f grid_ms %.3f candidates %.1f load %.2f\n",
+                        SC_NAME[sc], (int)n, warm + i, t[k], tc[k], s.grid_ms, s.candidates_per_boid, loadavg());
         }
         if (rep == 0) {
             const double hwm = bench_status_bytes("VmHWM"), rss = bench_status_bytes("VmRSS");
