@@ -211,8 +211,8 @@ static float nearest_gap(const mur_flock *f, const boid_in *b, const int32_t *sl
     return len3(q);
 }
 
-void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
-                     int stride, int n)
+static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
+                               int stride, int n)
 {
     const mur_flock_def *d = s->def;
     const mur_falcon *F = &f->falcon;
@@ -462,26 +462,40 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     }
 }
 
-int32_t mur_escape_publish(mur_flock *f, const mur_step *s)
+/* Bird i's state into the view (esc) and what a neighbour may copy next tick (ecopy: an escape that
+ * will then have lasted the latency, F->copy_latency ticks). Written by the thread that updates the
+ * bird, after its escape this tick; the neighbours read the snapshot (sesc) taken before the pass. */
+static inline void publish(mur_flock *f, const mur_flock_def *d, int32_t i)
 {
-    /* the birds' states into the view, and what a neighbour may copy next tick: an escape that will
-     * then have lasted the latency */
-    const uint32_t L = latency_ticks(s->def);
-    const bool flight = s->def->escape_copy_flight;
-    const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
-    int32_t alarmed = 0;
-    for (int32_t i = 0; i < f->n; i++) {
-        const uint32_t ts = f->erow[i].ts;
-        const uint8_t e = (uint8_t)(ts & 15u);
-        const int k = e & 7;
-        const bool escaping = k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
-        const uint32_t age = (next - (ts >> TS_SHIFT)) & TS_MASK;
-        /* a bird fleeing the falcon's path publishes its flight to copy (escape_copy_flight) */
-        const uint8_t pub = flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u)) : e;
-        f->esc[i] = e;
-        /* a quiet turn (escape_alarm_speed) is not copied */
-        f->ecopy[i] = escaping && !(ts & QUIET) && age >= L ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
-        alarmed += escaping;
+    const uint32_t ts = f->erow[i].ts;
+    const uint8_t e = (uint8_t)(ts & 15u);
+    const int k = e & 7;
+    f->esc[i] = e;
+    if (!(k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP) || (ts & QUIET)) {
+        /* calm, refractory, or a quiet turn (escape_alarm_speed): not copied */
+        f->ecopy[i] = 0;
+        return;
     }
-    return alarmed;
+    const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
+    const uint32_t age = (next - (ts >> TS_SHIFT)) & TS_MASK;
+    /* a bird fleeing the falcon's path publishes its flight to copy (escape_copy_flight) */
+    const uint8_t pub = d->escape_copy_flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u)) : e;
+    f->ecopy[i] = age >= f->falcon.copy_latency ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
+}
+
+void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
+                     int stride, int n)
+{
+    escape_step(f, s, i, b, slot, stride, n);
+    publish(f, s->def, i);
+}
+
+void mur_escape_publish_one(mur_flock *f, const mur_step *s, int32_t i)
+{
+    publish(f, s->def, i);
+}
+
+uint32_t mur_escape_latency(const mur_flock_def *d)
+{
+    return latency_ticks(d);
 }

@@ -49,7 +49,7 @@ typedef struct mur_falcon {
     float nearest;             ///< distance to the nearest flying bird at the start of the tick, m (INFINITY: none)
     float fov_cos;             ///< cos of half escape_fov (the prey's field of view), set by the plan each tick
     int32_t caught;            ///< the bird caught this tick (removed at commit with falcon_remove), -1 none
-    int32_t alarmed;           ///< birds escaping (state 1..4) after the last tick
+    uint32_t copy_latency;     ///< escape_latency in ticks, set by the plan for the tick's escapes
     int32_t wave_first;        ///< the first bird alarmed in the current attack, -1 none
     float wave_first_pos[3];   ///< its position when it was alarmed
     uint64_t wave_first_tick;  ///< and the tick
