@@ -224,7 +224,13 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
     const float r2 = dot3(r, r);
     const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
-    const float rv[3] = {F->vel[0] - b->vx, F->vel[1] - b->vy, F->vel[2] - b->vz};
+    /* the falcon's velocity relative to the bird: only read when the falcon is near */
+    float rv[3] = {0.0f, 0.0f, 0.0f};
+    if (near) {
+        rv[0] = F->vel[0] - b->vx;
+        rv[1] = F->vel[1] - b->vy;
+        rv[2] = F->vel[2] - b->vz;
+    }
     const bool loom = near && looming(d, r, r2, rv);
     /* the falcon's path through the flock (the path event): how near it came to each bird in the attack,
      * and each bird's nearest neighbour at the attack's first tick and PATH_AFTER ticks after its end */
@@ -483,9 +489,38 @@ static inline void publish(mur_flock *f, const mur_flock_def *d, int32_t i)
     f->ecopy[i] = age >= f->falcon.copy_latency ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
 }
 
+/* The common case, most birds on most ticks: a calm bird with the falcon not within escape_radius
+ * (or not attacking) and no neighbour's escape to copy, on a tick that takes no path_nn. It only
+ * keeps how near the attacking falcon came (path_d2) and has no escape; false when escape_step must
+ * run (what it did here, escape_step does the same again). */
+static inline bool calm(mur_flock *f, int32_t i, const boid_in *b, const int32_t *slot, int stride, int n)
+{
+    const mur_falcon *F = &f->falcon;
+    mur_esc_row *row = &f->erow[i];
+    if ((row->ts & 7u) != MUR_ESCAPE_CALM || F->esc_path_tick)
+        return false;
+    if (F->esc_attacking) {
+        const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
+        const float r2 = dot3(r, r);
+        if (r2 < f->path_d2[i])
+            f->path_d2[i] = r2;
+        if (r2 < F->esc_r2)
+            return false;
+    }
+    for (int m = 0; m < n; m++)
+        if (f->sesc[slot[m * stride]])
+            return false;
+    row->acc[0] = row->acc[1] = row->acc[2] = 0.0f;
+    f->esc[i] = (uint8_t)(row->ts & 15u);
+    f->ecopy[i] = 0;
+    return true;
+}
+
 void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n)
 {
+    if (calm(f, i, b, slot, stride, n))
+        return;
     escape_step(f, s, i, b, slot, stride, n);
     publish(f, s->def, i);
 }

@@ -213,7 +213,7 @@ static float stoop_speed(const mur_flock_def *d, const float *v, float sp)
     return d->falcon_attack_speed * (1.0f + d->falcon_stoop * down);
 }
 
-void mur_falcon_plan(mur_flock *f, const mur_step *s)
+static void plan(mur_flock *f, const mur_step *s)
 {
     const mur_flock_def *d = s->def;
     mur_falcon *F = &f->falcon;
@@ -385,6 +385,19 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
     F->phase_next = next;
 }
 
+
+void mur_falcon_plan(mur_flock *f, const mur_step *s)
+{
+    plan(f, s);
+    /* what each bird's escape in the pass reads of the falcon (escape.c): the phase is the tick's (the
+     * plan's next one is committed after the pass), the ticks as the plan left them */
+    mur_falcon *F = &f->falcon;
+    const mur_flock_def *d = s->def;
+    F->esc_attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+    F->esc_path_tick = (F->phase == MUR_FALCON_APPROACH && f->tick == F->attack_tick + 1) ||
+                       (F->phase == MUR_FALCON_RETREAT && f->tick == F->end_tick + mur_path_after(d));
+    F->esc_r2 = d->escape_radius * d->escape_radius;
+}
 
 /* ---------------------------------------------------------------- commit */
 

@@ -44,30 +44,51 @@ static inline void take_prey(mur_scan *P, int32_t i, float d2)
 static void scan_chunk(const mur_flock *f, const float *fp, bool nearest, bool speed, int32_t lo, int32_t hi,
                        mur_scan *P)
 {
+    /* the sums in locals (P's fields could alias the positions for the compiler) */
+    double sx = 0, sy = 0, sz = 0, vx = 0, vy = 0, vz = 0, sp = 0;
+    int32_t flying = 0, near_i = -1;
+    float near_d2 = INFINITY, last = INFINITY; /* the list's last distance once it is full */
+    bool full = false;
     memset(P, 0, sizeof *P);
-    P->near_i = -1;
-    P->near_d2 = INFINITY;
+    const float *restrict pos = f->pos, *restrict vel = f->vel;
+    const int32_t *restrict perch = f->perch;
     for (int32_t i = lo; i < hi; i++) {
-        if (f->perch[i] > 0)
+        if (perch[i] > 0)
             continue;
-        const float *p = f->pos + 3 * (size_t)i, *v = f->vel + 3 * (size_t)i;
-        for (int c = 0; c < 3; c++) {
-            P->sum[c] += p[c];
-            P->vs[c] += v[c];
-        }
+        const float *p = pos + 3 * (size_t)i, *v = vel + 3 * (size_t)i;
+        sx += p[0];
+        sy += p[1];
+        sz += p[2];
+        vx += v[0];
+        vy += v[1];
+        vz += v[2];
         if (speed)
-            P->speed += sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        P->flying++;
+            sp += sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        flying++;
         if (!nearest)
             continue;
         const float r[3] = {p[0] - fp[0], p[1] - fp[1], p[2] - fp[2]};
         const float d2 = dot3(r, r);
-        if (d2 < P->near_d2) {
-            P->near_d2 = d2;
-            P->near_i = i;
+        if (d2 < near_d2) {
+            near_d2 = d2;
+            near_i = i;
         }
-        take_prey(P, i, d2);
+        if (!full || d2 < last) {
+            take_prey(P, i, d2);
+            full = P->nprey == MUR_SCAN_PREY;
+            last = P->prey_d2[P->nprey - 1];
+        }
     }
+    P->sum[0] = sx;
+    P->sum[1] = sy;
+    P->sum[2] = sz;
+    P->vs[0] = vx;
+    P->vs[1] = vy;
+    P->vs[2] = vz;
+    P->speed = sp;
+    P->flying = flying;
+    P->near_i = near_i;
+    P->near_d2 = near_d2;
 }
 
 void mur_falcon_scan(const mur_flock *f, int threads, bool nearest, bool speed, mur_scan *out)

@@ -50,6 +50,9 @@ typedef struct mur_falcon {
     float fov_cos;             ///< cos of half escape_fov (the prey's field of view), set by the plan each tick
     int32_t caught;            ///< the bird caught this tick (removed at commit with falcon_remove), -1 none
     uint32_t copy_latency;     ///< escape_latency in ticks, set by the plan for the tick's escapes
+    bool esc_attacking;        ///< set by the plan for the tick's escapes (escape.c's calm path): attacking,
+    bool esc_path_tick;        ///< a tick on which each bird's nearest neighbour goes into path_nn,
+    float esc_r2;              ///< and escape_radius squared
     int32_t wave_first;        ///< the first bird alarmed in the current attack, -1 none
     float wave_first_pos[3];   ///< its position when it was alarmed
     uint64_t wave_first_tick;  ///< and the tick
