@@ -219,11 +219,11 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     mur_esc_row *row = &f->erow[i];
     uint32_t e = row->ts & 15u, fled = row->ts & FLEE, quiet = row->ts & QUIET;
     int kind = (int)(e & 7u);
-    const uint32_t now = (uint32_t)f->tick & TS_MASK;
-    const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+    const uint32_t now = F->esc_now;
+    const bool attacking = F->esc_attacking;
     const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
     const float r2 = dot3(r, r);
-    const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
+    const bool near = attacking && r2 < F->esc_r2;
     /* the falcon's velocity relative to the bird: only read when the falcon is near */
     float rv[3] = {0.0f, 0.0f, 0.0f};
     if (near) {
@@ -278,13 +278,19 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
         perceive(f, d, b, slot, stride, n, r, r2, &sees, &among);
     const bool flee = loom && (sees || among);
     const float v[3] = {b->vx, b->vy, b->vz};
-    const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
-    const float side[3] = {hv > 0.0f ? -v[2] / hv : 0.0f, 0.0f, hv > 0.0f ? v[0] / hv : 0.0f};
+    /* the bird's horizontal left (its turns and zig-zags, and which side the falcon is on): only for a
+     * calm bird (it may start) and a turn or zig-zag */
+    float side[3] = {0.0f, 0.0f, 0.0f};
+    if (kind == MUR_ESCAPE_CALM || kind == MUR_ESCAPE_ZIGZAG || kind == MUR_ESCAPE_TURN) {
+        const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
+        side[0] = hv > 0.0f ? -v[2] / hv : 0.0f;
+        side[2] = hv > 0.0f ? v[0] / hv : 0.0f;
+    }
     /* with escape_copy_fade, an alarm's strength (0..255): the looming rate's share of escape_flee_loom for a
      * bird that sees the falcon (a slow or far falcon alarms weakly), its neighbour's less the fade for a
      * copier; a neighbour whose strength is spent is not copied, and the manoeuvre's acceleration is its
      * strength's share of escape_accel */
-    const int fade = d->escape_copy_fade > 0.0f ? (int)(d->escape_copy_fade * 255.0f + 0.5f) : 0;
+    const int fade = F->esc_fade;
     int strength = 255;
     bool flight = false; /* a copy of a neighbour's flight from the falcon's path */
     if (kind == MUR_ESCAPE_CALM) {
@@ -530,7 +536,15 @@ void mur_escape_publish_one(mur_flock *f, const mur_step *s, int32_t i)
     publish(f, s->def, i);
 }
 
-uint32_t mur_escape_latency(const mur_flock_def *d)
+void mur_escape_prepare(mur_flock *f, const mur_step *s)
 {
-    return latency_ticks(d);
+    mur_falcon *F = &f->falcon;
+    const mur_flock_def *d = s->def;
+    F->copy_latency = latency_ticks(d);
+    F->esc_now = (uint32_t)f->tick & TS_MASK;
+    F->esc_attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+    F->esc_path_tick = (F->phase == MUR_FALCON_APPROACH && f->tick == F->attack_tick + 1) ||
+                       (F->phase == MUR_FALCON_RETREAT && f->tick == F->end_tick + mur_path_after(d));
+    F->esc_r2 = d->escape_radius * d->escape_radius;
+    F->esc_fade = d->escape_copy_fade > 0.0f ? (int)(d->escape_copy_fade * 255.0f + 0.5f) : 0;
 }

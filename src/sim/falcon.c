@@ -254,7 +254,6 @@ static void plan(mur_flock *f, const mur_step *s)
         }
     if (attacking)
         F->nearest = near_i >= 0 ? sqrtf(near_d2) : INFINITY;
-    F->copy_latency = mur_escape_latency(d);
     F->fov_cos = (float)cos((double)d->escape_fov * 0.5 * (MUR_TWO_PI / 360.0));
     const float amax = d->falcon_force / d->falcon_mass;
     const float dt = d->dt;
@@ -389,14 +388,9 @@ static void plan(mur_flock *f, const mur_step *s)
 void mur_falcon_plan(mur_flock *f, const mur_step *s)
 {
     plan(f, s);
-    /* what each bird's escape in the pass reads of the falcon (escape.c): the phase is the tick's (the
-     * plan's next one is committed after the pass), the ticks as the plan left them */
-    mur_falcon *F = &f->falcon;
-    const mur_flock_def *d = s->def;
-    F->esc_attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
-    F->esc_path_tick = (F->phase == MUR_FALCON_APPROACH && f->tick == F->attack_tick + 1) ||
-                       (F->phase == MUR_FALCON_RETREAT && f->tick == F->end_tick + mur_path_after(d));
-    F->esc_r2 = d->escape_radius * d->escape_radius;
+    /* what each bird's escape in the pass reads of the falcon, once for the tick (escape.c): the phase is
+     * the tick's (the plan's next one is committed after the pass), the ticks as the plan left them */
+    mur_escape_prepare(f, s);
 }
 
 /* ---------------------------------------------------------------- commit */

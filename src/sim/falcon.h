@@ -80,8 +80,10 @@ int32_t mur_path_burst(const float *d2, const float *nn, int32_t n, double out[2
 /// that will then have lasted escape_latency), from its escape row: for a boid whose escape did not run
 /// this tick (perched). mur_escape_boid publishes its boid itself.
 void mur_escape_publish_one(mur_flock *f, const struct mur_step *s, int32_t i);
-/// escape_latency in whole ticks, at least 1 (the plan keeps it in the falcon for the tick).
-uint32_t mur_escape_latency(const mur_flock_def *d);
+/// What each bird's escape reads of the falcon and the parameters, once a tick, into f->falcon (after
+/// the plan, before the pass): escape_latency in ticks, the tick, whether it attacks, whether the tick
+/// takes the path's nearest neighbours, escape_radius squared, escape_copy_fade in 1/255.
+void mur_escape_prepare(mur_flock *f, const struct mur_step *s);
 /// The falcon's metrics of the current state into st (falcon_distance, alarmed, falcon_state).
 void mur_falcon_measure(const mur_flock *f, mur_stats *st);
 /// Make the planned falcon state the current one; remove the caught bird
