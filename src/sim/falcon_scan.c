@@ -20,10 +20,23 @@
 /* Birds from which a pass runs on more than one thread (a parallel region costs a few microseconds). */
 #define SCAN_PAR_MIN 8192
 
-static int32_t chunk_size(int32_t n)
+/* Run fn on each chunk of the n birds (chunk c: birds [lo, hi)) on up to threads threads; the chunks
+ * (at most SCAN_CHUNKS) depend on n only. Returns their number. */
+static int each_chunk(int32_t n, int threads, void (*fn)(int c, int32_t lo, int32_t hi, void *ctx), void *ctx)
 {
-    const int32_t c = (n + SCAN_CHUNKS - 1) / SCAN_CHUNKS;
-    return c > SCAN_CHUNK_MIN ? c : SCAN_CHUNK_MIN;
+    const int32_t c0 = (n + SCAN_CHUNKS - 1) / SCAN_CHUNKS;
+    const int32_t cs = c0 > SCAN_CHUNK_MIN ? c0 : SCAN_CHUNK_MIN;
+    const int nc = n > 0 ? (int)((n + cs - 1) / cs) : 0;
+    const int nt = n >= SCAN_PAR_MIN && threads > 1 ? (threads < nc ? threads : nc) : 1;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
+    for (int c = 0; c < nc; c++) {
+        const int32_t lo = (int32_t)c * cs, hi = lo + cs < n ? lo + cs : n;
+        fn(c, lo, hi, ctx);
+    }
+    return nc;
 }
 
 /* Bird i (squared distance d2) into the sorted list of at most MUR_SCAN_PREY nearest, index order on
@@ -91,21 +104,24 @@ static void scan_chunk(const mur_flock *f, const float *fp, bool nearest, bool s
     P->near_d2 = near_d2;
 }
 
+typedef struct scan_ctx {
+    const mur_flock *f;
+    float fp[3];
+    bool nearest, speed;
+    mur_scan *part;
+} scan_ctx;
+
+static void scan_fn(int c, int32_t lo, int32_t hi, void *ctx)
+{
+    const scan_ctx *x = ctx;
+    scan_chunk(x->f, x->fp, x->nearest, x->speed, lo, hi, &x->part[c]);
+}
+
 void mur_falcon_scan(const mur_flock *f, int threads, bool nearest, bool speed, mur_scan *out)
 {
-    const int32_t n = f->n, cs = chunk_size(n);
-    const int nc = n > 0 ? (int)((n + cs - 1) / cs) : 0;
     mur_scan part[SCAN_CHUNKS];
-    const float fp[3] = {f->falcon.pos[0], f->falcon.pos[1], f->falcon.pos[2]};
-    const int nt = n >= SCAN_PAR_MIN && threads > 1 ? (threads < nc ? threads : nc) : 1;
-    (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-#endif
-    for (int c = 0; c < nc; c++) {
-        const int32_t lo = (int32_t)c * cs, hi = lo + cs < n ? lo + cs : n;
-        scan_chunk(f, fp, nearest, speed, lo, hi, &part[c]);
-    }
+    scan_ctx x = {f, {f->falcon.pos[0], f->falcon.pos[1], f->falcon.pos[2]}, nearest, speed, part};
+    const int nc = each_chunk(f->n, threads, scan_fn, &x);
     /* combined in chunk order: the sums chunk by chunk, the nearest bird the first of the nearest, the
      * nearest prey each chunk's in index order */
     memset(out, 0, sizeof *out);
@@ -155,22 +171,27 @@ static int32_t cone_chunk(const mur_flock *f, const mur_flock_def *d, float cos_
     return pick;
 }
 
+typedef struct cone_ctx {
+    const mur_flock *f;
+    const mur_flock_def *d;
+    float cos_lock, lr2;
+    int32_t *pick;
+    float *best;
+} cone_ctx;
+
+static void cone_fn(int c, int32_t lo, int32_t hi, void *ctx)
+{
+    const cone_ctx *x = ctx;
+    x->best[c] = 0.0f;
+    x->pick[c] = cone_chunk(x->f, x->d, x->cos_lock, x->lr2, lo, hi, &x->best[c]);
+}
+
 int32_t mur_falcon_cone(const mur_flock *f, const mur_flock_def *d, int threads, float cos_lock, float lr2)
 {
-    const int32_t n = f->n, cs = chunk_size(n);
-    const int nc = n > 0 ? (int)((n + cs - 1) / cs) : 0;
     int32_t pick[SCAN_CHUNKS];
     float best[SCAN_CHUNKS];
-    const int nt = n >= SCAN_PAR_MIN && threads > 1 ? (threads < nc ? threads : nc) : 1;
-    (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-#endif
-    for (int c = 0; c < nc; c++) {
-        const int32_t lo = (int32_t)c * cs, hi = lo + cs < n ? lo + cs : n;
-        best[c] = 0.0f;
-        pick[c] = cone_chunk(f, d, cos_lock, lr2, lo, hi, &best[c]);
-    }
+    cone_ctx x = {f, d, cos_lock, lr2, pick, best};
+    const int nc = each_chunk(f->n, threads, cone_fn, &x);
     int32_t out = -1;
     float b = 0.0f;
     for (int c = 0; c < nc; c++)
