@@ -170,6 +170,34 @@ static void falcon_deterministic(void **st)
     assert_true(c[0] == c[1]);
 }
 
+/* At 12,000 birds the falcon's passes over the flock run on the step's threads (falcon_scan.c) and each
+ * bird publishes its own escape in the pass: the same state on 1, 2 and 3 threads while the falcon
+ * attacks and the alarm spreads. */
+static void falcon_deterministic_large(void **st)
+{
+    (void)st;
+    uint64_t ref = 0;
+    for (int threads = 1; threads <= 3; threads++) {
+        mur_flock_def d = starling(12000);
+        d.falcon = true;
+        d.falcon_setup = 10.0f;
+        mur_flock *f = make(&d);
+        mur_flock_set_threads(f, threads);
+        run(f, 60, NULL);
+        const mur_view v = mur_flock_view(f);
+        int alarmed = 0;
+        for (int32_t i = 0; i < v.boids; i++)
+            alarmed += v.escape[i] != MUR_ESCAPE_CALM;
+        assert_true(alarmed > 0);
+        const uint64_t h = mur_flock_hash(f);
+        if (threads == 1)
+            ref = h;
+        else if (h != ref)
+            fail_msg("%d threads: %016llx, 1 thread %016llx", threads, (unsigned long long)h, (unsigned long long)ref);
+        mur_flock_destroy(f);
+    }
+}
+
 static void all_finite(const mur_flock *f)
 {
     const mur_view v = mur_flock_view(f);
@@ -599,6 +627,7 @@ int main(void)
         cmocka_unit_test(falcon_finite),     cmocka_unit_test(falcon_bad_values), cmocka_unit_test(falcon_live), cmocka_unit_test(falcon_alarm_spreads), cmocka_unit_test(falcon_copy_speed_spacing), cmocka_unit_test(falcon_copy_fades), cmocka_unit_test(falcon_alarm_speed),
         cmocka_unit_test(falcon_flee_parts), cmocka_unit_test(falcon_flee_looms),
         cmocka_unit_test(falcon_stoops),
+        cmocka_unit_test(falcon_deterministic_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

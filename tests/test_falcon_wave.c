@@ -2,6 +2,7 @@
  * speed is known by hand: one front per detector, copied birds only. */
 #include "util.h"
 #include "falcon.h"
+#include "falcon_scan.h"
 #include "flock_impl.h"
 
 /* Two fronts: detector A at x = 0 alarmed at tick 0, detector B at x = 100 alarmed at tick 150 (3 s
@@ -184,6 +185,101 @@ static void falcon_path_burst(void **st)
     assert_true(b[0] == 0.0);
 }
 
+/* The falcon's passes over the flock on several threads (mur_falcon_scan, mur_falcon_cone,
+ * falcon_scan.c): 20,000 birds (5 chunks) on whole-metre positions (the double sums exact whatever the
+ * order) with many at the same distance from the falcon across the chunks' boundaries, some perched:
+ * the sums, the nearest bird, the 16 nearest (index order on ties) and the bird in the lock-on cone are
+ * those of one pass in index order, on 1, 2 and 3 threads. */
+static void falcon_scan_chunks(void **st)
+{
+    (void)st;
+    mur_flock_def d;
+    assert_true(mur_def_preset(&d, "starling", NULL));
+    d.boids = 20000;
+    d.falcon = true;
+    mur_flock *f = make(&d);
+    const int32_t n = f->n;
+    assert_int_equal(n, 20000);
+    f->falcon.pos[0] = f->falcon.pos[1] = f->falcon.pos[2] = 0.0f;
+    f->falcon.vel[0] = 20.0f; /* heading +x */
+    f->falcon.vel[1] = f->falcon.vel[2] = 0.0f;
+    for (int32_t i = 0; i < n; i++) {
+        /* distances 3..12 m on the axes, ties every 10 birds; the far ones 50+ m */
+        const float r = i % 997 == 0 ? (float)(3 + (i / 997) % 10) : (float)(50 + i % 200);
+        const int axis = i % 3;
+        float *p = f->pos + 3 * (size_t)i, *v = f->vel + 3 * (size_t)i;
+        p[0] = p[1] = p[2] = 0.0f;
+        p[axis] = (i / 3) % 2 ? -r : r;
+        v[0] = (float)(i % 7);
+        v[1] = -(float)(i % 5);
+        v[2] = 1.0f;
+        f->perch[i] = i % 4093 == 1 ? 5 : 0; /* a few perched (not counted) */
+    }
+    f->perch[4096 * 2] = 3; /* one at a chunk's first bird */
+    /* the reference: one pass in index order (falcon.c before the passes were split) */
+    double sum[3] = {0, 0, 0}, vs[3] = {0, 0, 0};
+    int32_t flying = 0, near_i = -1, prey[MUR_SCAN_PREY], nprey = 0, pick = -1;
+    float near_d2 = INFINITY, prey_d2[MUR_SCAN_PREY], best = 0.0f;
+    const float lr2 = 100.0f, cos_lock = cosf(22.5f * 3.14159265f / 180.0f);
+    for (int32_t i = 0; i < n; i++) {
+        if (f->perch[i] > 0)
+            continue;
+        const float *p = f->pos + 3 * (size_t)i;
+        for (int c = 0; c < 3; c++) {
+            sum[c] += p[c];
+            vs[c] += f->vel[3 * (size_t)i + c];
+        }
+        flying++;
+        const float d2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+        if (d2 < near_d2) {
+            near_d2 = d2;
+            near_i = i;
+        }
+        if (nprey < MUR_SCAN_PREY || d2 < prey_d2[nprey - 1]) {
+            int k = nprey < MUR_SCAN_PREY ? nprey++ : MUR_SCAN_PREY - 1;
+            for (; k > 0 && prey_d2[k - 1] > d2; k--) {
+                prey_d2[k] = prey_d2[k - 1];
+                prey[k] = prey[k - 1];
+            }
+            prey_d2[k] = d2;
+            prey[k] = i;
+        }
+        if (d2 < lr2 && p[0] * 20.0f >= cos_lock * sqrtf(d2) * 20.0f) {
+            const float score = -d2; /* falcon_target nearest */
+            if (pick < 0 || score > best) {
+                pick = i;
+                best = score;
+            }
+        }
+    }
+    assert_true(near_i >= 0 && pick >= 0 && nprey == MUR_SCAN_PREY);
+    d.falcon_target = MUR_FALCON_NEAREST;
+    for (int threads = 1; threads <= 3; threads++) {
+        mur_scan S;
+        mur_falcon_scan(f, threads, true, true, &S);
+        assert_int_equal(S.flying, flying);
+        for (int c = 0; c < 3; c++) {
+            assert_true(S.sum[c] == sum[c]);
+            assert_true(S.vs[c] == vs[c]);
+        }
+        assert_true(S.speed > 0.0);
+        assert_int_equal(S.near_i, near_i);
+        assert_true(S.near_d2 == near_d2);
+        assert_int_equal(S.nprey, nprey);
+        for (int k = 0; k < nprey; k++) {
+            assert_int_equal(S.prey[k], prey[k]);
+            assert_true(S.prey_d2[k] == prey_d2[k]);
+        }
+        assert_int_equal(mur_falcon_cone(f, &d, threads, cos_lock, lr2), pick);
+        /* without the nearest birds: the sums alone */
+        mur_scan T;
+        mur_falcon_scan(f, threads, false, false, &T);
+        assert_int_equal(T.flying, flying);
+        assert_true(T.sum[0] == sum[0] && T.near_i == -1 && T.nprey == 0 && T.speed == 0.0);
+    }
+    mur_flock_destroy(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +288,7 @@ int main(void)
         cmocka_unit_test(falcon_wave_group_frame),
         cmocka_unit_test(falcon_burst_local),
         cmocka_unit_test(falcon_path_burst),
+        cmocka_unit_test(falcon_scan_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,20 +211,26 @@ static float nearest_gap(const mur_flock *f, const boid_in *b, const int32_t *sl
     return len3(q);
 }
 
-void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
-                     int stride, int n)
+static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
+                               int stride, int n)
 {
     const mur_flock_def *d = s->def;
     const mur_falcon *F = &f->falcon;
     mur_esc_row *row = &f->erow[i];
     uint32_t e = row->ts & 15u, fled = row->ts & FLEE, quiet = row->ts & QUIET;
     int kind = (int)(e & 7u);
-    const uint32_t now = (uint32_t)f->tick & TS_MASK;
-    const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+    const uint32_t now = F->esc_now;
+    const bool attacking = F->esc_attacking;
     const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
     const float r2 = dot3(r, r);
-    const bool near = attacking && r2 < d->escape_radius * d->escape_radius;
-    const float rv[3] = {F->vel[0] - b->vx, F->vel[1] - b->vy, F->vel[2] - b->vz};
+    const bool near = attacking && r2 < F->esc_r2;
+    /* the falcon's velocity relative to the bird: only read when the falcon is near */
+    float rv[3] = {0.0f, 0.0f, 0.0f};
+    if (near) {
+        rv[0] = F->vel[0] - b->vx;
+        rv[1] = F->vel[1] - b->vy;
+        rv[2] = F->vel[2] - b->vz;
+    }
     const bool loom = near && looming(d, r, r2, rv);
     /* the falcon's path through the flock (the path event): how near it came to each bird in the attack,
      * and each bird's nearest neighbour at the attack's first tick and PATH_AFTER ticks after its end */
@@ -272,13 +278,19 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
         perceive(f, d, b, slot, stride, n, r, r2, &sees, &among);
     const bool flee = loom && (sees || among);
     const float v[3] = {b->vx, b->vy, b->vz};
-    const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
-    const float side[3] = {hv > 0.0f ? -v[2] / hv : 0.0f, 0.0f, hv > 0.0f ? v[0] / hv : 0.0f};
+    /* the bird's horizontal left (its turns and zig-zags, and which side the falcon is on): only for a
+     * calm bird (it may start) and a turn or zig-zag */
+    float side[3] = {0.0f, 0.0f, 0.0f};
+    if (kind == MUR_ESCAPE_CALM || kind == MUR_ESCAPE_ZIGZAG || kind == MUR_ESCAPE_TURN) {
+        const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
+        side[0] = hv > 0.0f ? -v[2] / hv : 0.0f;
+        side[2] = hv > 0.0f ? v[0] / hv : 0.0f;
+    }
     /* with escape_copy_fade, an alarm's strength (0..255): the looming rate's share of escape_flee_loom for a
      * bird that sees the falcon (a slow or far falcon alarms weakly), its neighbour's less the fade for a
      * copier; a neighbour whose strength is spent is not copied, and the manoeuvre's acceleration is its
      * strength's share of escape_accel */
-    const int fade = d->escape_copy_fade > 0.0f ? (int)(d->escape_copy_fade * 255.0f + 0.5f) : 0;
+    const int fade = F->esc_fade;
     int strength = 255;
     bool flight = false; /* a copy of a neighbour's flight from the falcon's path */
     if (kind == MUR_ESCAPE_CALM) {
@@ -462,26 +474,77 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
     }
 }
 
-int32_t mur_escape_publish(mur_flock *f, const mur_step *s)
+/* Bird i's state into the view (esc) and what a neighbour may copy next tick (ecopy: an escape that
+ * will then have lasted the latency, F->copy_latency ticks). Written by the thread that updates the
+ * bird, after its escape this tick; the neighbours read the snapshot (sesc) taken before the pass. */
+static inline void publish(mur_flock *f, const mur_flock_def *d, int32_t i)
 {
-    /* the birds' states into the view, and what a neighbour may copy next tick: an escape that will
-     * then have lasted the latency */
-    const uint32_t L = latency_ticks(s->def);
-    const bool flight = s->def->escape_copy_flight;
-    const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
-    int32_t alarmed = 0;
-    for (int32_t i = 0; i < f->n; i++) {
-        const uint32_t ts = f->erow[i].ts;
-        const uint8_t e = (uint8_t)(ts & 15u);
-        const int k = e & 7;
-        const bool escaping = k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP;
-        const uint32_t age = (next - (ts >> TS_SHIFT)) & TS_MASK;
-        /* a bird fleeing the falcon's path publishes its flight to copy (escape_copy_flight) */
-        const uint8_t pub = flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u)) : e;
-        f->esc[i] = e;
-        /* a quiet turn (escape_alarm_speed) is not copied */
-        f->ecopy[i] = escaping && !(ts & QUIET) && age >= L ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
-        alarmed += escaping;
+    const uint32_t ts = f->erow[i].ts;
+    const uint8_t e = (uint8_t)(ts & 15u);
+    const int k = e & 7;
+    f->esc[i] = e;
+    if (!(k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP) || (ts & QUIET)) {
+        /* calm, refractory, or a quiet turn (escape_alarm_speed): not copied */
+        f->ecopy[i] = 0;
+        return;
     }
-    return alarmed;
+    const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
+    const uint32_t age = (next - (ts >> TS_SHIFT)) & TS_MASK;
+    /* a bird fleeing the falcon's path publishes its flight to copy (escape_copy_flight) */
+    const uint8_t pub = d->escape_copy_flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u)) : e;
+    f->ecopy[i] = age >= f->falcon.copy_latency ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
+}
+
+/* The common case, most birds on most ticks: a calm bird with the falcon not within escape_radius
+ * (or not attacking) and no neighbour's escape to copy, on a tick that takes no path_nn. It only
+ * keeps how near the attacking falcon came (path_d2) and has no escape; false when escape_step must
+ * run (what it did here, escape_step does the same again). */
+static inline bool calm(mur_flock *f, int32_t i, const boid_in *b, const int32_t *slot, int stride, int n)
+{
+    const mur_falcon *F = &f->falcon;
+    mur_esc_row *row = &f->erow[i];
+    if ((row->ts & 7u) != MUR_ESCAPE_CALM || F->esc_path_tick)
+        return false;
+    if (F->esc_attacking) {
+        const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
+        const float r2 = dot3(r, r);
+        if (r2 < f->path_d2[i])
+            f->path_d2[i] = r2;
+        if (r2 < F->esc_r2)
+            return false;
+    }
+    for (int m = 0; m < n; m++)
+        if (f->sesc[slot[m * stride]])
+            return false;
+    row->acc[0] = row->acc[1] = row->acc[2] = 0.0f;
+    f->esc[i] = (uint8_t)(row->ts & 15u);
+    f->ecopy[i] = 0;
+    return true;
+}
+
+void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
+                     int stride, int n)
+{
+    if (calm(f, i, b, slot, stride, n))
+        return;
+    escape_step(f, s, i, b, slot, stride, n);
+    publish(f, s->def, i);
+}
+
+void mur_escape_publish_one(mur_flock *f, const mur_step *s, int32_t i)
+{
+    publish(f, s->def, i);
+}
+
+void mur_escape_prepare(mur_flock *f, const mur_step *s)
+{
+    mur_falcon *F = &f->falcon;
+    const mur_flock_def *d = s->def;
+    F->copy_latency = latency_ticks(d);
+    F->esc_now = (uint32_t)f->tick & TS_MASK;
+    F->esc_attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+    F->esc_path_tick = (F->phase == MUR_FALCON_APPROACH && f->tick == F->attack_tick + 1) ||
+                       (F->phase == MUR_FALCON_RETREAT && f->tick == F->end_tick + mur_path_after(d));
+    F->esc_r2 = d->escape_radius * d->escape_radius;
+    F->esc_fade = d->escape_copy_fade > 0.0f ? (int)(d->escape_copy_fade * 255.0f + 0.5f) : 0;
 }

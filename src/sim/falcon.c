@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "falcon.h"
+#include "falcon_scan.h"
 
 #include "core.h"
 #include "flock_impl.h"
@@ -14,7 +15,7 @@
 #define FALCON_TAU 0.5f
 /* The approach steers at the centroid of the falcon's nearest prey (StarDisplay), this many birds: in
  * a flock of several groups the nearest one, not the empty middle between them. */
-#define NEAREST_PREY 16
+#define NEAREST_PREY MUR_SCAN_PREY
 
 bool mur_falcon_switch(mur_flock *f, bool on, mur_error *err)
 {
@@ -212,58 +213,33 @@ static float stoop_speed(const mur_flock_def *d, const float *v, float sp)
     return d->falcon_attack_speed * (1.0f + d->falcon_stoop * down);
 }
 
-void mur_falcon_plan(mur_flock *f, const mur_step *s)
+static void plan(mur_flock *f, const mur_step *s)
 {
     const mur_flock_def *d = s->def;
     mur_falcon *F = &f->falcon;
     F->nevents = 0;
     F->caught = -1;
-    /* the flock's centre and mean velocity (flying boids, index order), the nearest bird, and the
-     * lock-on candidates in the cone */
-    double sum[3] = {0, 0, 0}, vs[3] = {0, 0, 0}, speed = 0.0;
-    int32_t flying = 0, near_i = -1;
-    float near_d2 = INFINITY;
-    int32_t prey[NEAREST_PREY];
-    float prey_d2[NEAREST_PREY];
-    int nprey = 0;
+    /* the flock's centre and mean velocity (flying boids, index order), and while the falcon attacks
+     * the nearest bird and prey; the birds' mean speed only on the tick the wave event reads it (the
+     * end of the retreat, below); on the step's threads (falcon_scan.c) */
     const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+    const double t_phase = (double)(f->tick - F->phase_tick) * d->dt;
+    const bool want_speed = F->phase == MUR_FALCON_RETREAT && t_phase >= d->falcon_retreat;
+    mur_scan S;
+    mur_falcon_scan(f, s->threads, attacking, want_speed, &S);
+    const int32_t flying = S.flying, near_i = S.near_i, nprey = S.nprey;
+    const float near_d2 = S.near_d2;
     const float sp = len3(F->vel);
     const float cos_lock = (float)cos((double)d->falcon_lock_angle * (MUR_TWO_PI / 360.0));
     const float lr2 = d->falcon_lock_radius * d->falcon_lock_radius;
-    for (int32_t i = 0; i < f->n; i++) {
-        if (f->perch[i] > 0)
-            continue;
-        const float *p = f->pos + 3 * (size_t)i, *v = f->vel + 3 * (size_t)i;
-        for (int c = 0; c < 3; c++) {
-            sum[c] += p[c];
-            vs[c] += v[c];
-        }
-        speed += sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        flying++;
-        const float r[3] = {p[0] - F->pos[0], p[1] - F->pos[1], p[2] - F->pos[2]};
-        const float d2 = dot3(r, r);
-        if (d2 < near_d2) {
-            near_d2 = d2;
-            near_i = i;
-        }
-        if (nprey < NEAREST_PREY || d2 < prey_d2[nprey - 1]) { /* the nearest prey, sorted, index order on ties */
-            int k = nprey < NEAREST_PREY ? nprey++ : NEAREST_PREY - 1;
-            for (; k > 0 && prey_d2[k - 1] > d2; k--) {
-                prey_d2[k] = prey_d2[k - 1];
-                prey[k] = prey[k - 1];
-            }
-            prey_d2[k] = d2;
-            prey[k] = i;
-        }
-    }
     /* the centroid of the nearest prey and their mean velocity */
     float prey_c[3] = {F->centre[0], F->centre[1], F->centre[2]}, prey_v[3] = {0, 0, 0};
     if (nprey > 0) {
         double pc[3] = {0, 0, 0}, pv[3] = {0, 0, 0};
         for (int k = 0; k < nprey; k++)
             for (int c = 0; c < 3; c++) {
-                pc[c] += f->pos[3 * (size_t)prey[k] + c];
-                pv[c] += f->vel[3 * (size_t)prey[k] + c];
+                pc[c] += f->pos[3 * (size_t)S.prey[k] + c];
+                pv[c] += f->vel[3 * (size_t)S.prey[k] + c];
             }
         for (int c = 0; c < 3; c++) {
             prey_c[c] = (float)(pc[c] / nprey);
@@ -272,11 +248,12 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
     }
     if (flying > 0)
         for (int c = 0; c < 3; c++) {
-            F->centre[c] = (float)(sum[c] / flying);
-            F->centre_vel[c] = (float)(vs[c] / flying);
-            F->mean_speed = (float)(speed / flying);
+            F->centre[c] = (float)(S.sum[c] / flying);
+            F->centre_vel[c] = (float)(S.vs[c] / flying);
+            F->mean_speed = want_speed ? (float)(S.speed / flying) : F->mean_speed;
         }
-    F->nearest = near_i >= 0 ? sqrtf(near_d2) : INFINITY;
+    if (attacking)
+        F->nearest = near_i >= 0 ? sqrtf(near_d2) : INFINITY;
     F->fov_cos = (float)cos((double)d->escape_fov * 0.5 * (MUR_TWO_PI / 360.0));
     const float amax = d->falcon_force / d->falcon_mass;
     const float dt = d->dt;
@@ -289,7 +266,6 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
             set_up(f, d);
         return;
     }
-    const double t_phase = (double)(f->tick - F->phase_tick) * dt;
     const double t_attack = (double)(f->tick - F->attack_tick) * dt;
     float a[3] = {0, 0, 0};
     float top = d->falcon_speed;
@@ -317,25 +293,10 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
     if (next == MUR_FALCON_APPROACH) {
         /* lock-on: a bird in the cone (nearest, or farthest from the centre), or with centroid the
          * flock itself once a bird is within the lock radius */
-        int32_t pick = -1;
-        float best = 0.0f;
-        if (sp > 0.0f && d->falcon_target != MUR_FALCON_CENTROID) {
-            for (int32_t i = 0; i < f->n; i++) {
-                if (f->perch[i] > 0)
-                    continue;
-                const float *p = f->pos + 3 * (size_t)i;
-                const float r[3] = {p[0] - F->pos[0], p[1] - F->pos[1], p[2] - F->pos[2]};
-                const float d2 = dot3(r, r);
-                if (!(d2 < lr2) || dot3(r, F->vel) < cos_lock * sqrtf(d2) * sp)
-                    continue;
-                const float c[3] = {p[0] - F->centre[0], p[1] - F->centre[1], p[2] - F->centre[2]};
-                const float score = d->falcon_target == MUR_FALCON_NEAREST ? -d2 : dot3(c, c);
-                if (pick < 0 || score > best) {
-                    pick = i;
-                    best = score;
-                }
-            }
-        }
+        /* no bird can be in the cone while the nearest is farther than the lock radius */
+        const int32_t pick = sp > 0.0f && d->falcon_target != MUR_FALCON_CENTROID && near_d2 < lr2
+                                 ? mur_falcon_cone(f, d, s->threads, cos_lock, lr2)
+                                 : -1;
         const bool centroid_lock = d->falcon_target == MUR_FALCON_CENTROID && near_i >= 0 && near_d2 < lr2;
         if (pick >= 0 || centroid_lock) {
             next = MUR_FALCON_PURSUIT;
@@ -423,6 +384,14 @@ void mur_falcon_plan(mur_flock *f, const mur_step *s)
     F->phase_next = next;
 }
 
+
+void mur_falcon_plan(mur_flock *f, const mur_step *s)
+{
+    plan(f, s);
+    /* what each bird's escape in the pass reads of the falcon, once for the tick (escape.c): the phase is
+     * the tick's (the plan's next one is committed after the pass), the ticks as the plan left them */
+    mur_escape_prepare(f, s);
+}
 
 /* ---------------------------------------------------------------- commit */
 
@@ -629,8 +598,8 @@ void mur_falcon_commit(mur_flock *f, const mur_step *s)
         else if (F->target == F->caught)
             F->target = -1;
     }
-    /* the birds' states into the view, and what a neighbour may copy next tick (escape.c) */
-    F->alarmed = mur_escape_publish(f, s);
+    /* the birds' states into the view, and what a neighbour may copy next tick, were written by each
+     * bird's escape in the pass (escape.c; the perched birds' by the pass too) */
 }
 
 void mur_falcon_measure(const mur_flock *f, mur_stats *st)

@@ -45,7 +45,8 @@ bool mur_falcon_switch(mur_flock *f, bool on, mur_error *err);
 void mur_falcon_plan(mur_flock *f, const struct mur_step *s);
 /// Boid i's escape this tick (state b; its topological neighbours at sorted slots slot[0],
 /// slot[stride], ..., n of them; n = 0: no list, metric mode): its state advanced, detection or
-/// copying, and its escape acceleration into f->erow[i].acc. Writes boid i's escape rows only.
+/// copying, and its escape acceleration into f->erow[i].acc; then its state into the view and what a
+/// neighbour may copy next tick (esc, ecopy). Writes boid i's escape rows only.
 void mur_escape_boid(mur_flock *f, const struct mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n);
 /// The speed of the alarm fronts, m/s: over the copied birds i (tick[i] >= 0, src[i] >= 0 another bird),
@@ -75,13 +76,17 @@ static inline uint64_t mur_path_after(const mur_flock_def *d)
 /// birds the falcon came within MUR_PATH_RADIUS of (d2[i], squared), out[1] for the others (0 where none).
 /// Returns how many birds out[0] counts.
 int32_t mur_path_burst(const float *d2, const float *nn, int32_t n, double out[2]);
-/// Each bird's escape state into the view (esc) and what a neighbour may copy next tick (ecopy: an
-/// escape that will then have lasted escape_latency); returns the number of escaping birds. Called by
-/// mur_falcon_commit after the boids moved.
-int32_t mur_escape_publish(mur_flock *f, const struct mur_step *s);
+/// Boid i's escape state into the view (esc) and what a neighbour may copy next tick (ecopy: an escape
+/// that will then have lasted escape_latency), from its escape row: for a boid whose escape did not run
+/// this tick (perched). mur_escape_boid publishes its boid itself.
+void mur_escape_publish_one(mur_flock *f, const struct mur_step *s, int32_t i);
+/// What each bird's escape reads of the falcon and the parameters, once a tick, into f->falcon (after
+/// the plan, before the pass): escape_latency in ticks, the tick, whether it attacks, whether the tick
+/// takes the path's nearest neighbours, escape_radius squared, escape_copy_fade in 1/255.
+void mur_escape_prepare(mur_flock *f, const struct mur_step *s);
 /// The falcon's metrics of the current state into st (falcon_distance, alarmed, falcon_state).
 void mur_falcon_measure(const mur_flock *f, mur_stats *st);
-/// Make the planned falcon state the current one; count the alarmed birds; remove the caught bird
+/// Make the planned falcon state the current one; remove the caught bird
 /// (falcon_remove); at the end of a retreat, the wave of the attack (its speed into an event).
 void mur_falcon_commit(mur_flock *f, const struct mur_step *s);
 

@@ -49,7 +49,13 @@ typedef struct mur_falcon {
     float nearest;             ///< distance to the nearest flying bird at the start of the tick, m (INFINITY: none)
     float fov_cos;             ///< cos of half escape_fov (the prey's field of view), set by the plan each tick
     int32_t caught;            ///< the bird caught this tick (removed at commit with falcon_remove), -1 none
-    int32_t alarmed;           ///< birds escaping (state 1..4) after the last tick
+    /* set once a tick for the birds' escapes (mur_escape_prepare, escape.c) */
+    uint32_t copy_latency;     ///< escape_latency in ticks
+    uint32_t esc_now;          ///< the tick, as the escape rows keep it
+    bool esc_attacking;        ///< the falcon attacks (approach or pursuit)
+    bool esc_path_tick;        ///< each bird's nearest neighbour goes into path_nn this tick
+    float esc_r2;              ///< escape_radius squared
+    int esc_fade;              ///< escape_copy_fade in 1/255 (0: off)
     int32_t wave_first;        ///< the first bird alarmed in the current attack, -1 none
     float wave_first_pos[3];   ///< its position when it was alarmed
     uint64_t wave_first_tick;  ///< and the tick

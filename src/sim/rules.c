@@ -268,6 +268,8 @@ static void scan_boids(mur_flock *f, const tick_cfg *t, scan_job *J, int32_t klo
             if (!(f->sw[k] > MUR_W_PERCHED)) {
                 if (t->move)
                     f->perch[i]--;
+                if (t->s->escape) /* its escape does not run: its state still goes to the view (escape.c) */
+                    mur_escape_publish_one(f, t->s, i);
                 continue;
             }
             boid_in *b = &bb[nb];

@@ -37,6 +37,7 @@
 #include "topo_batch.h"
 
 #include "core.h"
+#include "falcon.h"
 #include "cores.h"
 #include "kernel.h"
 #include "react.h"
@@ -360,6 +361,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             }
             if (s->move)
                 f->perch[i]--;
+            if (s->escape) /* its escape does not run: its state still goes to the view (escape.c) */
+                mur_escape_publish_one(f, s, i);
             continue;
         }
         search_boid(&S, f, s, k);
