@@ -163,44 +163,140 @@ static void finite(void **st)
     mur_flock_destroy(g);
 }
 
-/* The starling preset with the flight on: the scalar update and every kernel path on 1 and 2
- * threads give the same state. */
+/* A bird at min_speed 2 (the starling preset's) pointed up at angle deg from level, at 2 m/s, flight
+ * on or off, flown 8 s: the time of its highest point, its height gain and its final vertical speed. */
+static void stall(float deg, bool flight, double *t_top, double *gain, double *vy_end)
+{
+    mur_flock_def d = one_bird();
+    d.flight = flight;
+    d.min_speed = 2.0f;
+    d.max_speed = 30.0f;
+    mur_flock *f = make(&d);
+    const float r = deg * 0.017453293f;
+    put(f, 0, 0, 0, 0, 2.0f * cosf(r), 2.0f * sinf(r), 0);
+    double top = 0.0;
+    *t_top = 0.0;
+    for (int t = 1; t <= 800; t++) {
+        mur_flock_step(f);
+        mur_view v = mur_flock_view(f);
+        if (v.pos[1] > top) {
+            top = v.pos[1];
+            *t_top = 0.01 * t;
+        }
+        *vy_end = v.vel[1];
+        for (int a = 0; a < 3; a++)
+            assert_true(isfinite(v.vel[a]));
+        assert_true(speed(&v, 0) >= 2.0 * (1.0 - 1e-5) && speed(&v, 0) <= 30.0 * (1.0 + 1e-5));
+    }
+    *gain = top;
+    mur_flock_destroy(f);
+}
+
+/* Stall recovery: with the flight on and min_speed 2 a bird pointed straight up or at 80 degrees
+ * stops gaining height within 2 s (gravity takes its climb; the clamp adds the missing speed on its
+ * level heading, not along its upward path), gains under 1 m and ends level or descending (the
+ * flight pulls it out of the dive it falls into). The clamp along the path (the flight off) would
+ * hold it at 2 m/s straight up: +16 m in 8 s, still climbing. */
+static void stall_recovers(void **st)
+{
+    (void)st;
+    const float angles[2] = {90.0f, 80.0f};
+    for (int q = 0; q < 2; q++) {
+        double t_top, gain, vy;
+        stall(angles[q], true, &t_top, &gain, &vy);
+        print_message("flight on, %g deg: top at %.2f s, +%.3f m, final v_y %.3f m/s\n", (double)angles[q], t_top,
+                      gain, vy);
+        assert_true(t_top < 2.0);
+        assert_true(gain < 1.0);
+        assert_true(vy < 0.5);
+    }
+}
+
+/* One step of a bird at 1 m/s straight up and one at 1 m/s 80 degrees up (min_speed 2): with the
+ * flight on the clamp keeps the vertical speed (below 1 m/s after gravity) and puts the rest of the
+ * 2 m/s on the level heading (for the vertical one, the way the lift first pushed it); with it off (bank only) it scales along
+ * the path, so the vertical bird stays vertical at 2 m/s. */
+static void stall_clamp(void **st)
+{
+    (void)st;
+    for (int flight = 0; flight <= 1; flight++) {
+        mur_flock_def d = one_bird();
+        d.boids = 2;
+        d.flight = flight;
+        d.min_speed = 2.0f;
+        d.max_speed = 30.0f;
+        mur_flock *f = make(&d);
+        put(f, 0, 0, 0, 0, 0, 1, 0);
+        put(f, 1, 500, 0, 0, 0.17364818f, 0.98480775f, 0);
+        mur_flock_step(f);
+        mur_view v = mur_flock_view(f);
+        for (int i = 0; i < 2; i++)
+            assert_near(speed(&v, i), 2.0, 1e-5);
+        if (flight) {
+            assert_true(v.vel[1] < 1.0f && v.vel[1] > 0.8f && v.vel[4] < 1.0f && v.vel[4] > 0.8f);
+            assert_near(v.vel[0], 0.0, 0.0);
+            assert_true(fabsf(v.vel[2]) > 1.7f); /* the lift's first push sets the heading */
+            assert_true(v.vel[3] > 1.7f);
+        } else {
+            assert_near(v.vel[0], 0.0, 0.0);
+            assert_near(v.vel[2], 0.0, 0.0);
+            assert_near(v.vel[1], 2.0, 1e-5);
+            assert_near(v.vel[4] / v.vel[3], 0.98480775 / 0.17364818, 1e-3);
+        }
+        mur_flock_destroy(f);
+    }
+}
+
+/* The starling preset with the flight on, min_speed 0 and the preset's 2 (with birds set stalled in
+ * a climb, so the flight's clamp acts): the scalar update and every kernel path on 1 and 2 threads
+ * give the same state. */
 static void same_bits(void **st)
 {
     (void)st;
-    uint64_t ref = 0;
-    bool have = false;
-    for (int scalar = 0; scalar <= 1; scalar++)
-        for (int p = MUR_SIMD_BASE; p < MUR_SIMD_COUNT; p++)
-            for (int threads = 1; threads <= 2; threads++) {
-                mur_flock_def d;
-                assert_true(mur_def_preset(&d, "starling", NULL));
-                d.boids = 1500;
-                d.flight = true;
-                d.lift = false;
-                d.min_speed = 0.0f;
-                mur_flock *f = make_path(d, scalar, p, threads);
-                if (!f)
-                    continue;
-                mur_flock_steps(f, 150);
-                const mur_view v = mur_flock_view(f);
-                /* the boids only (the predator differs) */
-                uint64_t h = 1469598103934665603ULL;
-                const unsigned char *b = (const unsigned char *)v.pos;
-                for (size_t q = 0; q < sizeof(float) * 3 * (size_t)v.boids; q++)
-                    h = (h ^ b[q]) * 1099511628211ULL;
-                b = (const unsigned char *)v.roll;
-                for (size_t q = 0; q < sizeof(float) * (size_t)v.boids; q++)
-                    h = (h ^ b[q]) * 1099511628211ULL;
-                if (!have) {
-                    ref = h;
-                    have = true;
-                } else if (h != ref) {
-                    fail_msg("scalar %d, path %s, %d threads: %016llx, first %016llx", scalar,
-                             mur_simd_name((mur_simd)p), threads, (unsigned long long)h, (unsigned long long)ref);
+    for (int lo = 0; lo <= 2; lo += 2) {
+        uint64_t ref = 0;
+        bool have = false;
+        for (int scalar = 0; scalar <= 1; scalar++)
+            for (int p = MUR_SIMD_BASE; p < MUR_SIMD_COUNT; p++)
+                for (int threads = 1; threads <= 2; threads++) {
+                    mur_flock_def d;
+                    assert_true(mur_def_preset(&d, "starling", NULL));
+                    d.boids = 1500;
+                    d.flight = true;
+                    d.lift = false;
+                    d.min_speed = (float)lo;
+                    mur_flock *f = make_path(d, scalar, p, threads);
+                    if (!f)
+                        continue;
+                    if (lo > 0) { /* every 25th bird stalled straight up, every 25th at 80 degrees */
+                        const mur_view v0 = mur_flock_view(f);
+                        for (int i = 0; i < v0.boids; i += 25) {
+                            const float *q = v0.pos + 3 * i;
+                            put(f, i, q[0], q[1], q[2], 0, 1.5f, 0);
+                            if (i + 1 < v0.boids)
+                                put(f, i + 1, q[3], q[4], q[5], 0.26f, 1.47f, 0);
+                        }
+                    }
+                    mur_flock_steps(f, 150);
+                    const mur_view v = mur_flock_view(f);
+                    /* the boids only (the predator differs) */
+                    uint64_t h = 1469598103934665603ULL;
+                    const unsigned char *b = (const unsigned char *)v.pos;
+                    for (size_t q = 0; q < sizeof(float) * 3 * (size_t)v.boids; q++)
+                        h = (h ^ b[q]) * 1099511628211ULL;
+                    b = (const unsigned char *)v.roll;
+                    for (size_t q = 0; q < sizeof(float) * (size_t)v.boids; q++)
+                        h = (h ^ b[q]) * 1099511628211ULL;
+                    if (!have) {
+                        ref = h;
+                        have = true;
+                    } else if (h != ref) {
+                        fail_msg("min_speed %d, scalar %d, path %s, %d threads: %016llx, first %016llx", lo, scalar,
+                                 mur_simd_name((mur_simd)p), threads, (unsigned long long)h, (unsigned long long)ref);
+                    }
+                    mur_flock_destroy(f);
                 }
-                mur_flock_destroy(f);
-            }
+    }
 }
 
 int main(void)
@@ -208,6 +304,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(level_holds), cmocka_unit_test(climb_trades_speed), cmocka_unit_test(roll_turns),
         cmocka_unit_test(lift_grows_with_speed), cmocka_unit_test(refused), cmocka_unit_test(finite),
+        cmocka_unit_test(stall_recovers), cmocka_unit_test(stall_clamp),
         cmocka_unit_test(same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,3 +65,26 @@ void mur_flight(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, f
     a[1] = fwd * fy + lm * uy - MUR_GRAVITY;
     a[2] = fwd * fz + lm * uz;
 }
+
+void mur_flight_clamp(float v[3], float lo, float hi)
+{
+    const float s2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    if (s2 > hi * hi) { /* too fast: as mur_clamp_speed, along the path */
+        const float k = hi / sqrtf(s2);
+        v[0] *= k;
+        v[1] *= k;
+        v[2] *= k;
+    } else if (s2 < lo * lo && s2 > 0.0f) {
+        /* stalled: the vertical speed stays (|v_y| < lo), the speed missing to lo goes on the level
+         * heading, the flight's frame (the -z axis within 0.06 deg of vertical): the bird pitches over */
+        const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
+        float hx = 0.0f, hz = -1.0f;
+        if (hv > 1e-3f * sqrtf(s2)) {
+            hx = v[0] / hv;
+            hz = v[2] / hv;
+        }
+        const float h = sqrtf(lo * lo - v[1] * v[1]);
+        v[0] = h * hx;
+        v[2] = h * hz;
+    }
+}

@@ -26,4 +26,11 @@ void mur_roll_follow(const mur_flock_def *d, const mur_rule_k *k, float s, float
 void mur_flight(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll,
                 float nroll);
 
+/// The speed limits with the flight on (in place of mur_clamp_speed): faster than hi, the velocity
+/// is scaled to hi along the path; slower than lo (and moving), the vertical speed v_y stays and the
+/// horizontal speed becomes sqrt(lo^2 - v_y^2) along the level heading (the -z axis for a bird within
+/// 0.06 deg of vertical): a bird that stalls in a climb pitches over and gravity takes its climb
+/// instead of the clamp holding it at lo along its upward path. A zero velocity stays zero.
+void mur_flight_clamp(float v[3], float lo, float hi);
+
 #endif

@@ -30,7 +30,7 @@ static const param_row ROWS[] = {
     {{"alignment", MUR_PT_FLOAT, 0, BIG, false, "1/s", NULL, "weight of matching the neighbours' mean velocity", true}, OFF(alignment), "4"},
     {{"separation", MUR_PT_FLOAT, 0, BIG, false, "1/s^2", NULL, "weight of the push away from neighbours closer than separation_radius", true}, OFF(separation), "10"},
     {{"separation_radius", MUR_PT_FLOAT, 0, BIG, false, "wu", NULL, "neighbours closer than this push the boid away", true}, OFF(separation_radius), "3"},
-    {{"min_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "flying boids are sped up to at least this (0 = no minimum)", true}, OFF(min_speed), "6"},
+    {{"min_speed", MUR_PT_FLOAT, 0, BIG, false, "wu/s", NULL, "flying boids are sped up to at least this (0 = no minimum); with flight on the vertical speed is kept and the missing speed goes on the level heading (stall recovery: a bird stalled in a climb pitches over)", true}, OFF(min_speed), "6"},
     {{"max_speed", MUR_PT_FLOAT, 0, BIG, true, "wu/s", NULL, "flying boids are slowed to at most this", true}, OFF(max_speed), "12"},
     {{"bounds", MUR_PT_ENUM, 0, 0, false, "", "soft|wrap|bounce|none", "what the world box does to boids", true}, OFF(bounds), "soft"},
     {{"world_min", MUR_PT_VEC3, -BIG, BIG, false, "wu", NULL, "lower corner of the world box (x,y,z)", true}, OFF(world_min), "-60,-5,-60"},

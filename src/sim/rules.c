@@ -14,6 +14,7 @@
 
 #include "cores.h"
 #include "falcon.h"
+#include "flight.h"
 #include "flock_impl.h"
 #include "kernel.h"
 #include "space.h"
@@ -157,7 +158,10 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     }
     float v[3] = {b->vx + d->dt * axx, b->vy + d->dt * ayy, b->vz + d->dt * azz};
     mur_plane_velocity(w, v);
-    mur_clamp_speed(v, d->min_speed, d->max_speed);
+    if (d->flight && d->bank) /* the flight (flight.c): a stalled bird pitches over */
+        mur_flight_clamp(v, d->min_speed, d->max_speed);
+    else
+        mur_clamp_speed(v, d->min_speed, d->max_speed);
     if (c) { /* hard sphere: the contact's velocity change before the move, its push after it */
         for (int a = 0; a < 3; a++)
             v[a] += c->dv[a];

@@ -573,14 +573,23 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     }
     const float dt = d->dt;
     v4 vx = bvx + dt * a0, vy = bvy + dt * a1, vz = bvz + dt * a2;
-    /* mur_clamp_speed */
-    const float lo = d->min_speed, hi = d->max_speed;
-    const v4 s2 = vx * vx + vy * vy + vz * vz;
-    const i4 big = s2 > hi * hi, clamp = big | ((s2 < lo * lo) & (s2 > zero));
-    const v4 ks = SEL(big, zero + hi, zero + lo) / vsqrt(s2);
-    vx = SEL(clamp, vx * ks, vx);
-    vy = SEL(clamp, vy * ks, vy);
-    vz = SEL(clamp, vz * ks, vz);
+    if (d->bank && d->flight) { /* flight.c mur_flight_clamp per lane: the same function, the same bits */
+        for (int l = 0; l < W && q0 + l < B->nb; l++) {
+            float v[3] = {vx[l], vy[l], vz[l]};
+            mur_flight_clamp(v, d->min_speed, d->max_speed);
+            vx[l] = v[0];
+            vy[l] = v[1];
+            vz[l] = v[2];
+        }
+    } else { /* mur_clamp_speed */
+        const float lo = d->min_speed, hi = d->max_speed;
+        const v4 s2 = vx * vx + vy * vy + vz * vz;
+        const i4 big = s2 > hi * hi, clamp = big | ((s2 < lo * lo) & (s2 > zero));
+        const v4 ks = SEL(big, zero + hi, zero + lo) / vsqrt(s2);
+        vx = SEL(clamp, vx * ks, vx);
+        vy = SEL(clamp, vy * ks, vy);
+        vz = SEL(clamp, vz * ks, vz);
+    }
     const i4 hc = C->has;
     const v4 *dv = C->dv, *dp = C->dp;
     /* contacts: the velocity change before the move, the push after it */
