@@ -7,6 +7,12 @@
 
 #include "rules.h"
 
+/// Whether the flight acts: flight on, with bank (its roll is the banked turn's).
+static inline bool mur_flight_on(const mur_flock_def *d)
+{
+    return d->flight && d->bank;
+}
+
 /// The roll step of a banked turn: the lateral acceleration lat wanted (across the heading,
 /// horizontal, + to the right), capped at speed s times max_turn, sets the target roll
 /// atan(want / g) (within +-1.5 rad); *roll follows it at bank_rate and, with bank_align, the

@@ -18,6 +18,13 @@ static bool grow(void **p, size_t size, int32_t cap)
     return true;
 }
 
+/* The phases of boids [from, to): a byte each, once per boid, not per boid and tick. */
+static void set_phases(mur_flock *f, const mur_flock_def *d, int32_t from, int32_t to)
+{
+    for (int32_t i = from; i < to; i++)
+        f->react_phase[i] = (uint8_t)mur_react_phase(d->seed, i, d->reaction_ticks);
+}
+
 /* Release the rows of the mode not in use. */
 static void drop_other(mur_flock *f, bool list)
 {
@@ -60,15 +67,13 @@ bool mur_react_reserve(mur_flock *f, const mur_flock_def *d)
         memset(f->react_at + old, 0, sizeof(uint32_t) * (size_t)(cap - old));
         if (list)
             memset(f->react_n + old, 0, (size_t)(cap - old)); /* read ahead of use (topo.c react_prefetch) */
-        for (int32_t i = old; i < cap; i++) /* the phases: once per boid, not per boid and tick */
-            f->react_phase[i] = (uint8_t)mur_react_phase(d->seed, i, R);
+        set_phases(f, d, old, cap);
         f->react_cap = cap;
         f->react_list = list;
         f->react_len = len;
         f->react_slots_written = false; /* rows of the old size */
     } else if (R != f->react_phase_r || d->seed != f->react_phase_seed) {
-        for (int32_t i = 0; i < f->react_cap; i++)
-            f->react_phase[i] = (uint8_t)mur_react_phase(d->seed, i, R);
+        set_phases(f, d, 0, f->react_cap);
     }
     f->react_phase_r = R;
     f->react_phase_seed = d->seed;

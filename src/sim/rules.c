@@ -158,7 +158,7 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     }
     float v[3] = {b->vx + d->dt * axx, b->vy + d->dt * ayy, b->vz + d->dt * azz};
     mur_plane_velocity(w, v);
-    if (d->flight && d->bank) /* the flight (flight.c): a stalled bird pitches over */
+    if (mur_flight_on(d)) /* the flight (flight.c): a stalled bird pitches over */
         mur_flight_clamp(v, d->min_speed, d->max_speed);
     else
         mur_clamp_speed(v, d->min_speed, d->max_speed);

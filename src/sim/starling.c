@@ -146,7 +146,7 @@ void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3])
 void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll,
                         float nroll)
 {
-    if (d->flight && d->bank) { /* the flight model (flight.c): thrust, gravity, lift, roll */
+    if (mur_flight_on(d)) { /* the flight model (flight.c): thrust, gravity, lift, roll */
         if (d->roost)
             roost(d, b, a);
         mur_flight(d, k, b, a, roll, nroll);

@@ -324,6 +324,17 @@ static inline void react_prefetch(const mur_flock *f, int react, const int32_t *
     }
 }
 
+/* Boid i (position x, y, z) at the lists' epoch t0 without a list of its own (topo_lists.c): its
+ * position is still kept, for it is others' neighbour. */
+static inline void tl_unlisted(mur_flock *f, int32_t i, float x, float y, float z)
+{
+    float *q = f->tl_p0 + 3 * (size_t)i;
+    q[0] = x;
+    q[1] = y;
+    q[2] = z;
+    f->tl_r[i] = -1.0f;
+}
+
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn scan, serve_fn serve, const dbox *Xg,
                      mur_gather *gb, int32_t k0, int32_t k1, mur_item_sums *T, int32_t *hist, int mode,
                      int64_t *served, int64_t *searched, int react)
@@ -351,14 +362,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
         if (react != REACT_OFF)
             react_prefetch(f, react, react_slot, k, k1);
         if (!(f->sw[k] > MUR_W_PERCHED)) {
-            if (mode & TL_BUILD) {
-                /* every boid's position at t0, the perched too (they are others' neighbours) */
-                float *q = f->tl_p0 + 3 * (size_t)i;
-                q[0] = f->sx[k];
-                q[1] = f->sy[k];
-                q[2] = f->sz[k];
-                f->tl_r[i] = -1.0f;
-            }
+            if (mode & TL_BUILD) /* every boid's position at t0, the perched too */
+                tl_unlisted(f, i, f->sx[k], f->sy[k], f->sz[k]);
             if (s->move)
                 f->perch[i]--;
             if (s->escape) /* its escape does not run: its state still goes to the view (escape.c) */
@@ -368,15 +373,10 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
         search_boid(&S, f, s, k);
         /* (reaction_hold=list reads its list's rows by slot: none written, every boid searches) */
         const bool held = react != REACT_OFF && (react == REACT_SUMS || react_slot) && !mur_react_fresh(f, i, R);
+        if (held && (mode & TL_BUILD)) /* no search: no list of its own */
+            tl_unlisted(f, i, S.px, S.py, S.pz);
         if (held && react == REACT_SUMS) {
             /* between its reactions: no search, the held sums (react.h), no contacts */
-            if (mode & TL_BUILD) {
-                float *q = f->tl_p0 + 3 * (size_t)i;
-                q[0] = S.px;
-                q[1] = S.py;
-                q[2] = S.pz;
-                f->tl_r[i] = -1.0f;
-            }
             acc a;
             const int n = mur_react_held(f, i, &a);
             if (s->metrics) {
@@ -403,13 +403,6 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
         if (held) {
             /* reaction_hold=list between its reactions: no search, its held list (react.h) */
             held_list(f, react_slot, &S, i);
-            if (mode & TL_BUILD) {
-                float *q = f->tl_p0 + 3 * (size_t)i;
-                q[0] = S.px;
-                q[1] = S.py;
-                q[2] = S.pz;
-                f->tl_r[i] = -1.0f;
-            }
         } else {
             {
                 /* the last tick's radius, a little larger (the flock moves): the first radius searched */

@@ -499,7 +499,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         /* starling.c mur_starling_steer */
         const v4 sp = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
         const i4 moving = sp > zero;
-        if (d->speed_tau > 0.0f && !(d->flight && d->bank)) { /* cruise (the flight has its own thrust) */
+        if (d->speed_tau > 0.0f && !mur_flight_on(d)) { /* cruise (the flight has its own thrust) */
             const double g = fmin((double)d->dt / d->speed_tau, 1.0);
             const d4 sd = __builtin_convertvector(sp, d4);
             const d4 kd = g * ((double)d->cruise_speed - sd) / ((double)d->dt * sd);
@@ -528,7 +528,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             h = SEL(h > 10.0f, zero + 10.0f, SEL(h < -10.0f, zero - 10.0f, h));
             a1 += d->roost_vertical * h - 2.0f * sqrtf(d->roost_vertical) * bvy;
         }
-        if (d->bank && d->flight) { /* flight.c mur_flight per lane: the same function, the same bits */
+        if (mur_flight_on(d)) { /* flight.c mur_flight per lane: the same function, the same bits */
             const v4 nroll = S->rl * inv;
             for (int l = 0; l < W && q0 + l < B->nb; l++) {
                 float a[3] = {a0[l], a1[l], a2[l]};
@@ -573,7 +573,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
     }
     const float dt = d->dt;
     v4 vx = bvx + dt * a0, vy = bvy + dt * a1, vz = bvz + dt * a2;
-    if (d->bank && d->flight) { /* flight.c mur_flight_clamp per lane: the same function, the same bits */
+    if (mur_flight_on(d)) { /* flight.c mur_flight_clamp per lane: the same function, the same bits */
         for (int l = 0; l < W && q0 + l < B->nb; l++) {
             float v[3] = {vx[l], vy[l], vz[l]};
             mur_flight_clamp(v, d->min_speed, d->max_speed);
