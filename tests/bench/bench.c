@@ -48,7 +48,7 @@ static void usage(FILE *fp)
           "                    [--density D] [--topo-k K] [--reaction-ticks R] [--reaction-hold sums|list] [--flight on|off]\n"
           "                    [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
           "                    [--crowd-max N] [--reference on|off] [--json]\n"
-          "                    [--spawn-order index|cell] [--per-tick on|off]\n"
+          "                    [--spawn-order index|cell|shuffle] [--per-tick on|off]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
           "  coincident: starling preset, every boid at one point (default 20k); crowded: starling preset\n"
@@ -77,8 +77,9 @@ static void usage(FILE *fp)
           "           simulation (default 20k), larger ones are copies of that side by side;\n"
           "           --settle-ticks T: ticks of that simulation (default 2500)\n"
           "  --reference off: the starling rows without the uniform step around them (for profiles)\n"
-          "  --spawn-order cell: starling-forming from the spawn's boids renumbered along a Morton curve of\n"
-          "           their positions (another state: what the spawn's random order costs; default index)\n"
+          "  --spawn-order cell|shuffle: the starling-forming and -settled rows' boids renumbered along a\n"
+          "           Morton curve of their positions, or at random (another state: what the order of the\n"
+          "           boids' rows costs; default index)\n"
           "  --per-tick on: each timed tick's ms, CPU ms, grid ms and candidates per boid on stderr\n",
           fp);
 }
@@ -220,8 +221,8 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
             ok = !strcmp(v, "on") || !strcmp(v, "off");
             o->no_reference = !strcmp(v, "off");
         } else if (!strcmp(a, "--spawn-order")) {
-            ok = !strcmp(v, "index") || !strcmp(v, "cell");
-            o->spawn_cells = !strcmp(v, "cell");
+            ok = !strcmp(v, "index") || !strcmp(v, "cell") || !strcmp(v, "shuffle");
+            o->spawn_order = !strcmp(v, "cell") ? 1 : !strcmp(v, "shuffle") ? 2 : 0;
         } else if (!strcmp(a, "--per-tick")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
             o->per_tick = !strcmp(v, "on");

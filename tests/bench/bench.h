@@ -44,13 +44,15 @@ typedef struct opts {
     bool flight;        /* --flight on: the flight model (flight=on, lift=off, min_speed=0) in those rows */
     int reaction_hold;  /* --reaction-hold: their reaction_hold (0 sums, 1 list) */
     bool no_reference; /* --reference off: starling rows without the uniform step around them (profiles) */
-    bool spawn_cells;  /* --spawn-order cell: the forming row's spawn renumbered along a Morton curve */
+    int spawn_order;   /* --spawn-order: 0 index, 1 cell (the starling rows' boids renumbered along a
+                        * Morton curve), 2 shuffle (renumbered at random) */
     bool per_tick;     /* --per-tick: each timed tick's times on stderr */
 } opts;
 
-/* The flock's boids renumbered along a Morton curve of their positions (bench_order.c; a different
- * flock from the spawn's, the same boids): what the spawn's random order costs the forming tick. */
-void bench_spawn_by_cell(mur_flock *f);
+/* The flock's boids renumbered (bench_order.c; a different flock, the same boids): along a Morton
+ * curve of their positions (`cell` true) or at random (false, a fixed seed): what the order of the
+ * boids' rows costs the starling tick. */
+void bench_renumber(mur_flock *f, bool cell);
 
 typedef struct result {
     double ms_per_tick, mean_neighbours, candidates, bytes_per_boid, grid_ms, metrics_ms, step_ms;

@@ -1,7 +1,7 @@
-/* The forming row's spawn renumbered along a Morton curve of the positions (--spawn-order cell): the
- * same boids as the spawn, in an order where nearby boids have nearby indices, so that the tick's reads
- * and writes by boid index stream. Another flock (its hash differs); it measures what the spawn's random
- * order costs, not a result of the preset. */
+/* The starling rows' boids renumbered (--spawn-order): along a Morton curve of the positions (cell),
+ * the same boids in an order where nearby boids have nearby indices, so that the tick's reads and writes
+ * by boid index stream; or at random (shuffle), as a flock's order drifts after long flight. Another
+ * flock (its hash differs); it measures what the order of the rows costs, not a result of the preset. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ static uint64_t spread3(uint64_t v)
     return r;
 }
 
-void bench_spawn_by_cell(mur_flock *f)
+void bench_renumber(mur_flock *f, bool cell)
 {
     const mur_view v = mur_flock_view(f);
     const int32_t n = v.boids;
@@ -56,8 +56,21 @@ void bench_spawn_by_cell(mur_flock *f)
         memcpy(st + 6 * (size_t)i, v.pos + 3 * (size_t)i, 3 * sizeof *st);
         memcpy(st + 6 * (size_t)i + 3, v.vel + 3 * (size_t)i, 3 * sizeof *st);
     }
-    sort_key = key;
-    qsort(ix, (size_t)n, sizeof *ix, by_key);
+    if (cell) {
+        sort_key = key;
+        qsort(ix, (size_t)n, sizeof *ix, by_key);
+    } else {
+        uint64_t r = 0x9E3779B97F4A7C15u; /* xorshift64, a fixed seed: the same shuffle every run */
+        for (int32_t i = n - 1; i > 0; i--) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            const int32_t j = (int32_t)(r % (uint64_t)(i + 1));
+            const int32_t t = ix[i];
+            ix[i] = ix[j];
+            ix[j] = t;
+        }
+    }
     for (int32_t i = 0; i < n; i++)
         mur_flock_set_boid(f, i, st + 6 * (size_t)ix[i], st + 6 * (size_t)ix[i] + 3, 0);
     free(key);

@@ -100,11 +100,11 @@ bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int threads, 
         mur_flock_set_thread_fallback(f, !o->fixed);
         mur_flock_set_metrics(f, o->metrics);
         crowd_place(f, sc, n);
-        if (forming && o->spawn_cells)
-            bench_spawn_by_cell(f);
         if (settled)
             for (int32_t i = 0; i < n; i++)
                 mur_flock_set_boid(f, i, st->pos + 3 * (size_t)i, st->vel + 3 * (size_t)i, 0);
+        if ((forming || settled) && o->spawn_order)
+            bench_renumber(f, o->spawn_order == 1);
         mur_flock_steps(f, warm);
         for (int i = 0; i < ticks; i++, k++) {
             double t0 = now_ms(), c0 = cpu_ms();
