@@ -184,7 +184,21 @@ with tempfile.TemporaryDirectory() as cache:
         rows = [json.loads(line) for line in out.splitlines() if line.strip()]
         assert [r['scenario'] for r in rows] == ['uniform', sc, 'uniform'], rows
         assert rows[1]['ticks'] == ticks and rows[1]['ratio_to_uniform'] > 0, rows[1]
-    for bad in (['--settle-base', '0'], ['--settle-ticks', '-1'], ['--cache', '']):
+    # --spawn-order cell|shuffle: the same boids renumbered (the rows' order, what it costs), so the same
+    # searches (candidates, neighbours) from another state hash than the boids' own order
+    for sc, ticks in (('starling-forming', '20'), ('starling-settled', '5')):
+        got = {}
+        for order in ('index', 'cell', 'shuffle'):
+            out = subprocess.run([bench, '--scenario', sc, '--n', '300', '--threads', '1', '--settle-ticks', '10',
+                                  '--cache', cache, '--reference', 'off', '--ticks', ticks, '--repeats', '1',
+                                  '--spawn-order', order, '--json'], check=True, capture_output=True, text=True,
+                                 timeout=100).stdout
+            got[order] = [json.loads(line) for line in out.splitlines() if line.strip()][-1]
+        for order in ('cell', 'shuffle'):
+            assert got[order]['hash'] != got['index']['hash'], (sc, got)
+            for k in ('candidates_per_boid', 'mean_neighbours'):
+                assert got[order][k] == got['index'][k], (sc, order, k, got)
+    for bad in (['--settle-base', '0'], ['--settle-ticks', '-1'], ['--cache', ''], ['--spawn-order', 'slot']):
         p = subprocess.run([bench, '--scenario', 'starling', *bad], capture_output=True, text=True, timeout=30)
         assert p.returncode == 2 and p.stderr.count('\n') == 1 and bad[0] in p.stderr, (bad, p.stderr)
 print(f'{len(star) + len(again)} starling rows ok')
