@@ -2,26 +2,24 @@
 # Simulated cache misses of the starling tick (callgrind --cache-sim, 1 thread, counted inside
 # mur_flock_step only), the boids in their own order and renumbered (murmur-bench --spawn-order):
 #
-#   tools/order_cachesim.sh [--n N] [--ticks T] [--scenario S] [--ll BYTES] BUILD ORDER...
+#   tools/order_cachesim.sh [--ll BYTES] [--n N] [--ticks T] [--scenario S] BUILD ORDER...
 #
-# ORDER is index, cell or shuffle. The caches: L1d 48 KiB 12-way (this Zen 4's) and, as the last
+# ORDER is index, cell or shuffle. The caches: L1d 48 KiB 12-way (as this host reports) and, as the last
 # level, --ll bytes 16-way (default 1 MiB: the core's own L2; 32 MiB: an L3) with 64-byte lines.
 # Prints per order the instructions, L1d read and write misses and last-level read and write misses of
 # the counted steps (the settled row's 2 warm-up ticks and the timed ticks), and the misses per 1,000
-# instructions.
+# instructions; then the functions with the most last-level misses (self cost, callgrind_annotate).
 set -euo pipefail
-n=100k ticks=2 sc=starling-settled ll=1048576
-while [ $# -gt 0 ]; do
-  case $1 in
-    --n) n=$2; shift 2 ;;
-    --ticks) ticks=$2; shift 2 ;;
-    --scenario) sc=$2; shift 2 ;;
-    --ll) ll=$2; shift 2 ;;
-    *) break ;;
-  esac
-done
+ll=1048576
+if [ "${1:-}" = --ll ]; then
+  ll=$2
+  shift 2
+fi
+n=100k ticks=2 sc=starling-settled
+. "$(dirname "$0")/starling_args.sh"
 b=$1
 shift
+starling_cache_state "$b"
 for order in "$@"; do
   d=$(mktemp -d /tmp/order_cachesim.XXXXXX)
   OMP_WAIT_POLICY=PASSIVE valgrind --tool=callgrind --cache-sim=yes --D1=49152,12,64 --LL="$ll",16,64 \
@@ -32,5 +30,7 @@ for order in "$@"; do
     END { printf "%s %s %s LL=%d: Ir %d  D1mr %d D1mw %d  DLmr %d DLmw %d  per 1k Ir: D1 miss %.2f LL miss %.3f\n",
       S, N, O, LL, t["Ir"], t["D1mr"], t["D1mw"], t["DLmr"], t["DLmw"], 1000 * (t["D1mr"] + t["D1mw"]) / t["Ir"],
       1000 * (t["DLmr"] + t["DLmw"]) / t["Ir"] }' "$d/cg"
+  callgrind_annotate --inclusive=no --sort=DLmr,DLmw,D1mr,D1mw,Ir "$d/cg" 2>/dev/null |
+    awk '/file:function/ { on = 1; next } on && NF > 1 && n < 10 { print "    " $0; n++ }'
   rm -rf "$d"
 done

@@ -1,6 +1,7 @@
-# Shared by tools/starling_cg.sh, starling_cg_threads.sh and starling_perf.sh (sourced, not run): their
-# options --n N, --ticks T, --threads K and --scenario S (the caller sets the defaults in n, ticks,
-# thr and sc first), read from the caller's arguments up to the first build folder, and
+# Shared by tools/starling_cg.sh, starling_cg_threads.sh, starling_perf.sh and order_cachesim.sh
+# (sourced, not run): their options --n N, --ticks T, --threads K and --scenario S (the caller sets
+# the defaults in n, ticks, thr and sc first), read from the caller's arguments up to the first build
+# folder, and
 # starling_cache_state BUILD: the bench's settled state made natively once (settling it under
 # callgrind or perf would take hours), when the scenario is starling-settled.
 while [ $# -gt 0 ]; do
