@@ -27,7 +27,7 @@ for order in "$@"; do
     --n "$n" --threads 1 --ticks "$ticks" --repeats 1 --reference off --spawn-order "$order" >/dev/null 2>&1
   awk -v O="$order" -v S="$sc" -v N="$n" -v LL="$ll" '/^events:/ { for (i = 2; i <= NF; i++) name[i - 1] = $i }
     /^totals:/ { for (i = 2; i <= NF; i++) t[name[i - 1]] = $i }
-    END { printf "%s %s %s LL=%d: Ir %d  D1mr %d D1mw %d  DLmr %d DLmw %d  per 1k Ir: D1 miss %.2f LL miss %.3f\n",
+    END { printf "%s %s %s LL=%d: Ir %.0f  D1mr %.0f D1mw %.0f  DLmr %.0f DLmw %.0f  per 1k Ir: D1 miss %.2f LL miss %.3f\n",
       S, N, O, LL, t["Ir"], t["D1mr"], t["D1mw"], t["DLmr"], t["DLmw"], 1000 * (t["D1mr"] + t["D1mw"]) / t["Ir"],
       1000 * (t["DLmr"] + t["DLmw"]) / t["Ir"] }' "$d/cg"
   callgrind_annotate --inclusive=no --sort=DLmr,DLmw,D1mr,D1mw,Ir "$d/cg" 2>/dev/null |
