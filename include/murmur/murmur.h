@@ -264,6 +264,11 @@ typedef struct mur_flock_def {
     float escape_alarm_speed;   ///< a bird that sees the falcon closing slower than this only turns away from it, and
                                 ///< is not copied; at this speed or faster it alarms its neighbours, m/s (0 = every
                                 ///< bird that sees it alarms them)
+    float escape_part_speed;    ///< a bird that sees the falcon closing at this speed or faster (the startle) turns
+                                ///< away from the falcon's path line and speeds up: the part; its copiers part too,
+                                ///< each away from the line on its own side, m/s (0 = never)
+    float escape_part_accel;    ///< sideways acceleration of the part (the turn apart), m/s^2
+    float escape_part_speedup;  ///< acceleration of the part along the heading (the speed-up), m/s^2
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
