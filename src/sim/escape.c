@@ -1,6 +1,6 @@
 /* The prey's escape (docs/falcon.md): per bird a state machine (calm, escaping by a manoeuvre,
- * refractory) started by seeing the falcon, by fleeing from its path when it looms, or by copying a
- * topological neighbour. Each bird's escape is computed by the thread that updates it, from its own
+ * refractory) started by seeing the falcon, by parting from its path when it is fast (the startle), by
+ * fleeing from its path when it looms, or by copying a topological neighbour. Each bird's escape is computed by the thread that updates it, from its own
  * rows and the snapshot of its neighbours' escapes taken before the pass (sesc), so any thread count
  * gives the same bits. The falcon itself is in falcon.c. */
 #include <math.h>
@@ -307,7 +307,12 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     bool sees = false, among = false;
     if (near && (loom || kind == MUR_ESCAPE_CALM))
         perceive(f, d, b, slot, stride, n, r, r2, &sees, &among);
-    const bool flee = loom && (sees || among);
+    /* the startle (escape_part_speed): a calm bird that sees the falcon flying at that speed or faster
+     * against itself parts (a turn away from the path line, speeding up) rather than flee or pick a
+     * manoeuvre; a parting bird keeps parting to the end of its manoeuvre */
+    const float ps = d->escape_part_speed;
+    const bool startle = kind == MUR_ESCAPE_CALM && ps > 0.0f && (sees || among) && dot3(rv, rv) >= ps * ps;
+    const bool flee = loom && (sees || among) && !startle && !part;
     const float v[3] = {b->vx, b->vy, b->vz};
     /* the bird's horizontal left (its turns and zig-zags, and which side the falcon is on): only for a
      * calm bird (it may start) and a turn or zig-zag */
@@ -328,7 +333,12 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
         bool start = false;
         int32_t src = i; /* the bird whose alarm starts this one's front: itself when it sees the falcon */
         int32_t from = -1, kn = 0; /* the neighbour copied, and how many could be */
-        if (flee) {
+        if (startle) {
+            part = PART;
+            kind = MUR_ESCAPE_TURN;
+            e = (uint32_t)kind | part_side(F, r, r2, side);
+            start = true;
+        } else if (flee) {
             /* the falcon looms: no need to be exposed or to look its way; the manoeuvre as if seen */
             kind = pick_kind(d, f->tick, i);
             e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
@@ -337,13 +347,10 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             /* a falcon closing slower than escape_alarm_speed (a slow attack, or one passing by) is only
              * turned away from, and the turn is not copied; faster, a manoeuvre from the mix that is.
              * Closing speed -r.rv / |r| < V, i.e. -r.rv < V |r| (r2 > 0: near) */
-            const float closing = -dot3(r, rv), rl = sqrtf(r2);
-            quiet = d->escape_alarm_speed > 0.0f && closing < d->escape_alarm_speed * rl ? QUIET : 0u;
-            /* at escape_part_speed or faster (the startle) the bird parts: a turn away from the path line */
-            part = !quiet && d->escape_part_speed > 0.0f && closing >= d->escape_part_speed * rl ? PART : 0u;
-            kind = quiet || part ? MUR_ESCAPE_TURN : pick_kind(d, f->tick, i);
+            quiet = d->escape_alarm_speed > 0.0f && -dot3(r, rv) < d->escape_alarm_speed * sqrtf(r2) ? QUIET : 0u;
+            kind = quiet ? MUR_ESCAPE_TURN : pick_kind(d, f->tick, i);
             /* turn and zig-zag first away from the falcon: left when it is on the right */
-            e = (uint32_t)kind | (part ? part_side(F, r, r2, side) : (dot3(r, side) > 0.0f ? 8u : 0u));
+            e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
             start = true;
         }
         if (start && fade > 0 && d->escape_flee_loom > 0.0f) {
