@@ -29,10 +29,11 @@ static mur_flock_def part_def(int32_t n, float part_speed)
     return d;
 }
 
-/* Birds 3 m either side of the falcon's path: the falcon flies at about 20.6 m/s against them, over escape_part_speed 10
- * m/s; both see it and part, the one at x = -3 to -x, the one at x = +3 to +x (a banked turn
- * away from the line on its own side, not both to one side), and both speed up along their heading. With
- * escape_part_speed 30 m/s (faster than the falcon flies against them) or 0 (off) neither moves. */
+/* Birds 3 m either side of the falcon's path: the falcon flies at about 20.6 m/s against them, over
+ * escape_part_speed 10 m/s; both see it and part, the one at x = -3 to -x, the one at x = +3 to +x (a
+ * banked turn away from the line on its own side, not both to one side), and both speed up along their
+ * heading. With escape_part_speed 30 m/s (faster than the falcon flies against them) or 0 (off) neither
+ * moves. */
 static void falcon_part_turns_apart(void **st)
 {
     (void)st;

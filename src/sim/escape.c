@@ -1,8 +1,9 @@
 /* The prey's escape (docs/falcon.md): per bird a state machine (calm, escaping by a manoeuvre,
  * refractory) started by seeing the falcon, by parting from its path when it is fast (the startle), by
- * fleeing from its path when it looms, or by copying a topological neighbour. Each bird's escape is computed by the thread that updates it, from its own
- * rows and the snapshot of its neighbours' escapes taken before the pass (sesc), so any thread count
- * gives the same bits. The falcon itself is in falcon.c. */
+ * fleeing from its path when it looms, or by copying a topological neighbour. Each bird's escape is
+ * computed by the thread that updates it, from its own rows and the snapshot of its neighbours' escapes
+ * taken before the pass (sesc), so any thread count gives the same bits. The falcon itself is in
+ * falcon.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,7 +501,8 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
         if (part) {
             /* the part: a turn away from the path line (its side, chosen at its start) and a speed-up */
             const float vl = len3(v);
-            const float ks = sgn * d->escape_part_accel * st, kv = vl > 0.0f ? d->escape_part_speedup * st / vl : 0.0f;
+            const float ks = sgn * d->escape_part_accel * st;
+            const float kv = vl > 0.0f ? d->escape_part_speedup * st / vl : 0.0f;
             for (int c = 0; c < 3; c++)
                 acc[c] = ks * side[c] + kv * v[c];
             break;
@@ -540,7 +542,9 @@ static inline void publish(mur_flock *f, const mur_flock_def *d, int32_t i)
     const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
     const uint32_t age = (next - (ts >> TS_SHIFT)) & TS_MASK;
     /* a bird fleeing the falcon's path publishes its flight to copy (escape_copy_flight) */
-    const uint8_t pub = d->escape_copy_flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u)) : ((ts & PART) ? (uint8_t)PARTED : e);
+    /* a parting bird publishes the part (its copiers part on their own side) */
+    const uint8_t pub = d->escape_copy_flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u))
+                                                             : ((ts & PART) ? (uint8_t)PARTED : e);
     f->ecopy[i] = age >= f->falcon.copy_latency ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
 }
 
