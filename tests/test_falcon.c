@@ -568,6 +568,7 @@ static void falcon_flee_looms(void **st)
             d.escape_flee_time = 2.0f;
             d.escape_flee_accel = 10.0f;
             d.escape_flee_loom = l ? 4.0f : 0.0f;
+            d.escape_part_speed = 0.0f; /* the flight alone: at 40 m/s the fast falcon would startle them (the part) */
             mur_flock *f = make(&d);
             put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
             put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);

@@ -74,6 +74,9 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # this round (issue 26, branch wave8, from main 11cda72): tuned on TUNING_SEEDS only (escape_alarm_speed);
 # reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared at 09:58 UTC before any run of this
 # branch's code on them, so that each attack pairs with main's (results_*_wave7.json)
+# this round (issue 26, branch open10, from main 19ad050): tuned on TUNING_SEEDS only (escape_part_speed,
+# escape_part_accel, escape_part_speedup); reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared
+# at 16:19 UTC before any run of this branch's code on them (results_*_open10.json)
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
@@ -294,6 +297,8 @@ def summary(rows):
         "path_rest_median": med([r.get("path_rest") for r in rows]),
         "burst_copied_median": med([r.get("burst_copied") for r in rows]),
         "flash_local_share": sum(1 for r in rows if r.get("flash_local")) / k if k else None,
+        # the issue's reaction read on the whole flock or on the birds along the falcon's path (branch open10)
+        "reacted_local_share": sum(1 for r in rows if r.get("reacted_local")) / k if k else None,
         "hop_s_median": med([r.get("hop_s") for r in rows]),
         "hop_k_median": med([r.get("hop_k") for r in rows]),
         # the attacked part (the part event): polarised >= 0.85 before, of those back to 0.85 within 30 s;
@@ -330,12 +335,13 @@ def table(title, groups):
              "| attacked part: polarisation before / 29-30 s after (median) | attacked part back to >= 0.85 in 30 s "
              "(all; of those >= 0.85 before) | attacked part back to its level before in 30 s "
              "| burst: NN after / before, birds alarmed by the falcon (median) | burst, copiers (median) "
-             "| path: NN after / before, birds within 10 m of the falcon (median) | the rest (median) | flash, local (path) |",
+             "| path: NN after / before, birds within 10 m of the falcon (median) | the rest (median) | flash, local (path) "
+             "| flash or split, or the path's birds opened (reacted, local) |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
         lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s | %s | %s "
-                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d | %s | %s | %s | %s | %s |" % (
+                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d | %s | %s | %s | %s | %s | %s |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
             fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
@@ -348,7 +354,7 @@ def table(title, groups):
             s["part_measured"], s["part_polarised_recovered_30s"], s["part_polarised_before"],
             s["part_recovered_rel_30s"], s["part_measured"], fmt(s.get("burst_median")),
             fmt(s.get("burst_copied_median")), fmt(s.get("path_median")), fmt(s.get("path_rest_median")),
-            fmt(s.get("flash_local_share"))))
+            fmt(s.get("flash_local_share")), fmt(s.get("reacted_local_share"))))
     return "\n".join(lines) + "\n"
 
 

@@ -264,6 +264,11 @@ typedef struct mur_flock_def {
     float escape_alarm_speed;   ///< a bird that sees the falcon closing slower than this only turns away from it, and
                                 ///< is not copied; at this speed or faster it alarms its neighbours, m/s (0 = every
                                 ///< bird that sees it alarms them)
+    float escape_part_speed;    ///< a calm bird that sees the falcon flying at this speed or faster against itself
+                                ///< (the startle) turns away from the falcon's path line and speeds up: the part; its
+                                ///< copiers part too, each away from the line on its own side, m/s (0 = never)
+    float escape_part_accel;    ///< sideways acceleration of the part (the turn apart), m/s^2
+    float escape_part_speedup;  ///< acceleration of the part along the heading (the speed-up), m/s^2
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
@@ -404,7 +409,7 @@ typedef enum mur_event_kind {
                                 ///< distance at the end of its first manoeuvre in the attack over that at its alarm
                                 ///< (sums over the birds): value = over the birds the falcon alarmed itself, aux =
                                 ///< over those that copied, count = the birds alarmed by the falcon counted,
-                                ///< pos[0] = the birds whose first alarm copied a flight (escape_copy_flight)
+                                ///< pos[0] = the birds whose first alarm copied a flight (escape_copy_flight) or a part
     MUR_EVENT_PATH = 9,         ///< with the wave: the flock along the falcon's path, each bird's nearest neighbour's distance
                                 ///< 0.5 s after the attack's end over that at its start (sums over the birds): value =
                                 ///< over the birds the falcon came within 10 m of (count), aux = over the others

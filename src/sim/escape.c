@@ -1,8 +1,9 @@
 /* The prey's escape (docs/falcon.md): per bird a state machine (calm, escaping by a manoeuvre,
- * refractory) started by seeing the falcon, by fleeing from its path when it looms, or by copying a
- * topological neighbour. Each bird's escape is computed by the thread that updates it, from its own
- * rows and the snapshot of its neighbours' escapes taken before the pass (sesc), so any thread count
- * gives the same bits. The falcon itself is in falcon.c. */
+ * refractory) started by seeing the falcon, by parting from its path when it is fast (the startle), by
+ * fleeing from its path when it looms, or by copying a topological neighbour. Each bird's escape is
+ * computed by the thread that updates it, from its own rows and the snapshot of its neighbours' escapes
+ * taken before the pass (sesc), so any thread count gives the same bits. The falcon itself is in
+ * falcon.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +16,16 @@
 
 /* The zig-zag's first leg, s (StarDisplay: one way for 0.25 s, the other for 0.3 s). */
 #define ZIGZAG_FIRST 0.25f
-/* A bird's escape row's ts: the tick its state began (26 bits, wrapping) << 6 | QUIET | FLEE | the state
- * (mur_escape_state | side << 3). FLEE: it fled from the looming falcon in this manoeuvre and keeps
+/* A bird's escape row's ts: the tick its state began (25 bits, wrapping) << 7 | PART | QUIET | FLEE | the
+ * state (mur_escape_state | side << 3). FLEE: it fled from the looming falcon in this manoeuvre and keeps
  * the flight away from the falcon's path (row acc) to the manoeuvre's end. QUIET: it saw the falcon
- * closing slower than escape_alarm_speed and turns away without alarming its neighbours (not copied). */
-#define TS_SHIFT 6
-#define TS_MASK 0x03ffffffu
+ * closing slower than escape_alarm_speed and turns away without alarming its neighbours (not copied).
+ * PART: its turn is the part (escape_part_speed): away from the falcon's path line, speeding up. */
+#define TS_SHIFT 7
+#define TS_MASK 0x01ffffffu
 #define FLEE 16u
 #define QUIET 32u
+#define PART 64u
 /* A bird's ecopy (and the snapshot sesc): its escape (kind | side << 3) | the ticks it will have escaped
  * by the next tick, at most AGE_MAX, << AGE_SHIFT; 0 when it may not be copied (escape_latency). */
 #define AGE_SHIFT 4
@@ -30,6 +33,8 @@
 /* In ecopy (escape_copy_flight): the kind a bird that flees the falcon's path publishes, so that its
  * neighbours copy the flight (not a mur_escape_state: the view shows the manoeuvre). */
 #define FLIGHT 6u
+/* In ecopy: the kind a parting bird publishes (its copiers part, each on its own side of the path line). */
+#define PARTED 7u
 
 /* Bytes a boid of each per-boid array of the prey's state, in mur_escape_reserve's order: erow, esc,
  * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel, alarm_nn, estr, path_d2, path_nn. */
@@ -211,13 +216,40 @@ static float nearest_gap(const mur_flock *f, const boid_in *b, const int32_t *sl
     return len3(q);
 }
 
+/* The direction away from the falcon's path line for a bird the falcon is at r from (r2 = |r|^2): the part
+ * of the bird's offset from the falcon across the falcon's velocity, into aw (not unit); its length, or
+ * straight away from the falcon (aw = -r) when the bird is on the line or the falcon does not move. */
+static float away_from_path(const mur_falcon *F, const float *r, float r2, float *aw)
+{
+    const float fv2 = dot3(F->vel, F->vel);
+    const float along = fv2 > 0.0f ? dot3(r, F->vel) / fv2 : 0.0f;
+    for (int c = 0; c < 3; c++)
+        aw[c] = -(r[c] - along * F->vel[c]);
+    float al = len3(aw);
+    if (!(al > 1e-3f * sqrtf(r2))) {
+        for (int c = 0; c < 3; c++)
+            aw[c] = -r[c];
+        al = sqrtf(r2);
+    }
+    return al;
+}
+
+/* The side bit of a part for a bird with horizontal left `side`: 0 (a turn to its left) when the way away
+ * from the falcon's path line is on its left, 8 (to its right) otherwise. */
+static uint32_t part_side(const mur_falcon *F, const float *r, float r2, const float *side)
+{
+    float aw[3];
+    away_from_path(F, r, r2, aw);
+    return dot3(aw, side) > 0.0f ? 0u : 8u;
+}
+
 static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                                int stride, int n)
 {
     const mur_flock_def *d = s->def;
     const mur_falcon *F = &f->falcon;
     mur_esc_row *row = &f->erow[i];
-    uint32_t e = row->ts & 15u, fled = row->ts & FLEE, quiet = row->ts & QUIET;
+    uint32_t e = row->ts & 15u, fled = row->ts & FLEE, quiet = row->ts & QUIET, part = row->ts & PART;
     int kind = (int)(e & 7u);
     const uint32_t now = F->esc_now;
     const bool attacking = F->esc_attacking;
@@ -263,7 +295,7 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             nn[1] = nearest_gap(f, b, slot, n);
         kind = MUR_ESCAPE_REFRACTORY;
         e = (uint32_t)kind;
-        fled = quiet = 0;
+        fled = quiet = part = 0;
         since = now;
         age = 0;
     } else if (kind == MUR_ESCAPE_REFRACTORY && (float)age * dt >= d->escape_refractory) {
@@ -276,12 +308,17 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     bool sees = false, among = false;
     if (near && (loom || kind == MUR_ESCAPE_CALM))
         perceive(f, d, b, slot, stride, n, r, r2, &sees, &among);
-    const bool flee = loom && (sees || among);
+    /* the startle (escape_part_speed): a calm bird that sees the falcon flying at that speed or faster
+     * against itself parts (a turn away from the path line, speeding up) rather than flee or pick a
+     * manoeuvre; a parting bird keeps parting to the end of its manoeuvre */
+    const float ps = d->escape_part_speed;
+    const bool startle = kind == MUR_ESCAPE_CALM && ps > 0.0f && (sees || among) && dot3(rv, rv) >= ps * ps;
+    const bool flee = loom && (sees || among) && !startle && !part;
     const float v[3] = {b->vx, b->vy, b->vz};
     /* the bird's horizontal left (its turns and zig-zags, and which side the falcon is on): only for a
      * calm bird (it may start) and a turn or zig-zag */
     float side[3] = {0.0f, 0.0f, 0.0f};
-    if (kind == MUR_ESCAPE_CALM || kind == MUR_ESCAPE_ZIGZAG || kind == MUR_ESCAPE_TURN) {
+    if (kind == MUR_ESCAPE_CALM || kind == MUR_ESCAPE_ZIGZAG || kind == MUR_ESCAPE_TURN || part) {
         const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
         side[0] = hv > 0.0f ? -v[2] / hv : 0.0f;
         side[2] = hv > 0.0f ? v[0] / hv : 0.0f;
@@ -297,7 +334,12 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
         bool start = false;
         int32_t src = i; /* the bird whose alarm starts this one's front: itself when it sees the falcon */
         int32_t from = -1, kn = 0; /* the neighbour copied, and how many could be */
-        if (flee) {
+        if (startle) {
+            part = PART;
+            kind = MUR_ESCAPE_TURN;
+            e = (uint32_t)kind | part_side(F, r, r2, side);
+            start = true;
+        } else if (flee) {
             /* the falcon looms: no need to be exposed or to look its way; the manoeuvre as if seen */
             kind = pick_kind(d, f->tick, i);
             e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
@@ -374,7 +416,12 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
                 /* the neighbour's manoeuvre; its side (away from the falcon) this bird's own unless
                  * escape_copy_side */
                 e = d->escape_copy_side ? c : (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
-                if (kind == FLIGHT) {
+                if (kind == PARTED) {
+                    /* the neighbour parts: this bird parts too, away from the path line on its own side */
+                    part = PART;
+                    kind = MUR_ESCAPE_TURN;
+                    e = (uint32_t)kind | part_side(F, r, r2, side);
+                } else if (kind == FLIGHT) {
                     /* the neighbour flees the falcon's path: this bird flees it too (below), with a
                      * manoeuvre of its own for the view */
                     flight = true;
@@ -398,7 +445,7 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
                 f->alarm_src[i] = src;
                 f->alarm_from[i] = from;
-                f->alarm_k[i] = (uint8_t)((kn > 127 ? 127 : kn) | (flight ? 128 : 0));
+                f->alarm_k[i] = (uint8_t)((kn > 127 ? 127 : kn) | (flight || (part && from >= 0) ? 128 : 0));
                 /* where it was and how it flew (its group's frame: its copiers' alarms are read in it) */
                 f->alarm_pos[3 * (size_t)i] = b->px;
                 f->alarm_pos[3 * (size_t)i + 1] = b->py;
@@ -419,22 +466,17 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     }
     /* a quiet turn that comes to flee the looming falcon is a flight, copied as any (escape_copy_flight) */
     quiet = flee ? 0u : quiet;
-    row->ts = since << TS_SHIFT | ((flee || flight) && escaping ? FLEE : 0u) | (escaping ? quiet : 0u) | e;
+    part = flee || !escaping ? 0u : part;
+    row->ts = since << TS_SHIFT | ((flee || flight) && escaping ? FLEE : 0u) | (escaping ? quiet : 0u) | part | e;
     acc[0] = acc[1] = acc[2] = 0.0f;
-    const float A = d->escape_accel * (fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f), sgn = (e & 8) ? -1.0f : 1.0f;
+    const float st = fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f; /* the alarm's strength (escape_copy_fade) */
+    const float A = d->escape_accel * st, sgn = (e & 8) ? -1.0f : 1.0f;
     if (flee || flight) {
         /* away from the falcon's path (the part of its offset across the falcon's velocity): birds on
          * either side of the path part, whatever manoeuvre they copy; straight away from the falcon
          * when the bird is on the path itself */
-        const float fv2 = dot3(F->vel, F->vel);
-        const float along = fv2 > 0.0f ? dot3(r, F->vel) / fv2 : 0.0f;
-        float aw[3] = {-(r[0] - along * F->vel[0]), -(r[1] - along * F->vel[1]), -(r[2] - along * F->vel[2])};
-        float al = len3(aw);
-        if (!(al > 1e-3f * sqrtf(r2))) {
-            for (int c = 0; c < 3; c++)
-                aw[c] = -r[c];
-            al = sqrtf(r2);
-        }
+        float aw[3];
+        const float al = away_from_path(F, r, r2, aw);
         /* the faster the falcon looms (its closing speed over its distance, lambda, 1/s), the harder the
          * bird breaks away: all of escape_flee_accel from lambda = escape_flee_loom on (a falcon fast or
          * close by), lambda / escape_flee_loom of it below (r2 > 0 here: looming needs it) */
@@ -456,6 +498,15 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
         break;
     }
     case MUR_ESCAPE_TURN:
+        if (part) {
+            /* the part: a turn away from the path line (its side, chosen at its start) and a speed-up */
+            const float vl = len3(v);
+            const float ks = sgn * d->escape_part_accel * st;
+            const float kv = vl > 0.0f ? d->escape_part_speedup * st / vl : 0.0f;
+            for (int c = 0; c < 3; c++)
+                acc[c] = ks * side[c] + kv * v[c];
+            break;
+        }
         acc[0] = sgn * A * side[0];
         acc[2] = sgn * A * side[2];
         break;
@@ -491,7 +542,9 @@ static inline void publish(mur_flock *f, const mur_flock_def *d, int32_t i)
     const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
     const uint32_t age = (next - (ts >> TS_SHIFT)) & TS_MASK;
     /* a bird fleeing the falcon's path publishes its flight to copy (escape_copy_flight) */
-    const uint8_t pub = d->escape_copy_flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u)) : e;
+    /* a parting bird publishes the part (its copiers part on their own side) */
+    const uint8_t pub = d->escape_copy_flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u))
+                                                             : ((ts & PART) ? (uint8_t)PARTED : e);
     f->ecopy[i] = age >= f->falcon.copy_latency ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
 }
 

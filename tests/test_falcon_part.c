@@ -1,0 +1,131 @@
+/* The part (escape_part_speed, src/sim/escape.c, docs/falcon.md): a bird that sees a fast falcon turns
+ * away from the falcon's path line and speeds up, so birds on either side of the path turn apart; a
+ * copier parts on its own side of the line, not its neighbour's. Constructed cases on the neutral rules
+ * (no steering of their own: only the escape moves the birds); bad values are refused. */
+#include "util.h"
+
+/* Two or three birds flying +z at 5 m/s; the falcon sets up 20 m above their centre and dives at them
+ * at 20 m/s (its path vertical, through x = 0). No flight from the path (escape_flee_time 0) and a
+ * manoeuvre from the mix that does not move a bird (escape_accel 0): only the part moves them. */
+static mur_flock_def part_def(int32_t n, float part_speed)
+{
+    mur_flock_def d = topo_def(n, 1000.0f);
+    d.dt = 0.02f;
+    d.view_radius = 20.0f;
+    d.falcon = true;
+    d.falcon_strategy = MUR_FALCON_ABOVE;
+    d.falcon_setup = 20.0f;
+    d.falcon_speed = d.falcon_attack_speed = 20.0f;
+    d.falcon_stoop = 0.0f;
+    d.escape_radius = 20.0f;
+    d.escape_accel = 0.0f;
+    d.escape_flee_time = 0.0f;
+    d.escape_alarm_speed = 0.0f;
+    d.escape_part_speed = part_speed;
+    d.escape_part_accel = 10.0f;
+    d.escape_part_speedup = 5.0f;
+    d.escape_reaction = 0.0f; /* a copier copies as soon as it may (escape_latency, one tick) */
+    d.escape_copy_speed = 0.0f;
+    return d;
+}
+
+/* Birds 3 m either side of the falcon's path: the falcon flies at about 20.6 m/s against them, over
+ * escape_part_speed 10 m/s; both see it and part, the one at x = -3 to -x, the one at x = +3 to +x (a
+ * banked turn away from the line on its own side, not both to one side), and both speed up along their
+ * heading. With escape_part_speed 30 m/s (faster than the falcon flies against them) or 0 (off) neither
+ * moves. */
+static void falcon_part_turns_apart(void **st)
+{
+    (void)st;
+    const float speeds[3] = {10.0f, 30.0f, 0.0f};
+    for (int c = 0; c < 3; c++) {
+        mur_flock_def d = part_def(2, speeds[c]);
+        mur_flock *f = make(&d);
+        put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+        put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+        for (int t = 0; t < 11; t++) /* the set-up tick, then 10 ticks (0.2 s) */
+            mur_flock_step(f);
+        const mur_view v = mur_flock_view(f);
+        if (c == 0) {
+            assert_true(v.vel[0] < -0.5f); /* the bird at x = -3 turns to -x */
+            assert_true(v.vel[3] > 0.5f);  /* the one at x = +3 to +x */
+            assert_near(v.vel[0], -v.vel[3], 1e-4);
+            assert_true(v.vel[2] > 5.5f && v.vel[5] > 5.5f); /* faster along the heading */
+            assert_int_equal(v.escape[0] & 7, MUR_ESCAPE_TURN);
+            assert_int_equal(v.escape[1] & 7, MUR_ESCAPE_TURN);
+        } else {
+            for (int i = 0; i < 2; i++) {
+                assert_true(fabsf(v.vel[3 * i]) < 1e-6f);
+                assert_near(v.vel[3 * i + 2], 5.0f, 1e-6);
+            }
+        }
+        mur_flock_destroy(f);
+    }
+}
+
+/* The copy keeps the side: bird D at x = +2 sees the falcon (15 m off); bird C at x = -2, 10 m lower, is
+ * 25 m from it, beyond escape_radius, and can only copy D. The falcon's path runs down x = 0 (it dives at
+ * their centre). With the part, D turns to +x and C, copying, to -x: away from the line on its own side.
+ * A turn from the mix copied with its side (escape_copy_side, the wave) takes both to +x. */
+static void falcon_part_copy_keeps_side(void **st)
+{
+    (void)st;
+    for (int c = 0; c < 2; c++) {
+        const bool part = c == 0;
+        mur_flock_def d = part_def(2, part ? 10.0f : 0.0f);
+        if (!part) { /* the wave's turn: every manoeuvre a turn away from the falcon, copied with its side */
+            d.escape_accel = 10.0f;
+            d.escape_zigzag = d.escape_dive = d.escape_speedup = 0.0f;
+            d.escape_turn = 1.0f;
+            d.escape_copy_side = true;
+        }
+        mur_flock *f = make(&d);
+        put(f, 0, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);   /* D */
+        put(f, 1, -2.0f, -10.0f, 0.0f, 0.0f, 0.0f, 5.0f); /* C */
+        int c_start = -1, d_start = -1;
+        for (int t = 1; t <= 16; t++) {
+            mur_flock_step(f);
+            const mur_view v = mur_flock_view(f);
+            d_start = d_start < 0 && v.escape[0] != MUR_ESCAPE_CALM ? t : d_start;
+            c_start = c_start < 0 && v.escape[1] != MUR_ESCAPE_CALM ? t : c_start;
+        }
+        const mur_view v = mur_flock_view(f);
+        assert_true(d_start > 0 && c_start > d_start); /* C copied D, with the latency */
+        assert_true(v.vel[0] > 0.2f);                  /* D to +x, away from the line */
+        if (part)
+            assert_true(v.vel[3] < -0.2f); /* C to -x: its own side of the line */
+        else
+            assert_true(v.vel[3] > 0.2f); /* the same side as D */
+        mur_flock_destroy(f);
+    }
+}
+
+/* Bad values: one line naming the value and the range. */
+static void falcon_part_bad_values(void **st)
+{
+    (void)st;
+    static const char *const bad[] = {"escape_part_speed=-1", "escape_part_speed=1001", "escape_part_speed=nan",
+                                      "escape_part_accel=-0.5", "escape_part_accel=inf", "escape_part_accel=1001",
+                                      "escape_part_speedup=-1", "escape_part_speedup=nan", "escape_part_speedup=1e9"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        mur_flock_def d = mur_flock_default_def();
+        mur_error err = {{0}};
+        assert_false(mur_def_set_pair(&d, bad[k], &err));
+        assert_non_null(strstr(err.msg, "bad value"));
+        assert_non_null(strstr(err.msg, "escape_part_"));
+        assert_null(strchr(err.msg, '\n'));
+    }
+    mur_flock_def d = mur_flock_default_def();
+    assert_true(mur_def_set_pair(&d, "escape_part_speed=1000", NULL));
+    assert_true(mur_def_set_pair(&d, "escape_part_accel=0", NULL));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(falcon_part_turns_apart),
+        cmocka_unit_test(falcon_part_copy_keeps_side),
+        cmocka_unit_test(falcon_part_bad_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
