@@ -621,7 +621,7 @@ void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *
 {
     quick_c c;
     quick_init(f, s->def, &c);
-    if (!quick(f, s->def, &c, i, b, slot, stride, n))
+    if (f->falcon.esc_full || !quick(f, s->def, &c, i, b, slot, stride, n))
         escape_full(f, s, i, b, slot, stride, n);
 }
 
@@ -630,6 +630,11 @@ void mur_escape_batch(mur_flock *f, const mur_step *s, int nb, const int32_t *id
 {
     quick_c c;
     quick_init(f, s->def, &c);
+    if (f->falcon.esc_full) {
+        for (int q = 0; q < nb; q++)
+            escape_full(f, s, idx[q], &b[q], slot0 + q, stride, n[q]);
+        return;
+    }
     for (int q = 0; q < nb; q++)
         if (!quick(f, s->def, &c, idx[q], &b[q], slot0 + q, stride, n[q]))
             escape_full(f, s, idx[q], &b[q], slot0 + q, stride, n[q]);
