@@ -280,6 +280,65 @@ static void falcon_scan_chunks(void **st)
     mur_flock_destroy(f);
 }
 
+/* The escape's quick paths (escape.c quick(): calm, refractory and manoeuvring birds the falcon does
+ * not loom over) do what escape_step does for those birds: a flock attacked from 10 m, every tick
+ * against the same flock with every bird through escape_step (esc_full), with the default escape, with
+ * the alarm's fade, the neighbour's side off and the copied flight off, and without the flight from the
+ * looming falcon and the quiet turn, and with many parts (escape_part_speed 15); the state hash, the
+ * escape rows (acceleration and state), the closest approaches and the published escapes the same bits on every tick, on 1 and 2 threads. The
+ * attack puts birds in every state the quick paths take (calm, each manoeuvre, fled, refractory). */
+static void falcon_escape_quick_exact(void **st)
+{
+    (void)st;
+    for (int variant = 0; variant < 4; variant++) {
+        mur_flock_def d;
+        assert_true(mur_def_preset(&d, "starling", NULL));
+        d.boids = 2000;
+        d.seed = 11 + (uint64_t)variant;
+        d.falcon = true;
+        d.falcon_setup = 10.0f;
+        if (variant == 1) {
+            d.escape_copy_fade = 0.25f;
+            d.escape_copy_side = false;
+            d.escape_copy_flight = false;
+        } else if (variant == 2) {
+            d.escape_flee_time = 0.0f;
+            d.escape_alarm_speed = 0.0f;
+        } else if (variant == 3) {
+            d.escape_part_speed = 15.0f; /* many parts (escape_step's own acceleration) */
+        }
+        mur_flock *a = make(&d), *b = make(&d);
+        mur_flock_set_threads(a, 1 + variant % 2);
+        mur_flock_set_threads(b, 1 + variant % 2);
+        b->falcon.esc_full = true;
+        int32_t seen[6] = {0, 0, 0, 0, 0, 0}, fled = 0, parted = 0;
+        for (int t = 0; t < 150; t++) {
+            mur_flock_step(a);
+            mur_flock_step(b);
+            assert_true(mur_flock_hash(a) == mur_flock_hash(b));
+            const size_t n = (size_t)a->n;
+            assert_int_equal(a->n, b->n);
+            assert_memory_equal(a->erow, b->erow, n * sizeof *a->erow);
+            assert_memory_equal(a->path_d2, b->path_d2, n * sizeof *a->path_d2);
+            assert_memory_equal(a->esc, b->esc, n);
+            assert_memory_equal(a->ecopy, b->ecopy, n);
+            for (size_t i = 0; i < n; i++) {
+                seen[a->esc[i] & 7]++;
+                fled += (a->erow[i].ts & 16u) != 0;   /* FLEE */
+                parted += (a->erow[i].ts & 64u) != 0; /* PART */
+            }
+        }
+        for (int k = 0; k < 6; k++)
+            assert_true(seen[k] > 0);
+        if (variant < 2)
+            assert_true(fled > 0);
+        if (variant == 3)
+            assert_true(parted > 0);
+        mur_flock_destroy(a);
+        mur_flock_destroy(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +348,7 @@ int main(void)
         cmocka_unit_test(falcon_burst_local),
         cmocka_unit_test(falcon_path_burst),
         cmocka_unit_test(falcon_scan_chunks),
+        cmocka_unit_test(falcon_escape_quick_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

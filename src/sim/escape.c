@@ -243,6 +243,47 @@ static uint32_t part_side(const mur_falcon *F, const float *r, float r2, const f
     return dot3(aw, side) > 0.0f ? 0u : 8u;
 }
 
+/* The bird's horizontal left (its turns and zig-zags), from its velocity v. */
+static inline void horizontal_left(const float *v, float *side)
+{
+    const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
+    side[0] = hv > 0.0f ? -v[2] / hv : 0.0f;
+    side[1] = 0.0f;
+    side[2] = hv > 0.0f ? v[0] / hv : 0.0f;
+}
+
+/* A manoeuvre's acceleration into acc (0 before): kind and e (its side in bit 3) as the row keeps them,
+ * t its age in seconds, A its acceleration, side the bird's horizontal left (zig-zag and turn), v its
+ * velocity (speed-up). */
+static inline void manoeuvre(int kind, uint32_t e, float t, float A, const float *side, const float *v, float *acc)
+{
+    const float sgn = (e & 8) ? -1.0f : 1.0f;
+    switch (kind) {
+    case MUR_ESCAPE_ZIGZAG: {
+        const float k = t < ZIGZAG_FIRST ? sgn * A : -sgn * A;
+        acc[0] = k * side[0];
+        acc[2] = k * side[2];
+        break;
+    }
+    case MUR_ESCAPE_TURN:
+        acc[0] = sgn * A * side[0];
+        acc[2] = sgn * A * side[2];
+        break;
+    case MUR_ESCAPE_DIVE:
+        acc[1] = -A;
+        break;
+    case MUR_ESCAPE_SPEEDUP: {
+        const float vl = len3(v);
+        if (vl > 0.0f)
+            for (int c = 0; c < 3; c++)
+                acc[c] = A * v[c] / vl;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
 static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                                int stride, int n)
 {
@@ -318,11 +359,8 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     /* the bird's horizontal left (its turns and zig-zags, and which side the falcon is on): only for a
      * calm bird (it may start) and a turn or zig-zag */
     float side[3] = {0.0f, 0.0f, 0.0f};
-    if (kind == MUR_ESCAPE_CALM || kind == MUR_ESCAPE_ZIGZAG || kind == MUR_ESCAPE_TURN || part) {
-        const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
-        side[0] = hv > 0.0f ? -v[2] / hv : 0.0f;
-        side[2] = hv > 0.0f ? v[0] / hv : 0.0f;
-    }
+    if (kind == MUR_ESCAPE_CALM || kind == MUR_ESCAPE_ZIGZAG || kind == MUR_ESCAPE_TURN || part)
+        horizontal_left(v, side);
     /* with escape_copy_fade, an alarm's strength (0..255): the looming rate's share of escape_flee_loom for a
      * bird that sees the falcon (a slow or far falcon alarms weakly), its neighbour's less the fade for a
      * copier; a neighbour whose strength is spent is not copied, and the manoeuvre's acceleration is its
@@ -490,39 +528,16 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
                 acc[c] = k * aw[c] / al;
         return;
     }
-    switch (kind) {
-    case MUR_ESCAPE_ZIGZAG: {
-        const float k = (float)age * dt < ZIGZAG_FIRST ? sgn * A : -sgn * A;
-        acc[0] = k * side[0];
-        acc[2] = k * side[2];
-        break;
-    }
-    case MUR_ESCAPE_TURN:
-        if (part) {
-            /* the part: a turn away from the path line (its side, chosen at its start) and a speed-up */
-            const float vl = len3(v);
-            const float ks = sgn * d->escape_part_accel * st;
-            const float kv = vl > 0.0f ? d->escape_part_speedup * st / vl : 0.0f;
-            for (int c = 0; c < 3; c++)
-                acc[c] = ks * side[c] + kv * v[c];
-            break;
-        }
-        acc[0] = sgn * A * side[0];
-        acc[2] = sgn * A * side[2];
-        break;
-    case MUR_ESCAPE_DIVE:
-        acc[1] = -A;
-        break;
-    case MUR_ESCAPE_SPEEDUP: {
+    if (kind == MUR_ESCAPE_TURN && part) {
+        /* the part: a turn away from the path line (its side, chosen at its start) and a speed-up */
         const float vl = len3(v);
-        if (vl > 0.0f)
-            for (int c = 0; c < 3; c++)
-                acc[c] = A * v[c] / vl;
-        break;
+        const float ks = sgn * d->escape_part_accel * st;
+        const float kv = vl > 0.0f ? d->escape_part_speedup * st / vl : 0.0f;
+        for (int c = 0; c < 3; c++)
+            acc[c] = ks * side[c] + kv * v[c];
+        return;
     }
-    default:
-        break;
-    }
+    manoeuvre(kind, e, (float)age * dt, A, side, v, acc);
 }
 
 /* Bird i's state into the view (esc) and what a neighbour may copy next tick (ecopy: an escape that
@@ -548,40 +563,134 @@ static inline void publish(mur_flock *f, const mur_flock_def *d, int32_t i)
     f->ecopy[i] = age >= f->falcon.copy_latency ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
 }
 
-/* The common case, most birds on most ticks: a calm bird with the falcon not within escape_radius
- * (or not attacking) and no neighbour's escape to copy, on a tick that takes no path_nn. It only
- * keeps how near the attacking falcon came (path_d2) and has no escape; false when escape_step must
- * run (what it did here, escape_step does the same again). */
-static inline bool calm(mur_flock *f, int32_t i, const boid_in *b, const int32_t *slot, int stride, int n)
+/* What the quick paths read of the falcon and the parameters, copied into locals once a batch (a
+ * store to a bird's row could alias the falcon's fields, so the compiler would reload them per bird). */
+typedef struct quick_c {
+    bool path_tick, attacking;
+    uint32_t now;
+    int fade;
+    float fp[3], fv[3], r2max, dt, refractory, escape_time, flee_time, accel;
+} quick_c;
+
+static inline void quick_init(const mur_flock *f, const mur_flock_def *d, quick_c *c)
 {
     const mur_falcon *F = &f->falcon;
+    c->path_tick = F->esc_path_tick;
+    c->attacking = F->esc_attacking;
+    c->now = F->esc_now;
+    c->fade = F->esc_fade;
+    for (int k = 0; k < 3; k++) {
+        c->fp[k] = F->pos[k];
+        c->fv[k] = F->vel[k];
+    }
+    c->r2max = F->esc_r2;
+    c->dt = d->dt;
+    c->refractory = d->escape_refractory;
+    c->escape_time = d->escape_time;
+    c->flee_time = d->escape_flee_time;
+    c->accel = d->escape_accel;
+}
+
+/* The common cases, most birds on most ticks, on a tick that takes no path_nn, what escape_step would
+ * do for them without its branches: a calm bird with the falcon not within escape_radius (or not
+ * attacking) and no neighbour's escape to copy; a bird in a manoeuvre or refractory whose state does
+ * not end this tick and over which the falcon does not loom (escape_step perceives only for a calm bird
+ * or a looming falcon, so it neither flees nor detects). Each keeps how near the attacking falcon came
+ * (path_d2). A calm or refractory bird has no escape acceleration, keeps its row's ts (a refractory row
+ * has no FLEE or QUIET: escape_step clears them when the manoeuvre ends and sets them only for an
+ * escaping bird) and is not copyable. A bird in a manoeuvre keeps its ts (less QUIET once it fled) and,
+ * having fled, its acceleration (the flight away from the falcon's path), else takes its manoeuvre's;
+ * it publishes itself. False when escape_step must run (what it did here, escape_step does the same
+ * again). */
+static inline bool quick(mur_flock *f, const mur_flock_def *d, const quick_c *c, int32_t i, const boid_in *b,
+                         const int32_t *slot, int stride, int n)
+{
     mur_esc_row *row = &f->erow[i];
-    if ((row->ts & 7u) != MUR_ESCAPE_CALM || F->esc_path_tick)
+    const uint32_t ts = row->ts, kind = ts & 7u;
+    if (c->path_tick || (ts & PART)) /* a part's acceleration: escape_step's */
         return false;
-    if (F->esc_attacking) {
-        const float r[3] = {F->pos[0] - b->px, F->pos[1] - b->py, F->pos[2] - b->pz};
+    const uint32_t age = (c->now - (ts >> TS_SHIFT)) & TS_MASK;
+    const bool man = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
+    if (man) {
+        if ((float)age * c->dt >= c->escape_time)
+            return false;
+    } else if (kind == MUR_ESCAPE_REFRACTORY) {
+        if ((float)age * c->dt >= c->refractory)
+            return false;
+    } else if (kind != MUR_ESCAPE_CALM) {
+        return false;
+    }
+    if (c->attacking) {
+        const float r[3] = {c->fp[0] - b->px, c->fp[1] - b->py, c->fp[2] - b->pz};
         const float r2 = dot3(r, r);
         if (r2 < f->path_d2[i])
             f->path_d2[i] = r2;
-        if (r2 < F->esc_r2)
-            return false;
+        if (r2 < c->r2max) {
+            if (kind == MUR_ESCAPE_CALM)
+                return false;
+            /* looming() */
+            const float rv[3] = {c->fv[0] - b->vx, c->fv[1] - b->vy, c->fv[2] - b->vz};
+            if (c->flee_time > 0.0f && r2 < -dot3(r, rv) * c->flee_time)
+                return false;
+        }
     }
-    for (int m = 0; m < n; m++)
-        if (f->sesc[slot[m * stride]])
-            return false;
+    if (kind == MUR_ESCAPE_CALM)
+        for (int m = 0; m < n; m++)
+            if (f->sesc[slot[m * stride]])
+                return false;
+    if (man) {
+        if (ts & FLEE) {
+            row->ts = ts >> TS_SHIFT << TS_SHIFT | FLEE | (ts & 15u);
+        } else {
+            float *acc = row->acc;
+            acc[0] = acc[1] = acc[2] = 0.0f;
+            const float v[3] = {b->vx, b->vy, b->vz};
+            float side[3] = {0.0f, 0.0f, 0.0f};
+            if (kind == MUR_ESCAPE_ZIGZAG || kind == MUR_ESCAPE_TURN)
+                horizontal_left(v, side);
+            const float A = c->accel * (c->fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f);
+            manoeuvre((int)kind, ts & 15u, (float)age * c->dt, A, side, v, acc);
+        }
+        publish(f, d, i);
+        return true;
+    }
     row->acc[0] = row->acc[1] = row->acc[2] = 0.0f;
-    f->esc[i] = (uint8_t)(row->ts & 15u);
+    f->esc[i] = (uint8_t)(ts & 15u);
     f->ecopy[i] = 0;
     return true;
+}
+
+/* The escape and the publishing of a bird no quick path took: out of line, so that the loop of
+ * mur_escape_batch keeps the quick paths without this one's register saves. */
+static __attribute__((noinline)) void escape_full(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b,
+                                                  const int32_t *slot, int stride, int n)
+{
+    escape_step(f, s, i, b, slot, stride, n);
+    publish(f, s->def, i);
 }
 
 void mur_escape_boid(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n)
 {
-    if (calm(f, i, b, slot, stride, n))
+    quick_c c;
+    quick_init(f, s->def, &c);
+    if (f->falcon.esc_full || !quick(f, s->def, &c, i, b, slot, stride, n))
+        escape_full(f, s, i, b, slot, stride, n);
+}
+
+void mur_escape_batch(mur_flock *f, const mur_step *s, int nb, const int32_t *idx, const boid_in *b,
+                      const int32_t *slot0, int stride, const int32_t *n)
+{
+    quick_c c;
+    quick_init(f, s->def, &c);
+    if (f->falcon.esc_full) {
+        for (int q = 0; q < nb; q++)
+            escape_full(f, s, idx[q], &b[q], slot0 + q, stride, n[q]);
         return;
-    escape_step(f, s, i, b, slot, stride, n);
-    publish(f, s->def, i);
+    }
+    for (int q = 0; q < nb; q++)
+        if (!quick(f, s->def, &c, idx[q], &b[q], slot0 + q, stride, n[q]))
+            escape_full(f, s, idx[q], &b[q], slot0 + q, stride, n[q]);
 }
 
 void mur_escape_publish_one(mur_flock *f, const mur_step *s, int32_t i)

@@ -49,6 +49,11 @@ void mur_falcon_plan(mur_flock *f, const struct mur_step *s);
 /// neighbour may copy next tick (esc, ecopy). Writes boid i's escape rows only.
 void mur_escape_boid(mur_flock *f, const struct mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                      int stride, int n);
+/// mur_escape_boid for the nb boids idx[0 .. nb): boid idx[q] in state b[q], its n[q] neighbours at the
+/// sorted slots slot0[q], slot0[q + stride], ... (the topological batch's layout, topo_batch.h); the
+/// same bits as nb calls of mur_escape_boid, in that order.
+void mur_escape_batch(mur_flock *f, const struct mur_step *s, int nb, const int32_t *idx, const boid_in *b,
+                      const int32_t *slot0, int stride, const int32_t *n);
 /// The speed of the alarm fronts, m/s: over the copied birds i (tick[i] >= 0, src[i] >= 0 another bird),
 /// the sum of the distances from their fronts' first birds over the sum of the times since those birds'
 /// alarms, t = (tick[i] - tick[src[i]]) * dt: a chain of hops of any lengths, one hop per tau, gives

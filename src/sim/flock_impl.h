@@ -56,6 +56,7 @@ typedef struct mur_falcon {
     bool esc_path_tick;        ///< each bird's nearest neighbour goes into path_nn this tick
     float esc_r2;              ///< escape_radius squared
     int esc_fade;              ///< escape_copy_fade in 1/255 (0: off)
+    bool esc_full;             ///< tests: every bird's escape by escape_step, no quick path (escape.c)
     int32_t wave_first;        ///< the first bird alarmed in the current attack, -1 none
     float wave_first_pos[3];   ///< its position when it was alarmed
     uint64_t wave_first_tick;  ///< and the tick

@@ -655,8 +655,7 @@ bool mur_topo_batch_run(mur_flock *f, const mur_step *st, mur_topo_batch *B, acc
 void mur_topo_batch_flush(mur_flock *f, const mur_step *s, mur_topo_batch *B, acc *out)
 {
     if (s->escape)
-        for (int q = 0; q < B->nb; q++)
-            mur_escape_boid(f, s, B->i[q], &B->b[q], &B->slot[0][q], MUR_TOPO_BATCH, B->n[q]);
+        mur_escape_batch(f, s, B->nb, B->i, B->b, B->slot[0], MUR_TOPO_BATCH, B->n);
 #ifdef MUR_X86_PATHS
     if (mur_topo_batch_run(f, s, B, out)) {
         B->nb = 0;
