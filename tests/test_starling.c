@@ -295,6 +295,46 @@ static void flight_model(void **st)
     assert_non_null(strstr(err.msg, "separation_nearest"));
 }
 
+/* Issue 24, eleventh round. separation_view: boid 0 flies along +z; a neighbour right behind it at
+ * 0.5 m and one beside it at 1 m. All round (360) the closest (behind) pushes it forward by
+ * 1 - 0.5/2 = 0.75; with a 200-degree separation cone the one behind is in the blind angle, so the one
+ * beside is the closest it avoids (1 - 1/2 = 0.5 along -x), and alone behind it the bird is not pushed
+ * at all. separation_smooth: the neighbour above at 0.5 m (t = 1/4) pushes 1 - t^3 (6 t^2 - 15 t + 10)
+ * = 0.896484375 instead of 0.75. Both are refused with metric neighbours, and 400 degrees is out of
+ * range. */
+static void separation_view(void **st)
+{
+    (void)st;
+    mur_flock_def d = topo_def(3, 10.0f);
+    d.separation = 1.0f;
+    d.separation_radius = 2.0f;
+    d.separation_nearest = 1;
+    const float nb[2][3] = {{0, 0, -0.5f}, {1, 0, 0}};
+    one_tick(d, 2, nb, (const double[3]){0.0, 0.0, 1.75});
+    d.separation_view = 200.0f;
+    one_tick(d, 2, nb, (const double[3]){-0.5, 0.0, 1.0});
+    d.separation_nearest = 0; /* the mean over the neighbours in the cone: the one beside only */
+    one_tick(d, 2, nb, (const double[3]){-0.5, 0.0, 1.0});
+    one_tick(d, 1, nb, (const double[3]){0.0, 0.0, 1.0});
+    d.separation_view = 360.0f;
+    d.separation_nearest = 1;
+    d.separation_smooth = true;
+    one_tick(d, 1, (const float[][3]){{0, 0.5f, 0}}, (const double[3]){0.0, -0.896484375, 1.0});
+    mur_error err = {{0}};
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    d.separation_nearest = 0;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "separation_smooth"));
+    d.separation_smooth = false;
+    d.separation_view = 200.0f;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "separation_view"));
+    d = topo_def(3, 10.0f);
+    d.separation_view = 400.0f;
+    assert_false(mur_def_check(&d, &err));
+    assert_non_null(strstr(err.msg, "separation_view"));
+}
+
 /* Ground avoidance by hand (ground 0, ground_avoid 10, ground_accel 10: gk = 1 /s^2, g2w = 2 /s;
  * dt 0.1): at y = 6 level the spring gives 4, so vy = 0.4; diving at 5 m/s 4 + 10 = 14 saturates at
  * 10, so vy = -5 + 1; climbing at 5 m/s -6 is clamped to 0; above the layer nothing. */
@@ -376,7 +416,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hard_sphere), cmocka_unit_test(banking), cmocka_unit_test(cruise),
         cmocka_unit_test(centrality),  cmocka_unit_test(presets), cmocka_unit_test(flight_model),
-        cmocka_unit_test(ground_avoidance), cmocka_unit_test(wander),
+        cmocka_unit_test(ground_avoidance), cmocka_unit_test(wander), cmocka_unit_test(separation_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,6 +212,9 @@ typedef struct mur_flock_def {
     float flight_hold;          ///< flight: share of the speed's change to the lift that the bird's pitch makes
                                 ///< up, 0..1 (0: lift ~ speed^2; 1: level at any speed within flight_lift_max)
     int32_t separation_nearest; ///< separation from the n closest neighbours only; 0 = all (topological only)
+    float separation_view;      ///< full angle of the separation cone around the velocity, deg, 0..360: neighbours
+                                ///< outside it do not push; 360 = all in the list (topological only)
+    bool separation_smooth;     ///< separation kernel 1 - smootherstep(d / r) instead of 1 - d / r (topological only)
     float cohesion_near;        ///< cohesion ramp: no pull from neighbours closer than this, wu (with cohesion_far)
     float cohesion_far;         ///< cohesion ramp: full pull from this distance on, wu; 0 = ramp off (topological)
     mur_world_mode world;       ///< fixed: geometry as given; scale: geometry for MUR_WORLD_REF_BOIDS, scaled

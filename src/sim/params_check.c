@@ -24,6 +24,15 @@ static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
     };
     if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
         return true;
+    if (def->separation_view < 360.0f) { /* off at 360, its largest value */
+        mur_set_error(err, "separation_view %g needs neighbours=topological (or separation_view=360)",
+                      (double)def->separation_view);
+        return false;
+    }
+    if (def->separation_smooth) {
+        mur_set_error(err, "separation_smooth on needs neighbours=topological (or separation_smooth=off)");
+        return false;
+    }
     for (size_t q = 0; q < sizeof rows / sizeof rows[0]; q++)
         if (rows[q].v > rows[q].off) {
             mur_set_error(err, "%s %g needs neighbours=topological (or %s=%g)", rows[q].name, rows[q].v,

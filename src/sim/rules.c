@@ -34,6 +34,8 @@ void mur_rules_prepare(const mur_flock_def *d, mur_rule_k *k)
     k->max_lat = (float)((double)d->max_turn * (MUR_TWO_PI / 360.0));
     k->gk = d->ground_avoid > 0.0f ? d->ground_accel / d->ground_avoid : 0.0f;
     k->g2w = 2.0f * sqrtf(k->gk);
+    k->sep_cone = d->separation_view < 360.0f;
+    k->sep_cos = (float)cos((double)d->separation_view * 0.5 * (MUR_TWO_PI / 2) / 180.0);
 }
 
 void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in *b, const acc *s,

@@ -20,6 +20,8 @@ typedef struct mur_rule_k {
     float pr2;        ///< predator radius squared
     float max_lat;    ///< banking: largest lateral acceleration per unit speed (max_turn in rad/s)
     float gk, g2w;    ///< ground avoidance: ground_accel / ground_avoid and 2 sqrt(gk) (0 when off)
+    float sep_cos;    ///< cos(separation_view / 2)
+    bool sep_cone;    ///< separation_view < 360
 } mur_rule_k;
 
 /// The boid the neighbour search saw: position, velocity, |v| (for the view cone).

@@ -147,7 +147,8 @@ static inline void set_lane(sums_v *V, int l, const acc *a)
 }
 
 /* topo.c sums(), lanes q0..q0+3 of the batch: into V, and into out[q] unless out is NULL. */
-static void sums4(mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B, int q0, sums_v *V, acc *out)
+static void sums4(mur_flock *f, const mur_flock_def *d, const mur_rule_k *rk, const mur_topo_batch *B, int q0, sums_v *V,
+                  acc *out)
 {
     const int kk = (int)floorf(d->topo_k);
     const float frac = d->topo_k - (float)kk;
@@ -156,9 +157,18 @@ static void sums4(mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B,
     const bool ramp = d->cohesion_far > 0.0f;
     const float cn = d->cohesion_near, cw = 1.0f / (d->cohesion_far - d->cohesion_near);
     const v4 zero = {0}, one = zero + 1.0f;
-    v4 r[3];
-    load_b(B, q0, 0, 3, r);
+    const bool sview = rk->sep_cone, smooth = d->separation_smooth;
+    v4 r[6];
+    load_b(B, q0, 0, sview ? 6 : 3, r);
     const v4 px = r[0], py = r[1], pz = r[2];
+    v4 bvx = zero, bvy = zero, bvz = zero, sc = zero;
+    if (sview) {
+        bvx = r[3];
+        bvy = r[4];
+        bvz = r[5];
+        sc = rk->sep_cos * vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
+    }
+    i4 sn = {0}; /* neighbours in the separation cone taken so far */
     i4 n;
     int maxn = 0;
     for (int l = 0; l < W; l++) {
@@ -209,14 +219,23 @@ static void sums4(mur_flock *f, const mur_flock_def *d, const mur_topo_batch *B,
         ux = SEL(pos, ux + u * dx, ux);
         uy = SEL(pos, uy + u * dy, uy);
         uz = SEL(pos, uz + u * dz, uz);
-        if (q >= ns)
+        i4 take = on;
+        if (sview) { /* topo_scalar.h sums(): the separation cone, separation_nearest counted in it */
+            take = on & (sn < (i4){0} + ns) & (dx * bvx + dy * bvy + dz * bvz >= sc * dist);
+            sn -= take;
+        } else if (q >= ns)
             continue;
-        const i4 near = pos & (dist < sr);
-        const v4 m = w * (1.0f - dist / sr) / dist;
+        const i4 near = take & pos & (dist < sr);
+        v4 kw = 1.0f - dist / sr;
+        if (smooth) {
+            const v4 t = dist / sr;
+            kw = 1.0f - t * t * t * (t * (6.0f * t - 15.0f) + 10.0f);
+        }
+        const v4 m = w * kw / dist;
         sx = SEL(near, sx - m * dx, sx);
         sy = SEL(near, sy - m * dy, sy);
         sz = SEL(near, sz - m * dz, sz);
-        sw = SEL(on, sw + w, sw);
+        sw = SEL(take, sw + w, sw);
     }
     const i4 div = sw > zero;
     sx = SEL(div, sx / sw, sx);
@@ -616,7 +635,7 @@ bool BATCH_RUN(mur_flock *f, const mur_step *st, mur_topo_batch *B, acc *out)
         contact_v C;
         sums_v S;
         contacts4(f, d, B, q0, &C, !ok);
-        sums4(f, d, B, q0, &S, ok ? NULL : out);
+        sums4(f, d, &st->rule, B, q0, &S, ok ? NULL : out);
         if (!ok)
             continue;
         float O[6][W];

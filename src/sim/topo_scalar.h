@@ -5,7 +5,9 @@
 
 /* The sums the rules read (kernel.h's acc), over the list in its order: weights 1, the last one
  * frac(topo_k) when the list holds floor(topo_k) + 1. Separation (docs/rules.md): the mean over the
- * neighbours closer than separation_radius of -unit(d) (1 - |d| / separation_radius). */
+ * separation_nearest first neighbours (of those in the separation cone, separation_view) of -unit(d)
+ * times 1 - |d| / separation_radius (or 1 - smootherstep of it, separation_smooth) where |d| is below
+ * separation_radius. */
 static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
 {
     const mur_flock_def *d = s->def;
@@ -17,6 +19,9 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
     const bool ramp = d->cohesion_far > 0.0f;
     const float cn = d->cohesion_near, cw = 1.0f / (d->cohesion_far - d->cohesion_near);
     float sw = 0.0f;
+    const bool sview = s->rule.sep_cone, smooth = d->separation_smooth;
+    const float sc = s->rule.sep_cos * sqrtf(S->vx * S->vx + S->vy * S->vy + S->vz * S->vz);
+    int sn = 0; /* neighbours in the separation cone taken so far */
     for (int q = 0; q < S->n; q++) {
         const int32_t j = S->slot[q];
         const float w = q < kk ? 1.0f : frac;
@@ -45,10 +50,19 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
             a->uy += u * dy;
             a->uz += u * dz;
         }
-        if (q >= ns)
+        if (sview) { /* the separation cone: dot(d, v) >= cos(separation_view / 2) |d| |v| */
+            if (sn >= ns || !(dx * S->vx + dy * S->vy + dz * S->vz >= sc * dist))
+                continue;
+            sn++;
+        } else if (q >= ns)
             continue;
         if (dist < sr && dist > 0.0f) {
-            const float m = w * (1.0f - dist / sr) / dist;
+            float kw = 1.0f - dist / sr;
+            if (smooth) { /* 1 - smootherstep(t) */
+                const float t = dist / sr;
+                kw = 1.0f - t * t * t * (t * (6.0f * t - 15.0f) + 10.0f);
+            }
+            const float m = w * kw / dist;
             a->sx -= m * dx;
             a->sy -= m * dy;
             a->sz -= m * dz;
