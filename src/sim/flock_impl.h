@@ -72,7 +72,7 @@ typedef struct mur_falcon {
 /// One boid's escape as the pass uses it: 16 bytes, one cache line touched per boid and tick.
 typedef struct mur_esc_row {
     float acc[3];              ///< the escape acceleration of the tick
-    uint32_t ts;               ///< (tick its state began << 6) | quiet (bit 5) | fled (bit 4) | state (bits 0-2) | side (bit 3)
+    uint32_t ts;               ///< (tick its state began << 7) | part (bit 6) | quiet (bit 5) | fled (bit 4) | side (bit 3) | state (bits 0-2)
 } mur_esc_row;
 
 struct mur_flock {

@@ -429,8 +429,13 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 __builtin_prefetch(f->vel + 3 * (size_t)i, 1);
                 __builtin_prefetch(f->vel + 3 * (size_t)i + 2, 1);
                 __builtin_prefetch(f->roll + i, 1);
-                if (s->escape)
-                    __builtin_prefetch(f->erow + i, 1); /* the escape's row (escape.c) */
+                if (s->escape) {
+                    /* the escape's row and the bytes it keeps beside it (escape.c: quick() and publish()) */
+                    __builtin_prefetch(f->erow + i, 1);
+                    __builtin_prefetch(f->path_d2 + i, 1);
+                    __builtin_prefetch(f->esc + i, 1);
+                    __builtin_prefetch(f->ecopy + i, 1);
+                }
             }
             /* the boids of a cell are the slots [start, next start): the same block as the last boid's */
             if (!(k >= B.own_lo && k < B.own_hi))
