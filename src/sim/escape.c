@@ -253,11 +253,14 @@ static inline void horizontal_left(const float *v, float *side)
 }
 
 /* A manoeuvre's acceleration into acc (0 before): kind and e (its side in bit 3) as the row keeps them,
- * t its age in seconds, A its acceleration, side the bird's horizontal left (zig-zag and turn), v its
- * velocity (speed-up). */
-static inline void manoeuvre(int kind, uint32_t e, float t, float A, const float *side, const float *v, float *acc)
+ * t its age in seconds, st the alarm's strength (escape_copy_fade; 1 without), side the bird's horizontal
+ * left (zig-zag and turn), v its velocity (speed-up). A turn that is the part (the row's PART) turns away
+ * from the path line (its side, chosen at its start) with escape_part_accel and speeds up with
+ * escape_part_speedup; the other manoeuvres act with escape_accel. */
+static inline void manoeuvre(const mur_flock_def *d, int kind, uint32_t e, bool part, float t, float st,
+                             const float *side, const float *v, float *acc)
 {
-    const float sgn = (e & 8) ? -1.0f : 1.0f;
+    const float sgn = (e & 8) ? -1.0f : 1.0f, A = d->escape_accel * st;
     switch (kind) {
     case MUR_ESCAPE_ZIGZAG: {
         const float k = t < ZIGZAG_FIRST ? sgn * A : -sgn * A;
@@ -266,6 +269,14 @@ static inline void manoeuvre(int kind, uint32_t e, float t, float A, const float
         break;
     }
     case MUR_ESCAPE_TURN:
+        if (part) {
+            const float vl = len3(v);
+            const float ks = sgn * d->escape_part_accel * st;
+            const float kv = vl > 0.0f ? d->escape_part_speedup * st / vl : 0.0f;
+            for (int c = 0; c < 3; c++)
+                acc[c] = ks * side[c] + kv * v[c];
+            break;
+        }
         acc[0] = sgn * A * side[0];
         acc[2] = sgn * A * side[2];
         break;
@@ -507,8 +518,6 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     part = flee || !escaping ? 0u : part;
     row->ts = since << TS_SHIFT | ((flee || flight) && escaping ? FLEE : 0u) | (escaping ? quiet : 0u) | part | e;
     acc[0] = acc[1] = acc[2] = 0.0f;
-    const float st = fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f; /* the alarm's strength (escape_copy_fade) */
-    const float A = d->escape_accel * st, sgn = (e & 8) ? -1.0f : 1.0f;
     if (flee || flight) {
         /* away from the falcon's path (the part of its offset across the falcon's velocity): birds on
          * either side of the path part, whatever manoeuvre they copy; straight away from the falcon
@@ -528,16 +537,8 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
                 acc[c] = k * aw[c] / al;
         return;
     }
-    if (kind == MUR_ESCAPE_TURN && part) {
-        /* the part: a turn away from the path line (its side, chosen at its start) and a speed-up */
-        const float vl = len3(v);
-        const float ks = sgn * d->escape_part_accel * st;
-        const float kv = vl > 0.0f ? d->escape_part_speedup * st / vl : 0.0f;
-        for (int c = 0; c < 3; c++)
-            acc[c] = ks * side[c] + kv * v[c];
-        return;
-    }
-    manoeuvre(kind, e, (float)age * dt, A, side, v, acc);
+    const float st = fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f; /* the alarm's strength (escape_copy_fade) */
+    manoeuvre(d, kind, e, part != 0, (float)age * dt, st, side, v, acc);
 }
 
 /* Bird i's state into the view (esc) and what a neighbour may copy next tick (ecopy: an escape that
@@ -569,7 +570,7 @@ typedef struct quick_c {
     bool path_tick, attacking;
     uint32_t now;
     int fade;
-    float fp[3], fv[3], r2max, dt, refractory, escape_time, flee_time, accel;
+    float fp[3], fv[3], r2max, dt, refractory, escape_time, flee_time;
 } quick_c;
 
 static inline void quick_init(const mur_flock *f, const mur_flock_def *d, quick_c *c)
@@ -588,7 +589,6 @@ static inline void quick_init(const mur_flock *f, const mur_flock_def *d, quick_
     c->refractory = d->escape_refractory;
     c->escape_time = d->escape_time;
     c->flee_time = d->escape_flee_time;
-    c->accel = d->escape_accel;
 }
 
 /* The common cases, most birds on most ticks, on a tick that takes no path_nn, what escape_step would
@@ -607,7 +607,7 @@ static inline bool quick(mur_flock *f, const mur_flock_def *d, const quick_c *c,
 {
     mur_esc_row *row = &f->erow[i];
     const uint32_t ts = row->ts, kind = ts & 7u;
-    if (c->path_tick || (ts & PART)) /* a part's acceleration: escape_step's */
+    if (c->path_tick)
         return false;
     const uint32_t age = (c->now - (ts >> TS_SHIFT)) & TS_MASK;
     const bool man = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
@@ -648,8 +648,8 @@ static inline bool quick(mur_flock *f, const mur_flock_def *d, const quick_c *c,
             float side[3] = {0.0f, 0.0f, 0.0f};
             if (kind == MUR_ESCAPE_ZIGZAG || kind == MUR_ESCAPE_TURN)
                 horizontal_left(v, side);
-            const float A = c->accel * (c->fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f);
-            manoeuvre((int)kind, ts & 15u, (float)age * c->dt, A, side, v, acc);
+            const float st = c->fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f;
+            manoeuvre(d, (int)kind, ts & 15u, (ts & PART) != 0, (float)age * c->dt, st, side, v, acc);
         }
         publish(f, d, i);
         return true;
