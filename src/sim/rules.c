@@ -109,6 +109,8 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         if (d->wander_up > 0.0f && d->wander > 0.0f)
             ayy += d->wander_up * (1.0f - d->pitch) * wv[1];
     }
+    if (d->skin > 0.0f && s->cnt > 0.0f) /* the skin (starling.c): world vertical, after the weak pitch */
+        ayy += mur_starling_skin(d, s->uy * (1.0f / s->cnt));
     if (d->surge < 1.0f) { /* the part along the flight direction scaled by surge (starling.c) */
         float a[3] = {axx, ayy, azz};
         mur_starling_surge(d, b, a);
