@@ -415,7 +415,7 @@ static void presets(void **st)
  * (cos t, -1, sin t), t = 2 pi j / 7: the mean unit direction to them is (0, -1/sqrt 2, 0), so skin 2
  * with skin_edge 2 pulls it down by 2 * 1/2 = 1 and skin_edge 4 by 2 * 1/4 = 0.5; mirrored above, up
  * by 1. With three neighbours above, three mirrored below and one behind (u_y = 0) it is not pulled;
- * nothing acts sideways. Out of range and with metric neighbours it is refused. */
+ * nothing acts sideways. Out of range and with metric neighbours it is refused (skin_rim too). */
 static void skin(void **st)
 {
     (void)st;
@@ -447,6 +447,21 @@ static void skin(void **st)
     one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.5, 1.0});
     d.skin = 0.0f; /* off: not pulled */
     one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.0, 1.0});
+    /* the rim part: 7 neighbours at (1, cos t, sin t) on its right, mean unit direction (1/sqrt 2, 0, 0):
+     * skin_rim 2 with skin_edge 2 pulls it along +x by 1 (the vertical skin is off); with the 7 below
+     * (u_h = 0) not at all */
+    float side[7][3];
+    for (int j = 0; j < 7; j++) {
+        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
+        side[j][0] = 1.0f;
+        side[j][1] = (float)cos(t);
+        side[j][2] = (float)sin(t);
+    }
+    d.skin_edge = 2.0f;
+    d.skin_rim = 2.0f;
+    one_tick(d, 7, (const float(*)[3])side, (const double[3]){1.0, 0.0, 1.0});
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.0, 1.0});
+    d.skin_rim = 0.0f;
     mur_error err = {{0}};
     assert_false(mur_def_set_pair(&d, "skin=-1", &err));
     assert_non_null(strstr(err.msg, "skin"));
@@ -456,6 +471,10 @@ static void skin(void **st)
     d.neighbours = MUR_NEIGHBOURS_METRIC;
     assert_null(mur_flock_create(&d, &err));
     assert_non_null(strstr(err.msg, "skin"));
+    d.skin = 0.0f;
+    d.skin_rim = 1.0f;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "skin_rim"));
 }
 
 int main(void)

@@ -118,6 +118,13 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         ayy = a[1];
         azz = a[2];
     }
+    if (d->skin_rim > 0.0f && s->cnt > 0.0f) { /* the skin's rim part (starling.c), after the surge */
+        const float inv = 1.0f / s->cnt;
+        float r[2];
+        mur_starling_skin_rim(d, s->ux * inv, s->uz * inv, r);
+        axx += r[0];
+        azz += r[1];
+    }
     if (d->goal) {
         axx += d->goal_weight * (d->goal_pos[0] - b->px);
         ayy += d->goal_weight * (d->goal_pos[1] - b->py);

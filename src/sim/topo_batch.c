@@ -482,6 +482,16 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         a1 = SEL(mv, a1 - m * fy, a1);
         a2 = SEL(mv, a2 - m * fz, a2);
     }
+    if (d->skin_rim > 0.0f) { /* rules.c: starling.c mur_starling_skin_rim per lane, after the surge */
+        const v4 ux = S->ux * inv, uz = S->uz * inv;
+        for (int l = 0; l < W; l++)
+            if (has[l]) {
+                float r[2];
+                mur_starling_skin_rim(d, ux[l], uz[l], r);
+                a0[l] += r[0];
+                a2[l] += r[1];
+            }
+    }
     if (d->goal) {
         a0 += d->goal_weight * (d->goal_pos[0] - px);
         a1 += d->goal_weight * (d->goal_pos[1] - py);
