@@ -467,14 +467,14 @@ static void skin(void **st)
     assert_non_null(strstr(err.msg, "skin"));
     assert_false(mur_def_set_pair(&d, "skin_edge=0.5", &err));
     assert_non_null(strstr(err.msg, "skin_edge"));
-    d.skin = 2.0f;
     d.neighbours = MUR_NEIGHBOURS_METRIC;
-    assert_null(mur_flock_create(&d, &err));
-    assert_non_null(strstr(err.msg, "skin"));
-    d.skin = 0.0f;
-    d.skin_rim = 1.0f;
-    assert_null(mur_flock_create(&d, &err));
-    assert_non_null(strstr(err.msg, "skin_rim"));
+    const float on[2][2] = {{2.0f, 0.0f}, {0.0f, 1.0f}}; /* skin, then skin_rim alone */
+    for (int q = 0; q < 2; q++) {
+        d.skin = on[q][0];
+        d.skin_rim = on[q][1];
+        assert_null(mur_flock_create(&d, &err));
+        assert_non_null(strstr(err.msg, q ? "skin_rim" : "skin"));
+    }
 }
 
 int main(void)
