@@ -411,12 +411,79 @@ static void presets(void **st)
     assert_int_equal(d.neighbours, MUR_NEIGHBOURS_TOPOLOGICAL);
 }
 
+/* Issue 24, twelfth round: the skin. Boid 0 flies along +z (dt 1) with its 7 neighbours below it at
+ * (cos t, -1, sin t), t = 2 pi j / 7: the mean unit direction to them is (0, -1/sqrt 2, 0), so skin 2
+ * with skin_edge 2 pulls it down by 2 * 1/2 = 1 and skin_edge 4 by 2 * 1/4 = 0.5; mirrored above, up
+ * by 1. With three neighbours above, three mirrored below and one behind (u_y = 0) it is not pulled;
+ * nothing acts sideways. Out of range and with metric neighbours it is refused (skin_rim too). */
+static void skin(void **st)
+{
+    (void)st;
+    float below[7][3], above[7][3], both[7][3];
+    for (int j = 0; j < 7; j++) {
+        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
+        below[j][0] = above[j][0] = (float)cos(t);
+        below[j][2] = above[j][2] = (float)sin(t);
+        below[j][1] = -1.0f;
+        above[j][1] = 1.0f;
+    }
+    for (int k = 0; k < 3; k++) {
+        const double t = 2.0 * 3.14159265358979323846 * k / 3.0;
+        for (int m = 0; m < 2; m++) {
+            both[2 * k + m][0] = (float)cos(t);
+            both[2 * k + m][1] = m ? -1.0f : 1.0f;
+            both[2 * k + m][2] = (float)sin(t);
+        }
+    }
+    both[6][0] = both[6][1] = 0.0f;
+    both[6][2] = -1.0f;
+    mur_flock_def d = topo_def(8, 10.0f);
+    d.skin = 2.0f;
+    d.skin_edge = 2.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -1.0, 1.0});
+    one_tick(d, 7, (const float(*)[3])above, (const double[3]){0.0, 1.0, 1.0});
+    one_tick(d, 7, (const float(*)[3])both, (const double[3]){0.0, 0.0, 1.0});
+    d.skin_edge = 4.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.5, 1.0});
+    d.skin = 0.0f; /* off: not pulled */
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.0, 1.0});
+    /* the rim part: 7 neighbours at (1, cos t, sin t) on its right, mean unit direction (1/sqrt 2, 0, 0):
+     * skin_rim 2 with skin_edge 2 pulls it along +x by 1 (the vertical skin is off); with the 7 below
+     * (u_h = 0) not at all */
+    float side[7][3];
+    for (int j = 0; j < 7; j++) {
+        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
+        side[j][0] = 1.0f;
+        side[j][1] = (float)cos(t);
+        side[j][2] = (float)sin(t);
+    }
+    d.skin_edge = 2.0f;
+    d.skin_rim = 2.0f;
+    one_tick(d, 7, (const float(*)[3])side, (const double[3]){1.0, 0.0, 1.0});
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.0, 1.0});
+    d.skin_rim = 0.0f;
+    mur_error err = {{0}};
+    assert_false(mur_def_set_pair(&d, "skin=-1", &err));
+    assert_non_null(strstr(err.msg, "skin"));
+    assert_false(mur_def_set_pair(&d, "skin_edge=0.5", &err));
+    assert_non_null(strstr(err.msg, "skin_edge"));
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    const float on[2][2] = {{2.0f, 0.0f}, {0.0f, 1.0f}}; /* skin, then skin_rim alone */
+    for (int q = 0; q < 2; q++) {
+        d.skin = on[q][0];
+        d.skin_rim = on[q][1];
+        assert_null(mur_flock_create(&d, &err));
+        assert_non_null(strstr(err.msg, q ? "skin_rim" : "skin"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hard_sphere), cmocka_unit_test(banking), cmocka_unit_test(cruise),
         cmocka_unit_test(centrality),  cmocka_unit_test(presets), cmocka_unit_test(flight_model),
         cmocka_unit_test(ground_avoidance), cmocka_unit_test(wander), cmocka_unit_test(separation_view),
+        cmocka_unit_test(skin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

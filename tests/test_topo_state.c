@@ -72,7 +72,9 @@ static void bit_identical(void **st)
  * and more above the ground and never enters the layer in 40 ticks. The scalar update gave the new
  * hash with the batched update switched off. Issue 24's fourth round (surge 0.6: the social steering's
  * part along the flight direction scaled down; roost_weight 0.25 instead of 2.5) changed all three on
- * purpose; a build with update_ok() returning false (the scalar update only) gave the same three. */
+ * purpose; a build with update_ok() returning false (the scalar update only) gave the same three.
+ * The fourth case (issue 24's twelfth round, the skin and its rim part) was pinned from the batched
+ * update, and a build with update_ok() returning false gave the same hash on 1 and 2 threads. */
 static void pinned_starling(void **st)
 {
     (void)st;
@@ -84,6 +86,7 @@ static void pinned_starling(void **st)
         {{"bounds=soft", "goal=on", "wind=on", "wind_vel=1,0,2", "perch=on", "ground=38", "hard_radius=2"},
          0x06f7c778e89a4afaULL},
         {{"predators=3", "hard_radius=1"}, 0x049322d594e9a8adULL},
+        {{"skin=20", "skin_rim=15", "skin_edge=3", "separation_up=1"}, 0x038ac23a0e9c8e24ULL},
     };
     const mur_simd best = mur_kernel_best();
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

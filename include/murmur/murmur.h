@@ -215,6 +215,13 @@ typedef struct mur_flock_def {
     float separation_view;      ///< full angle of the separation cone around the velocity, deg, 0..360: neighbours
                                 ///< outside it do not push; 360 = all in the list (topological only)
     bool separation_smooth;     ///< separation kernel 1 - smootherstep(d / r) instead of 1 - d / r (topological only)
+    float skin;                 ///< the skin: a vertical pull skin sgn(u_y) |u_y|^skin_edge toward the side where the
+                                ///< neighbours lie, u_y the up part of the mean unit direction to them, m/s^2,
+                                ///< 0..100; 0 = off (topological only)
+    float skin_edge;            ///< the skin's exponent, 1..16: the higher, the more the pull is kept to the caps
+    float skin_rim;             ///< the skin's rim part: a horizontal pull skin_rim |u_h|^skin_edge along u_h, u_h the
+                                ///< horizontal part of the mean unit direction to the neighbours, m/s^2, 0..100;
+                                ///< after the surge; 0 = off (topological only)
     float cohesion_near;        ///< cohesion ramp: no pull from neighbours closer than this, wu (with cohesion_far)
     float cohesion_far;         ///< cohesion ramp: full pull from this distance on, wu; 0 = ramp off (topological)
     mur_world_mode world;       ///< fixed: geometry as given; scale: geometry for MUR_WORLD_REF_BOIDS, scaled

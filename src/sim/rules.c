@@ -109,12 +109,21 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         if (d->wander_up > 0.0f && d->wander > 0.0f)
             ayy += d->wander_up * (1.0f - d->pitch) * wv[1];
     }
+    if (d->skin > 0.0f && s->cnt > 0.0f) /* the skin (starling.c): world vertical, after the weak pitch */
+        ayy += mur_starling_skin(d, s->uy * (1.0f / s->cnt));
     if (d->surge < 1.0f) { /* the part along the flight direction scaled by surge (starling.c) */
         float a[3] = {axx, ayy, azz};
         mur_starling_surge(d, b, a);
         axx = a[0];
         ayy = a[1];
         azz = a[2];
+    }
+    if (d->skin_rim > 0.0f && s->cnt > 0.0f) { /* the skin's rim part (starling.c), after the surge */
+        const float inv = 1.0f / s->cnt;
+        float r[2];
+        mur_starling_skin_rim(d, s->ux * inv, s->uz * inv, r);
+        axx += r[0];
+        azz += r[1];
     }
     if (d->goal) {
         axx += d->goal_weight * (d->goal_pos[0] - b->px);

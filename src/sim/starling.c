@@ -99,6 +99,24 @@ void mur_starling_cohesion_up(const mur_flock_def *d, const boid_in *b, float ro
     mur_starling_up_back(d, b, roll, d->cohesion_up * (1.0f - d->pitch), coh, a);
 }
 
+float mur_starling_skin(const mur_flock_def *d, float uy)
+{
+    const float w = d->skin * powf(fminf(1.0f, fabsf(uy)), d->skin_edge);
+    return uy < 0.0f ? -w : w;
+}
+
+void mur_starling_skin_rim(const mur_flock_def *d, float ux, float uz, float out[2])
+{
+    const float h = sqrtf(ux * ux + uz * uz);
+    if (!(h > 0.0f)) {
+        out[0] = out[1] = 0.0f;
+        return;
+    }
+    const float w = d->skin_rim * powf(fminf(1.0f, h), d->skin_edge) / h;
+    out[0] = w * ux;
+    out[1] = w * uz;
+}
+
 void mur_starling_wander(const mur_flock_def *d, uint64_t tick, int32_t i, float w[3])
 {
     /* a uniform unit vector: z uniform in [-1, 1), the azimuth uniform (Archimedes); its own stream */

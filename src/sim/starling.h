@@ -13,6 +13,15 @@
 void mur_starling_steer(const mur_flock_def *d, const mur_rule_k *k, const boid_in *b, float a[3], float *roll,
                         float nroll);
 
+/// The skin (issue 24, twelfth round): the vertical pull skin sgn(uy) min(1, |uy|)^skin_edge, uy the up
+/// part of the mean unit direction to the neighbours: toward the side where they lie, 0 when they lie
+/// above and below alike (the caller skips it when skin is 0 or the bird has no neighbours).
+float mur_starling_skin(const mur_flock_def *d, float uy);
+
+/// The skin's rim part: out = skin_rim min(1, |u_h|)^skin_edge u_h / |u_h| (x, z), u_h = (ux, uz) the
+/// horizontal part of the mean unit direction to the neighbours; 0 for u_h = 0.
+void mur_starling_skin_rim(const mur_flock_def *d, float ux, float uz, float out[2]);
+
 /// Weak pitch on the social steering a of boid b, whose roll is roll (radians): without lift (or bank)
 /// a[1] *= pitch (exact when pitch is 1); with lift the part of a along the body's up axis (the up
 /// axis across the flight direction, rolled by roll) is scaled by pitch, so a banked bird's strong

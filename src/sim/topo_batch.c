@@ -467,6 +467,12 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         if (d->wander_up > 0.0f && d->wander > 0.0f)
             a1 += d->wander_up * (1.0f - d->pitch) * w1;
     }
+    if (d->skin > 0.0f) { /* rules.c: starling.c mur_starling_skin per lane, where there are neighbours */
+        const v4 uy = S->uy * inv;
+        for (int l = 0; l < W; l++)
+            if (has[l])
+                a1[l] += mur_starling_skin(d, uy[l]);
+    }
     if (d->surge < 1.0f) { /* starling.c mur_starling_surge: along the flight direction */
         const v4 s = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
         const i4 mv = s > zero;
@@ -475,6 +481,16 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         a0 = SEL(mv, a0 - m * fx, a0);
         a1 = SEL(mv, a1 - m * fy, a1);
         a2 = SEL(mv, a2 - m * fz, a2);
+    }
+    if (d->skin_rim > 0.0f) { /* rules.c: starling.c mur_starling_skin_rim per lane, after the surge */
+        const v4 ux = S->ux * inv, uz = S->uz * inv;
+        for (int l = 0; l < W; l++)
+            if (has[l]) {
+                float r[2];
+                mur_starling_skin_rim(d, ux[l], uz[l], r);
+                a0[l] += r[0];
+                a2[l] += r[1];
+            }
     }
     if (d->goal) {
         a0 += d->goal_weight * (d->goal_pos[0] - px);
