@@ -1,5 +1,5 @@
 /* The vacuole (escape_vacuole, src/sim/escape.c, docs/falcon.md): a bird near the attacking falcon flees
- * straight away from it whatever the falcon's speed, and the metrics' birds near the falcon
+ * away from its path whatever the falcon's speed, and the metrics' birds near the falcon
  * (falcon_near, falcon_nn: src/sim/falcon_near.c) on a constructed state. Constructed cases on the
  * neutral rules (only the escape moves the birds); bad values are refused. */
 #include "util.h"
@@ -30,8 +30,8 @@ static mur_flock_def vac_def(float vacuole)
     return d;
 }
 
-/* The slow falcon passes down x = 0, about 3 m from each bird. With escape_vacuole 4 m both flee straight
- * away from it once it is within 4 m: the one at x = -3 to -x, the one at x = +3 to +x, mirror images;
+/* The slow falcon passes down x = 0, about 3 m from each bird. With escape_vacuole 4 m both flee away from
+ * its path once it is within 4 m: the one at x = -3 to -x, the one at x = +3 to +x, mirror images;
  * with 2 m (it never comes that near) or 0 (off) neither moves sideways. */
 static void falcon_vacuole_opens(void **st)
 {

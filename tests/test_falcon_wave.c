@@ -307,7 +307,7 @@ static void falcon_escape_quick_exact(void **st)
         } else if (variant == 3) {
             d.escape_part_speed = 15.0f; /* many parts (escape_step's own acceleration) */
         } else if (variant == 4) {
-            d.escape_vacuole = 12.0f; /* a wide vacuole: birds in manoeuvres and refractory flee in it */
+            d.escape_vacuole = 0.0f; /* no vacuole (the model until branch react11; the default's 16 m in the others) */
         }
         mur_flock *a = make(&d), *b = make(&d);
         mur_flock_set_threads(a, 1 + variant % 2);

@@ -272,8 +272,8 @@ typedef struct mur_flock_def {
                                 ///< copiers part too, each away from the line on its own side, m/s (0 = never)
     float escape_part_accel;    ///< sideways acceleration of the part (the turn apart), m/s^2
     float escape_part_speedup;  ///< acceleration of the part along the heading (the speed-up), m/s^2
-    float escape_vacuole;       ///< a bird this near the attacking falcon (within escape_radius) flees straight away
-                                ///< from it at escape_flee_accel whatever the falcon's speed (the vacuole); its
+    float escape_vacuole;       ///< a bird this near the attacking falcon (within escape_radius) flees away from its
+                                ///< path at escape_flee_accel whatever the falcon's speed (the vacuole); its
                                 ///< neighbours copy the flight, m (0 = off)
 } mur_flock_def;
 

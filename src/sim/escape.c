@@ -266,9 +266,6 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
         rv[2] = F->vel[2] - b->vz;
     }
     const bool loom = near && looming(d, r, r2, rv);
-    /* the vacuole (escape_vacuole): a bird this near the attacking falcon flees straight away from it,
-     * whatever the falcon's speed and whatever the bird sees or does */
-    const bool vac = near && r2 < F->esc_vac2;
     /* the falcon's path through the flock (the path event): how near it came to each bird in the attack,
      * and each bird's nearest neighbour at the attack's first tick and PATH_AFTER ticks after its end */
     if (attacking && r2 < f->path_d2[i])
@@ -310,6 +307,10 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     /* a bird sees the falcon within escape_radius when it is exposed and the falcon in its field of view,
      * or when the falcon is closer than its farthest neighbour; it flees when the falcon it sees looms,
      * and detects it when calm (so only those birds look) */
+    /* the vacuole (escape_vacuole): a bird this near the attacking falcon flees away from its path (as
+     * from a looming falcon, at all of escape_flee_accel), whatever the falcon's speed and whatever the
+     * bird sees or does, unless it has fled in this manoeuvre already (it keeps that flight to its end) */
+    const bool vac = near && r2 < F->esc_vac2 && !fled;
     bool sees = false, among = false;
     if (near && (loom || kind == MUR_ESCAPE_CALM))
         perceive(f, d, b, slot, stride, n, r, r2, &sees, &among);
@@ -476,14 +477,7 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
          * either side of the path part, whatever manoeuvre they copy; straight away from the falcon
          * when the bird is on the path itself */
         float aw[3];
-        float al;
-        if (vac) { /* the vacuole: straight away from the falcon, all of escape_flee_accel */
-            for (int c = 0; c < 3; c++)
-                aw[c] = -r[c];
-            al = sqrtf(r2);
-        } else {
-            al = away_from_path(F, r, r2, aw);
-        }
+        const float al = away_from_path(F, r, r2, aw);
         /* the faster the falcon looms (its closing speed over its distance, lambda, 1/s), the harder the
          * bird breaks away: all of escape_flee_accel from lambda = escape_flee_loom on (a falcon fast or
          * close by), lambda / escape_flee_loom of it below (r2 > 0 here: looming needs it) */

@@ -111,9 +111,9 @@ static inline void quick_init(const mur_flock *f, const mur_flock_def *d, quick_
 /* The common cases, most birds on most ticks, on a tick that takes no path_nn, what escape_step would
  * do for them without its branches: a calm bird with the falcon not within escape_radius (or not
  * attacking) and no neighbour's escape to copy; a bird in a manoeuvre or refractory whose state does
- * not end this tick, over which the falcon does not loom and which is not in the vacuole (escape_step
- * perceives only for a calm bird or a looming falcon, and flees only then or in the vacuole, so it neither
- * flees nor detects). Each keeps how near the attacking falcon came
+ * not end this tick, over which the falcon does not loom and which is not in the vacuole unless it fled
+ * already (escape_step perceives only for a calm bird or a looming falcon, and flees only then or in the
+ * vacuole, so it neither flees nor detects). Each keeps how near the attacking falcon came
  * (path_d2). A calm or refractory bird has no escape acceleration, keeps its row's ts (a refractory row
  * has no FLEE or QUIET: escape_step clears them when the manoeuvre ends and sets them only for an
  * escaping bird) and is not copyable. A bird in a manoeuvre keeps its ts (less QUIET once it fled) and,
@@ -144,7 +144,8 @@ static inline bool quick(mur_flock *f, const mur_flock_def *d, const quick_c *c,
         if (r2 < f->path_d2[i])
             f->path_d2[i] = r2;
         if (r2 < c->r2max) {
-            if (kind == MUR_ESCAPE_CALM || r2 < c->vac2) /* detection, or the vacuole */
+            /* detection, or the vacuole (a bird that fled in this manoeuvre keeps its flight) */
+            if (kind == MUR_ESCAPE_CALM || (r2 < c->vac2 && !(ts & FLEE)))
                 return false;
             /* looming() */
             const float rv[3] = {c->fv[0] - b->vx, c->fv[1] - b->vy, c->fv[2] - b->vz};
