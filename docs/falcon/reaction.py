@@ -17,6 +17,7 @@ NEAR_OPEN, NEAR_CLOSED = 1.4, 0.8  # docs/falcon/run.py (branch react11)
 
 
 CONTROL = False  # --control: read the controls (birds blind to the falcon) too
+STRATEGIES = False  # --strategies: only the attacks by strategy and speed (N = 2000)
 
 
 def load(paths):
@@ -25,7 +26,8 @@ def load(paths):
         with open(p) as fp:
             for r in json.load(fp)["rows"]:
                 key = (r["n"], r["seed"], r["start"], r["nn_jump"], r["falcon_min_m"], r["wave_speed"])
-                if (r["group"].startswith("control") and not CONTROL) or key in seen:
+                if (r["group"].startswith("control") and not CONTROL) or key in seen or (
+                        STRATEGIES and "m/s" not in r["group"]):
                     continue
                 seen.add(key)
                 rows.append(r)
@@ -49,10 +51,11 @@ def med(rows, k):
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: reaction.py RESULTS.json...")
-    global CONTROL
+    global CONTROL, STRATEGIES
     args = sys.argv[1:]
     CONTROL = "--control" in args
-    rows = load([a for a in args if a != "--control"])
+    STRATEGIES = "--strategies" in args
+    rows = load([a for a in args if a not in ("--control", "--strategies")])
     sizes = sorted({r["n"] for r in rows})
     print("%d attacks (N = %s)" % (len(rows), ", ".join("%d: %d" % (n, sum(r["n"] == n for r in rows)) for n in sizes)))
     m = med(rows, "falcon_min_m")
@@ -80,6 +83,10 @@ def main():
               "median %.3f" % (x[0], x[1], x[2], n[0], n[1], n[2], sum(opened(r) for r in rows),
                                sum(closed(r) for r in rows), sum(r.get("near_max") is None for r in rows),
                                sum(r["reacted"] or opened(r) or closed(r) for r in rows), med(rows, "nn_dip")[0]))
+    ws = med(rows, "wave_speed")
+    print("waves at 20 / 30 / 40 m/s: %s; wave speed median %.1f m/s" % (
+        " / ".join(str(sum(bool(r["wave"]) for r in rows if r["group"].endswith(" %d m/s" % v))) for v in (20, 30, 40)),
+        ws[0]))
     a = med(rows, "alarmed_max")
     print("largest share of the flock escaping at once: median %.3f, range %.3f-%.3f" % a)
 

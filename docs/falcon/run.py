@@ -78,7 +78,7 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # escape_part_accel, escape_part_speedup); reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared
 # at 16:19 UTC before any run of this branch's code on them (results_*_open10.json)
 # this round (issue 26, branch react11, from main ba3b85e): tuned on TUNING_SEEDS only (escape_vacuole, the
-# readings near the falcon); NEW reporting seeds, declared at 19:27 UTC on 26 November before any run on them
+# readings near the falcon); NEW reporting seeds, declared at 19:26 UTC on 26 November before any run on them
 # (11-19 had been seen in rounds 4-9): REPORT_SEEDS 21, 22, 23 and SUPPLEMENT_SEEDS 24-29 (run once)
 REPORT_SEEDS = [21, 22, 23]
 SUPPLEMENT_SEEDS = [24, 25, 26, 27, 28, 29]
