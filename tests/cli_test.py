@@ -80,7 +80,7 @@ class Batch(TempCase):
         with open(self.p("m.csv")) as fp:
             dt = float(re.search(r"(?m)^# dt_s: (\S+)$", fp.read()).group(1))
         for row in rows:
-            self.assertEqual(len(row), 23)
+            self.assertEqual(len(row), 25)
             self.assertAlmostEqual(float(row[10]), int(row[0]) * dt, places=5)
             self.assertTrue(0.0 <= float(row[5]) <= 1.0)
             self.assertGreaterEqual(int(row[9]), 1)
