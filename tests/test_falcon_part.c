@@ -26,6 +26,7 @@ static mur_flock_def part_def(int32_t n, float part_speed)
     d.escape_part_speedup = 5.0f;
     d.escape_reaction = 0.0f; /* a copier copies as soon as it may (escape_latency, one tick) */
     d.escape_copy_speed = 0.0f;
+    d.escape_vacuole = 0.0f; /* the falcon passes within 3 m: only the part moves them (no vacuole) */
     return d;
 }
 
