@@ -75,12 +75,12 @@ class Batch(TempCase):
         self.assertEqual(head, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,"
                                "nn_distance,perching,groups,time_s,thin_tilt,neighbour_turnover,at_speed_limit,"
                                "heading_changes,splits,merges,heading_changes_per_min,splits_per_min,merges_per_min,"
-                               "falcon_distance,alarmed,falcon_state")
+                               "falcon_distance,alarmed,falcon_state,falcon_near,falcon_nn")
         self.assertEqual([int(r[0]) for r in rows], list(range(51)))
         with open(self.p("m.csv")) as fp:
             dt = float(re.search(r"(?m)^# dt_s: (\S+)$", fp.read()).group(1))
         for row in rows:
-            self.assertEqual(len(row), 23)
+            self.assertEqual(len(row), 25)
             self.assertAlmostEqual(float(row[10]), int(row[0]) * dt, places=5)
             self.assertTrue(0.0 <= float(row[5]) <= 1.0)
             self.assertGreaterEqual(int(row[9]), 1)
@@ -109,7 +109,7 @@ class Batch(TempCase):
         self.assertIn("attack_end", kinds)
         self.assertTrue(set(kinds) <= {"attack_start", "lock_on", "catch", "attack_end", "wave", "copied", "hop", "part", "burst", "path", "split", "merge"})
         head, rows = read_csv(self.p("m.csv"))
-        self.assertTrue(head.endswith(",falcon_distance,alarmed,falcon_state"))
+        self.assertTrue(head.endswith(",falcon_distance,alarmed,falcon_state,falcon_near,falcon_nn"))
         state, alarmed = head.split(",").index("falcon_state"), head.split(",").index("alarmed")
         self.assertEqual({int(row[state]) for row in rows[:50]}, {0})
         self.assertTrue(any(float(row[alarmed]) > 0 for row in rows))

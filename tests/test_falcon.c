@@ -353,6 +353,7 @@ static void chain_alarm_at(float latency, int expect_l, float gap, float copy_sp
     d.escape_reaction = 0.0f; /* copy at once after the latency: the hops are known by hand */
     d.escape_alarm_speed = 0.0f; /* the falcon closes at 1 m/s: every bird that sees it alarms */
     d.escape_flee_time = 0.0f;
+    d.escape_vacuole = 0.0f; /* the falcon comes within 2 m of the end bird: no flight from it (the vacuole) */
     mur_flock *f = make(&d);
     for (int i = 0; i < n; i++)
         put(f, i, 0.0f, 40.0f, gap * (float)i, 10.0f, 0.0f, 0.0f);
@@ -435,6 +436,7 @@ static int faint_alarm(float fade, float alarm_speed, int *end, bool *first)
     d.escape_copy_fade = fade;
     d.escape_flee_loom = 1.0f;
     d.escape_alarm_speed = alarm_speed;
+    d.escape_vacuole = 0.0f; /* the end bird is alarmed by seeing the falcon, not by the vacuole */
     mur_flock *f = make(&d);
     for (int i = 0; i < n; i++)
         put(f, i, 0.0f, 40.0f, (float)i, 0.01f, 0.0f, 0.0f); /* nearly still: the falcon closes at 1 m/s */

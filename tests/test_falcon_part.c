@@ -26,6 +26,7 @@ static mur_flock_def part_def(int32_t n, float part_speed)
     d.escape_part_speedup = 5.0f;
     d.escape_reaction = 0.0f; /* a copier copies as soon as it may (escape_latency, one tick) */
     d.escape_copy_speed = 0.0f;
+    d.escape_vacuole = 0.0f; /* the falcon passes within 3 m: only the part moves them (no vacuole) */
     return d;
 }
 
@@ -107,14 +108,7 @@ static void falcon_part_bad_values(void **st)
     static const char *const bad[] = {"escape_part_speed=-1", "escape_part_speed=1001", "escape_part_speed=nan",
                                       "escape_part_accel=-0.5", "escape_part_accel=inf", "escape_part_accel=1001",
                                       "escape_part_speedup=-1", "escape_part_speedup=nan", "escape_part_speedup=1e9"};
-    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        mur_flock_def d = mur_flock_default_def();
-        mur_error err = {{0}};
-        assert_false(mur_def_set_pair(&d, bad[k], &err));
-        assert_non_null(strstr(err.msg, "bad value"));
-        assert_non_null(strstr(err.msg, "escape_part_"));
-        assert_null(strchr(err.msg, '\n'));
-    }
+    assert_refused(bad, sizeof bad / sizeof bad[0], "escape_part_");
     mur_flock_def d = mur_flock_default_def();
     assert_true(mur_def_set_pair(&d, "escape_part_speed=1000", NULL));
     assert_true(mur_def_set_pair(&d, "escape_part_accel=0", NULL));

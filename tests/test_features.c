@@ -157,7 +157,7 @@ static void stats_columns(void **s)
     const char *want = "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,perching,groups,"
                        "time_s,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,splits,merges,"
                        "heading_changes_per_min,splits_per_min,merges_per_min,"
-                       "falcon_distance,alarmed,falcon_state\n";
+                       "falcon_distance,alarmed,falcon_state,falcon_near,falcon_nn\n";
     char got[1024] = "";
     for (int i = 0; i < mur_stats_column_count(); i++) {
         strcat(got, mur_stats_column_name(i));
@@ -188,6 +188,8 @@ static void stats_columns(void **s)
     st.heading_changes_per_min = 1.5;
     st.splits_per_min = 0.5;
     st.merges_per_min = 0.75;
+    st.falcon_near = 12;
+    st.falcon_nn = 1.25;
     char cell[8];
     assert_int_equal(mur_stats_column_text(&st, mur_stats_column_count(), cell, sizeof cell), -1);
     /* snprintf semantics: the length needed, the text cut to fit */
@@ -204,9 +206,10 @@ static void stats_columns(void **s)
     fclose(fp);
     assert_string_equal(text, "tick,centre_x,centre_y,centre_z,diameter,polarisation,mean_neighbours,nn_distance,"
                               "perching,groups,time_s,thin_tilt,neighbour_turnover,at_speed_limit,heading_changes,"
-                              "splits,merges,heading_changes_per_min,splits_per_min,merges_per_min,falcon_distance,alarmed,falcon_state\n"
+                              "splits,merges,heading_changes_per_min,splits_per_min,merges_per_min,falcon_distance,alarmed,falcon_state,"
+                              "falcon_near,falcon_nn\n"
                               "18446744073709551615,0.333333333,-2.5,1e-20,123456789,0.999999999,"
-                              "30,0.1,7,-1,12.25,45.5,-1,0.25,9007199254740993,2,3,1.5,0.5,0.75,0,0,0\n");
+                              "30,0.1,7,-1,12.25,45.5,-1,0.25,9007199254740993,2,3,1.5,0.5,0.75,0,0,0,12,1.25\n");
 }
 
 static double centre_distance(mur_flock *f, const float *g)

@@ -112,6 +112,20 @@ static inline void put(mur_flock *f, int32_t i, float x, float y, float z, float
             fail_msg("%s = %.9g, expected %s = %.9g (tolerance %g)", #a, a_, #b, b_, (double)(tol));         \
     } while (0)
 
+/* Each NAME=VALUE of bad[0..n) refused on the defaults with one line naming the parameter (name) and
+ * "bad value". */
+static inline void assert_refused(const char *const *bad, size_t n, const char *name)
+{
+    for (size_t k = 0; k < n; k++) {
+        mur_flock_def d = mur_flock_default_def();
+        mur_error err = {{0}};
+        assert_false(mur_def_set_pair(&d, bad[k], &err));
+        assert_non_null(strstr(err.msg, "bad value"));
+        assert_non_null(strstr(err.msg, name));
+        assert_null(strchr(err.msg, '\n'));
+    }
+}
+
 static inline void assert_vec(const float *v, double x, double y, double z, double tol)
 {
     assert_near(v[0], x, tol);

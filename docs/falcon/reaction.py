@@ -13,6 +13,11 @@ import statistics
 import sys
 
 JUMP = 1.25
+NEAR_OPEN, NEAR_CLOSED = 1.4, 0.8  # docs/falcon/run.py (branch react11)
+
+
+CONTROL = False  # --control: read the controls (birds blind to the falcon) too
+STRATEGIES = False  # --strategies: only the attacks by strategy and speed (N = 2000)
 
 
 def load(paths):
@@ -21,11 +26,21 @@ def load(paths):
         with open(p) as fp:
             for r in json.load(fp)["rows"]:
                 key = (r["n"], r["seed"], r["start"], r["nn_jump"], r["falcon_min_m"], r["wave_speed"])
-                if r["group"].startswith("control") or key in seen:
+                if (r["group"].startswith("control") and not CONTROL) or key in seen or (
+                        STRATEGIES and "m/s" not in r["group"]):
                     continue
                 seen.add(key)
                 rows.append(r)
     return rows
+
+
+def opened(r):
+    # run.py's NEAR_OPEN, read from the rows' largest ratio (rows written before the threshold was set too)
+    return (r.get("near_max") or 0.0) >= NEAR_OPEN
+
+
+def closed(r):
+    return r.get("near_min") is not None and r["near_min"] <= NEAR_CLOSED
 
 
 def med(rows, k):
@@ -36,7 +51,11 @@ def med(rows, k):
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: reaction.py RESULTS.json...")
-    rows = load(sys.argv[1:])
+    global CONTROL, STRATEGIES
+    args = sys.argv[1:]
+    CONTROL = "--control" in args
+    STRATEGIES = "--strategies" in args
+    rows = load([a for a in args if a not in ("--control", "--strategies")])
     sizes = sorted({r["n"] for r in rows})
     print("%d attacks (N = %s)" % (len(rows), ", ".join("%d: %d" % (n, sum(r["n"] == n for r in rows)) for n in sizes)))
     m = med(rows, "falcon_min_m")
@@ -55,6 +74,19 @@ def main():
     b, c = med(rows, "burst"), med(rows, "burst_copied")
     print("each alarmed bird's NN at the end of its first manoeuvre / at its alarm: the birds the falcon alarmed "
           "itself median %.3f (largest %.3f), the copiers median %.3f (largest %.3f)" % (b[0], b[2], c[0], c[2]))
+    if any(r.get("near_max") is not None for r in rows):
+        # branch react11: the metrics' birds within 10 m of the falcon, their NN distance over the flock's
+        x, n = med(rows, "near_max"), med(rows, "near_min")
+        print("the birds near the falcon (>= 20 within 10 m): NN / the flock's, largest median %.3f (%.3f-%.3f), "
+              "smallest median %.3f (%.3f-%.3f); opened (>= 1.4) in %d, closed up (<= 0.8) in %d, not judged in %d; "
+              "the issue's reading or near the falcon (reacted_any) %d; the whole flock's NN, smallest / before: "
+              "median %.3f" % (x[0], x[1], x[2], n[0], n[1], n[2], sum(opened(r) for r in rows),
+                               sum(closed(r) for r in rows), sum(r.get("near_max") is None for r in rows),
+                               sum(r["reacted"] or opened(r) or closed(r) for r in rows), med(rows, "nn_dip")[0]))
+    ws = med(rows, "wave_speed")
+    print("waves at 20 / 30 / 40 m/s: %s; wave speed median %.1f m/s" % (
+        " / ".join(str(sum(bool(r["wave"]) for r in rows if r["group"].endswith(" %d m/s" % v))) for v in (20, 30, 40)),
+        ws[0]))
     a = med(rows, "alarmed_max")
     print("largest share of the flock escaping at once: median %.3f, range %.3f-%.3f" % a)
 

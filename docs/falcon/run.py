@@ -77,6 +77,11 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # this round (issue 26, branch open10, from main 19ad050): tuned on TUNING_SEEDS only (escape_part_speed,
 # escape_part_accel, escape_part_speedup); reported on the same REPORT_SEEDS and SUPPLEMENT_SEEDS again, declared
 # at 16:19 UTC before any run of this branch's code on them (results_*_open10.json)
+# this round (issue 26, branch react11, from main ba3b85e): tuned on TUNING_SEEDS only (escape_vacuole, the
+# readings near the falcon); NEW reporting seeds, declared at 19:26 UTC on 26 November before any run on them
+# (11-19 had been seen in rounds 4-9): REPORT_SEEDS 21, 22, 23 and SUPPLEMENT_SEEDS 24-29 (run once)
+REPORT_SEEDS = [21, 22, 23]
+SUPPLEMENT_SEEDS = [24, 25, 26, 27, 28, 29]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
@@ -92,6 +97,20 @@ WAVE_SHARE = 0.2
 # falcon_distance; the starling preset's escape_radius: nearer, the birds can see it). The target "every
 # attack makes the flock react" is read on those attacks; the others are counted apart (branch wave8)
 REACH = 20.0
+# the birds near the falcon (the metrics' falcon_near, falcon_nn, branch react11: the flying birds within 10 m
+# of it, their mean nearest-neighbour distance): read at the ticks of the attack and the 2 s after it with at
+# least NEAR_MIN birds near, over the whole flock's NN distance at that tick; the flock opened where the
+# falcon is when that reached NEAR_OPEN (`opened_near`: a vacuole, a flash expansion along its path), drew
+# together there when it fell to NEAR_CLOSED (`closed_near`: a blackening, a compaction); `reacted_near`,
+# either. The thresholds were set on the control of the tuning seeds (birds blind to the falcon, the 27
+# attacks by strategy and speed, results_tuning_react11_blind.json): there the birds near the falcon (the
+# flock's border, where it passes) reached 1.04-1.31 of the flock's NN distance (1.25 or more in 6 of 27) and
+# fell to 0.88-1.14, so 1.4 and 0.8 fire in none of them. The control of each run says how often they fire
+NEAR_MIN = 20
+NEAR_OPEN = 1.4
+NEAR_CLOSED = 0.8
+# the whole flock drew together (the field's blackening, a compaction): its NN distance fell to 1 / FLASH_JUMP
+# of the second before or below at some tick of the attack and the 2 s after it (`compact`)
 
 
 def murmur_path(given):
@@ -193,6 +212,9 @@ def analyse(events, metrics, n, seed, extra):
         fdist = [float(m[t]["falcon_distance"]) for t in range(s, end + 1) if t in m and "falcon_distance" in m[t]
                  and m[t].get("falcon_state") in ("1", "2")]
         fmin = min(fdist) if fdist else None
+        # the birds near the falcon against the whole flock, tick by tick (metrics falcon_near, falcon_nn)
+        near = [float(m[t]["falcon_nn"]) / float(m[t]["nn_distance"]) for t in range(s, end + 100)
+                if t in m and int(m[t].get("falcon_near") or 0) >= NEAR_MIN and float(m[t]["nn_distance"]) > 0]
         rec = rec_rel = None
         for t in range(end, end + 1500):
             if t in m and float(m[t]["polarisation"]) >= 0.85 and rec is None:
@@ -205,6 +227,7 @@ def analyse(events, metrics, n, seed, extra):
             continue
         nn0 = statistics.mean(before)
         jump = max(during) / nn0 if nn0 > 0 else 0.0
+        dip = min(during) / nn0 if nn0 > 0 else 0.0
         # the same against the largest NN distance of as long a window before the attack (as the split):
         # a flock whose NN distance swings by itself (the control's, birds blind to the falcon, reached
         # 1.20 on reporting seed 12 at main 48e7493) does not read as a flash expansion
@@ -247,6 +270,17 @@ def analyse(events, metrics, n, seed, extra):
                     # groups (split); "reacted_local" adds the birds along the falcon's path opening up by as much
                     "reacted": jump >= FLASH_JUMP or g1 > g0,
                     "reacted_local": jump >= FLASH_JUMP or g1 > g0 or bool(a["path_birds"] and (a["path"] or 0.0) >= FLASH_JUMP),
+                    # branch react11: the whole flock's smallest NN distance over the second before (a
+                    # compaction), the birds near the falcon over the whole flock (largest, smallest, median)
+                    "nn_dip": dip, "compact": dip <= 1.0 / FLASH_JUMP,
+                    "near_max": max(near) if near else None, "near_min": min(near) if near else None,
+                    "near_median": statistics.median(near) if near else None, "near_ticks": len(near),
+                    "opened_near": bool(near) and max(near) >= NEAR_OPEN,
+                    "closed_near": bool(near) and min(near) <= NEAR_CLOSED,
+                    "reacted_near": bool(near) and (max(near) >= NEAR_OPEN or min(near) <= NEAR_CLOSED),
+                    # the issue's reading or the birds near the falcon's (branch react11)
+                    "reacted_any": jump >= FLASH_JUMP or g1 > g0 or (bool(near) and (max(near) >= NEAR_OPEN
+                                                                                    or min(near) <= NEAR_CLOSED)),
                     "recovery_s": rec, "recovery_rel_s": rec_rel, "polarisation_after": pol1, "catch": a["catch"], "lock_on": a["lock_on"], "polarisation_before": pol0})
     return out
 
@@ -300,6 +334,16 @@ def summary(rows):
         # the issue's reaction read on the whole flock or on the birds along the falcon's path (branch open10)
         "reacted_local_share": sum(1 for r in rows if r.get("reacted_local")) / k if k else None,
         "hop_s_median": med([r.get("hop_s") for r in rows]),
+        # branch react11: the birds near the falcon (largest ratio to the whole flock's NN distance), the
+        # whole flock's dip, and the reactions read on them
+        "near_max_median": med([r.get("near_max") for r in rows]),
+        "near_min_median": med([r.get("near_min") for r in rows]),
+        "opened_near_share": sum(1 for r in rows if r.get("opened_near")) / k if k else None,
+        "closed_near_share": sum(1 for r in rows if r.get("closed_near")) / k if k else None,
+        "nn_dip_median": med([r.get("nn_dip") for r in rows]),
+        "reacted_near_share": sum(1 for r in rows if r.get("reacted_near")) / k if k else None,
+        "compact_share": sum(1 for r in rows if r.get("compact")) / k if k else None,
+        "reacted_any_share": sum(1 for r in rows if r.get("reacted_any")) / k if k else None,
         "hop_k_median": med([r.get("hop_k") for r in rows]),
         # the attacked part (the part event): polarised >= 0.85 before, of those back to 0.85 within 30 s;
         # all: back to its own level before within 30 s
@@ -336,12 +380,16 @@ def table(title, groups):
              "(all; of those >= 0.85 before) | attacked part back to its level before in 30 s "
              "| burst: NN after / before, birds alarmed by the falcon (median) | burst, copiers (median) "
              "| path: NN after / before, birds within 10 m of the falcon (median) | the rest (median) | flash, local (path) "
-             "| flash or split, or the path's birds opened (reacted, local) |",
+             "| flash or split, or the path's birds opened (reacted, local) "
+             "| near the falcon: NN / the flock's, largest (median) | smallest (median) | opened near the falcon "
+             "| closed up near the falcon | either (reacted, near) | the issue's reading or near the falcon (reacted, any) "
+             "| whole flock's NN, smallest / before (median) | compacted (NN down to 0.8) |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in groups:
         lines.append("| %s | %d | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s; %s of %d | %s | %s | %s | %s "
-                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d | %s | %s | %s | %s | %s | %s |" % (
+                     "| %s | %s | %s | %s | %s / %s | %d of %d; %d of %d | %d of %d | %s | %s | %s | %s | %s | %s "
+                     "| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             name, s["attacks"], fmt(s["wave_speed_median"], 1), fmt(s["wave_speed_min"], 1),
             fmt(s["wave_speed_max"], 1), fmt(s["wave_over_flock_median"]),
             fmt(s["alarmed_median"]), fmt(s["nn_jump_median"]), fmt(s["flash_share"]), fmt(s["split_share"]),
@@ -354,7 +402,9 @@ def table(title, groups):
             s["part_measured"], s["part_polarised_recovered_30s"], s["part_polarised_before"],
             s["part_recovered_rel_30s"], s["part_measured"], fmt(s.get("burst_median")),
             fmt(s.get("burst_copied_median")), fmt(s.get("path_median")), fmt(s.get("path_rest_median")),
-            fmt(s.get("flash_local_share")), fmt(s.get("reacted_local_share"))))
+            fmt(s.get("flash_local_share")), fmt(s.get("reacted_local_share")), fmt(s.get("near_max_median")),
+            fmt(s.get("near_min_median")), fmt(s.get("opened_near_share")), fmt(s.get("closed_near_share")),
+            fmt(s.get("reacted_near_share")), fmt(s.get("reacted_any_share")), fmt(s.get("nn_dip_median")), fmt(s.get("compact_share"))))
     return "\n".join(lines) + "\n"
 
 

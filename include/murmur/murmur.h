@@ -279,6 +279,9 @@ typedef struct mur_flock_def {
                                 ///< copiers part too, each away from the line on its own side, m/s (0 = never)
     float escape_part_accel;    ///< sideways acceleration of the part (the turn apart), m/s^2
     float escape_part_speedup;  ///< acceleration of the part along the heading (the speed-up), m/s^2
+    float escape_vacuole;       ///< a bird this near the attacking falcon (within escape_radius) flees away from its
+                                ///< path at escape_flee_accel whatever the falcon's speed (the vacuole); its
+                                ///< neighbours copy the flight, m (0 = off)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.
@@ -566,6 +569,8 @@ typedef struct mur_stats {
     double falcon_distance;     ///< from the falcon to the nearest flying bird, m
     double alarmed;             ///< share of the boids escaping (escape state 1..4), 0..1
     int32_t falcon_state;       ///< mur_falcon_phase
+    int32_t falcon_near;        ///< flying birds within 10 m of the falcon
+    double falcon_nn;           ///< their mean nearest-neighbour distance (to any flying bird, at most 5 m), m
 } mur_stats;
 
 /* The metrics CSV (one row per tick, docs/rules.md): its columns are defined here, once. Numbers are

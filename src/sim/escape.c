@@ -243,57 +243,7 @@ static uint32_t part_side(const mur_falcon *F, const float *r, float r2, const f
     return dot3(aw, side) > 0.0f ? 0u : 8u;
 }
 
-/* The bird's horizontal left (its turns and zig-zags), from its velocity v. */
-static inline void horizontal_left(const float *v, float *side)
-{
-    const float hv = sqrtf(v[0] * v[0] + v[2] * v[2]);
-    side[0] = hv > 0.0f ? -v[2] / hv : 0.0f;
-    side[1] = 0.0f;
-    side[2] = hv > 0.0f ? v[0] / hv : 0.0f;
-}
-
-/* A manoeuvre's acceleration into acc (0 before): kind and e (its side in bit 3) as the row keeps them,
- * t its age in seconds, st the alarm's strength (escape_copy_fade; 1 without), side the bird's horizontal
- * left (zig-zag and turn), v its velocity (speed-up). A turn that is the part (the row's PART) turns away
- * from the path line (its side, chosen at its start) with escape_part_accel and speeds up with
- * escape_part_speedup; the other manoeuvres act with escape_accel. */
-static inline void manoeuvre(const mur_flock_def *d, int kind, uint32_t e, bool part, float t, float st,
-                             const float *side, const float *v, float *acc)
-{
-    const float sgn = (e & 8) ? -1.0f : 1.0f, A = d->escape_accel * st;
-    switch (kind) {
-    case MUR_ESCAPE_ZIGZAG: {
-        const float k = t < ZIGZAG_FIRST ? sgn * A : -sgn * A;
-        acc[0] = k * side[0];
-        acc[2] = k * side[2];
-        break;
-    }
-    case MUR_ESCAPE_TURN:
-        if (part) {
-            const float vl = len3(v);
-            const float ks = sgn * d->escape_part_accel * st;
-            const float kv = vl > 0.0f ? d->escape_part_speedup * st / vl : 0.0f;
-            for (int c = 0; c < 3; c++)
-                acc[c] = ks * side[c] + kv * v[c];
-            break;
-        }
-        acc[0] = sgn * A * side[0];
-        acc[2] = sgn * A * side[2];
-        break;
-    case MUR_ESCAPE_DIVE:
-        acc[1] = -A;
-        break;
-    case MUR_ESCAPE_SPEEDUP: {
-        const float vl = len3(v);
-        if (vl > 0.0f)
-            for (int c = 0; c < 3; c++)
-                acc[c] = A * v[c] / vl;
-        break;
-    }
-    default:
-        break;
-    }
-}
+#include "escape_quick.h"
 
 static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                                int stride, int n)
@@ -357,6 +307,10 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     /* a bird sees the falcon within escape_radius when it is exposed and the falcon in its field of view,
      * or when the falcon is closer than its farthest neighbour; it flees when the falcon it sees looms,
      * and detects it when calm (so only those birds look) */
+    /* the vacuole (escape_vacuole): a bird this near the attacking falcon flees away from its path (as
+     * from a looming falcon, at all of escape_flee_accel), whatever the falcon's speed and whatever the
+     * bird sees or does, unless it has fled in this manoeuvre already (it keeps that flight to its end) */
+    const bool vac = near && r2 < F->esc_vac2 && !fled;
     bool sees = false, among = false;
     if (near && (loom || kind == MUR_ESCAPE_CALM))
         perceive(f, d, b, slot, stride, n, r, r2, &sees, &among);
@@ -364,8 +318,8 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
      * against itself parts (a turn away from the path line, speeding up) rather than flee or pick a
      * manoeuvre; a parting bird keeps parting to the end of its manoeuvre */
     const float ps = d->escape_part_speed;
-    const bool startle = kind == MUR_ESCAPE_CALM && ps > 0.0f && (sees || among) && dot3(rv, rv) >= ps * ps;
-    const bool flee = loom && (sees || among) && !startle && !part;
+    const bool startle = !vac && kind == MUR_ESCAPE_CALM && ps > 0.0f && (sees || among) && dot3(rv, rv) >= ps * ps;
+    const bool flee = vac || (loom && (sees || among) && !startle && !part);
     const float v[3] = {b->vx, b->vy, b->vz};
     /* the bird's horizontal left (its turns and zig-zags, and which side the falcon is on): only for a
      * calm bird (it may start) and a turn or zig-zag */
@@ -403,7 +357,7 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
             start = true;
         }
-        if (start && fade > 0 && d->escape_flee_loom > 0.0f) {
+        if (start && fade > 0 && d->escape_flee_loom > 0.0f && !vac) {
             const float lam = fmaxf(0.0f, -dot3(r, rv) / r2); /* r2 > 0: near */
             strength = (int)(255.0f * fminf(1.0f, lam / d->escape_flee_loom) + 0.5f);
         }
@@ -530,7 +484,7 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
         /* a copied flight: its strength's share (escape_copy_fade; all without) */
         const float lam = r2 > 0.0f ? -dot3(r, rv) / r2 : 0.0f;
         const float k = d->escape_flee_accel *
-                        (flee ? (d->escape_flee_loom > 0.0f ? fminf(1.0f, lam / d->escape_flee_loom) : 1.0f)
+                        (vac ? 1.0f : flee ? (d->escape_flee_loom > 0.0f ? fminf(1.0f, lam / d->escape_flee_loom) : 1.0f)
                               : (fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f));
         if (al > 0.0f)
             for (int c = 0; c < 3; c++)
@@ -539,125 +493,6 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     }
     const float st = fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f; /* the alarm's strength (escape_copy_fade) */
     manoeuvre(d, kind, e, part != 0, (float)age * dt, st, side, v, acc);
-}
-
-/* Bird i's state into the view (esc) and what a neighbour may copy next tick (ecopy: an escape that
- * will then have lasted the latency, F->copy_latency ticks). Written by the thread that updates the
- * bird, after its escape this tick; the neighbours read the snapshot (sesc) taken before the pass. */
-static inline void publish(mur_flock *f, const mur_flock_def *d, int32_t i)
-{
-    const uint32_t ts = f->erow[i].ts;
-    const uint8_t e = (uint8_t)(ts & 15u);
-    const int k = e & 7;
-    f->esc[i] = e;
-    if (!(k >= MUR_ESCAPE_ZIGZAG && k <= MUR_ESCAPE_SPEEDUP) || (ts & QUIET)) {
-        /* calm, refractory, or a quiet turn (escape_alarm_speed): not copied */
-        f->ecopy[i] = 0;
-        return;
-    }
-    const uint32_t next = (uint32_t)(f->tick + 1) & TS_MASK;
-    const uint32_t age = (next - (ts >> TS_SHIFT)) & TS_MASK;
-    /* a bird fleeing the falcon's path publishes its flight to copy (escape_copy_flight) */
-    /* a parting bird publishes the part (its copiers part on their own side) */
-    const uint8_t pub = d->escape_copy_flight && (ts & FLEE) ? (uint8_t)(FLIGHT | (e & 8u))
-                                                             : ((ts & PART) ? (uint8_t)PARTED : e);
-    f->ecopy[i] = age >= f->falcon.copy_latency ? (uint8_t)(pub | (age < AGE_MAX ? age : AGE_MAX) << AGE_SHIFT) : 0;
-}
-
-/* What the quick paths read of the falcon and the parameters, copied into locals once a batch (a
- * store to a bird's row could alias the falcon's fields, so the compiler would reload them per bird). */
-typedef struct quick_c {
-    bool path_tick, attacking;
-    uint32_t now;
-    int fade;
-    float fp[3], fv[3], r2max, dt, refractory, escape_time, flee_time;
-} quick_c;
-
-static inline void quick_init(const mur_flock *f, const mur_flock_def *d, quick_c *c)
-{
-    const mur_falcon *F = &f->falcon;
-    c->path_tick = F->esc_path_tick;
-    c->attacking = F->esc_attacking;
-    c->now = F->esc_now;
-    c->fade = F->esc_fade;
-    for (int k = 0; k < 3; k++) {
-        c->fp[k] = F->pos[k];
-        c->fv[k] = F->vel[k];
-    }
-    c->r2max = F->esc_r2;
-    c->dt = d->dt;
-    c->refractory = d->escape_refractory;
-    c->escape_time = d->escape_time;
-    c->flee_time = d->escape_flee_time;
-}
-
-/* The common cases, most birds on most ticks, on a tick that takes no path_nn, what escape_step would
- * do for them without its branches: a calm bird with the falcon not within escape_radius (or not
- * attacking) and no neighbour's escape to copy; a bird in a manoeuvre or refractory whose state does
- * not end this tick and over which the falcon does not loom (escape_step perceives only for a calm bird
- * or a looming falcon, so it neither flees nor detects). Each keeps how near the attacking falcon came
- * (path_d2). A calm or refractory bird has no escape acceleration, keeps its row's ts (a refractory row
- * has no FLEE or QUIET: escape_step clears them when the manoeuvre ends and sets them only for an
- * escaping bird) and is not copyable. A bird in a manoeuvre keeps its ts (less QUIET once it fled) and,
- * having fled, its acceleration (the flight away from the falcon's path), else takes its manoeuvre's;
- * it publishes itself. False when escape_step must run (what it did here, escape_step does the same
- * again). */
-static inline bool quick(mur_flock *f, const mur_flock_def *d, const quick_c *c, int32_t i, const boid_in *b,
-                         const int32_t *slot, int stride, int n)
-{
-    mur_esc_row *row = &f->erow[i];
-    const uint32_t ts = row->ts, kind = ts & 7u;
-    if (c->path_tick)
-        return false;
-    const uint32_t age = (c->now - (ts >> TS_SHIFT)) & TS_MASK;
-    const bool man = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
-    if (man) {
-        if ((float)age * c->dt >= c->escape_time)
-            return false;
-    } else if (kind == MUR_ESCAPE_REFRACTORY) {
-        if ((float)age * c->dt >= c->refractory)
-            return false;
-    } else if (kind != MUR_ESCAPE_CALM) {
-        return false;
-    }
-    if (c->attacking) {
-        const float r[3] = {c->fp[0] - b->px, c->fp[1] - b->py, c->fp[2] - b->pz};
-        const float r2 = dot3(r, r);
-        if (r2 < f->path_d2[i])
-            f->path_d2[i] = r2;
-        if (r2 < c->r2max) {
-            if (kind == MUR_ESCAPE_CALM)
-                return false;
-            /* looming() */
-            const float rv[3] = {c->fv[0] - b->vx, c->fv[1] - b->vy, c->fv[2] - b->vz};
-            if (c->flee_time > 0.0f && r2 < -dot3(r, rv) * c->flee_time)
-                return false;
-        }
-    }
-    if (kind == MUR_ESCAPE_CALM)
-        for (int m = 0; m < n; m++)
-            if (f->sesc[slot[m * stride]])
-                return false;
-    if (man) {
-        if (ts & FLEE) {
-            row->ts = ts >> TS_SHIFT << TS_SHIFT | FLEE | (ts & 15u);
-        } else {
-            float *acc = row->acc;
-            acc[0] = acc[1] = acc[2] = 0.0f;
-            const float v[3] = {b->vx, b->vy, b->vz};
-            float side[3] = {0.0f, 0.0f, 0.0f};
-            if (kind == MUR_ESCAPE_ZIGZAG || kind == MUR_ESCAPE_TURN)
-                horizontal_left(v, side);
-            const float st = c->fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f;
-            manoeuvre(d, (int)kind, ts & 15u, (ts & PART) != 0, (float)age * c->dt, st, side, v, acc);
-        }
-        publish(f, d, i);
-        return true;
-    }
-    row->acc[0] = row->acc[1] = row->acc[2] = 0.0f;
-    f->esc[i] = (uint8_t)(ts & 15u);
-    f->ecopy[i] = 0;
-    return true;
 }
 
 /* The escape and the publishing of a bird no quick path took: out of line, so that the loop of
@@ -708,5 +543,6 @@ void mur_escape_prepare(mur_flock *f, const mur_step *s)
     F->esc_path_tick = (F->phase == MUR_FALCON_APPROACH && f->tick == F->attack_tick + 1) ||
                        (F->phase == MUR_FALCON_RETREAT && f->tick == F->end_tick + mur_path_after(d));
     F->esc_r2 = d->escape_radius * d->escape_radius;
+    F->esc_vac2 = d->escape_vacuole * d->escape_vacuole;
     F->esc_fade = d->escape_copy_fade > 0.0f ? (int)(d->escape_copy_fade * 255.0f + 0.5f) : 0;
 }

@@ -620,6 +620,7 @@ void mur_falcon_measure(const mur_flock *f, mur_stats *st)
     st->falcon_distance = F->phase != MUR_FALCON_OFF && best < INFINITY ? sqrt((double)best) : 0.0;
     st->alarmed = f->n > 0 ? (double)alarmed / f->n : 0.0;
     st->falcon_state = F->phase;
+    mur_falcon_near(f, &st->falcon_nn, &st->falcon_near);
 }
 
 /* ---------------------------------------------------------------- public */

@@ -89,8 +89,15 @@ void mur_escape_publish_one(mur_flock *f, const struct mur_step *s, int32_t i);
 /// the plan, before the pass): escape_latency in ticks, the tick, whether it attacks, whether the tick
 /// takes the path's nearest neighbours, escape_radius squared, escape_copy_fade in 1/255.
 void mur_escape_prepare(mur_flock *f, const struct mur_step *s);
-/// The falcon's metrics of the current state into st (falcon_distance, alarmed, falcon_state).
+/// The falcon's metrics of the current state into st (falcon_distance, alarmed, falcon_state, falcon_near,
+/// falcon_nn).
 void mur_falcon_measure(const mur_flock *f, mur_stats *st);
+/// The birds near the falcon (metrics falcon_near, falcon_nn): within this distance of it, m.
+#define MUR_FALCON_NEAR_M 10.0f
+/// How many flying birds are within MUR_FALCON_NEAR_M of the falcon (count) and their mean
+/// nearest-neighbour distance to any flying bird, each at most 5 m (nn; falcon_near.c); 0 and 0 with the
+/// falcon off or no bird near.
+void mur_falcon_near(const mur_flock *f, double *nn, int32_t *count);
 /// Make the planned falcon state the current one; remove the caught bird
 /// (falcon_remove); at the end of a retreat, the wave of the attack (its speed into an event).
 void mur_falcon_commit(mur_flock *f, const struct mur_step *s);

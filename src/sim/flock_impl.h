@@ -55,6 +55,7 @@ typedef struct mur_falcon {
     bool esc_attacking;        ///< the falcon attacks (approach or pursuit)
     bool esc_path_tick;        ///< each bird's nearest neighbour goes into path_nn this tick
     float esc_r2;              ///< escape_radius squared
+    float esc_vac2;            ///< escape_vacuole squared (0: off)
     int esc_fade;              ///< escape_copy_fade in 1/255 (0: off)
     bool esc_full;             ///< tests: every bird's escape by escape_step, no quick path (escape.c)
     int32_t wave_first;        ///< the first bird alarmed in the current attack, -1 none

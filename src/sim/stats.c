@@ -42,6 +42,9 @@ static const column COLUMNS[] = {
     COL("falcon_distance", COL_F64, falcon_distance),
     COL("alarmed", COL_F64, alarmed),
     COL("falcon_state", COL_I32, falcon_state),
+    /* appended (issue 26, branch react11): the birds near the falcon */
+    COL("falcon_near", COL_I32, falcon_near),
+    COL("falcon_nn", COL_F64, falcon_nn),
 };
 #define NCOLUMNS ((int)(sizeof COLUMNS / sizeof COLUMNS[0]))
 

@@ -1,0 +1,119 @@
+/* The vacuole (escape_vacuole, src/sim/escape.c, docs/falcon.md): a bird near the attacking falcon flees
+ * away from its path whatever the falcon's speed, and the metrics' birds near the falcon
+ * (falcon_near, falcon_nn: src/sim/falcon_near.c) on a constructed state. Constructed cases on the
+ * neutral rules (only the escape moves the birds); bad values are refused. */
+#include "util.h"
+
+#include "falcon.h"
+#include "flock_impl.h"
+
+/* Two birds flying +z at 1 m/s, 3 m either side of x = 0; the falcon sets up 20 m above their centre and
+ * comes down at them slowly (8 m/s: no flight from its path, no part, no manoeuvre that moves a bird). */
+static mur_flock_def vac_def(float vacuole)
+{
+    mur_flock_def d = topo_def(2, 1000.0f);
+    d.dt = 0.02f;
+    d.view_radius = 20.0f;
+    d.falcon = true;
+    d.falcon_strategy = MUR_FALCON_ABOVE;
+    d.falcon_target = MUR_FALCON_CENTROID;
+    d.falcon_setup = 20.0f;
+    d.falcon_speed = d.falcon_attack_speed = 8.0f;
+    d.falcon_stoop = 0.0f;
+    d.escape_radius = 20.0f;
+    d.escape_accel = 0.0f;
+    d.escape_flee_time = 0.0f;
+    d.escape_alarm_speed = 0.0f;
+    d.escape_part_speed = 0.0f;
+    d.escape_flee_accel = 10.0f;
+    d.escape_vacuole = vacuole;
+    return d;
+}
+
+/* The slow falcon passes down x = 0, about 3 m from each bird. With escape_vacuole 4 m both flee away from
+ * its path once it is within 4 m: the one at x = -3 to -x, the one at x = +3 to +x, mirror images;
+ * with 2 m (it never comes that near) or 0 (off) neither moves sideways. */
+static void falcon_vacuole_opens(void **st)
+{
+    (void)st;
+    const float vac[3] = {4.0f, 2.0f, 0.0f};
+    for (int c = 0; c < 3; c++) {
+        mur_flock_def d = vac_def(vac[c]);
+        mur_flock *f = make(&d);
+        put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+        put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+        float far_x = 0.0f;
+        for (int t = 0; t < 200; t++) { /* 4 s: the falcon reaches them after about 2.5 s */
+            mur_flock_step(f);
+            const mur_view v = mur_flock_view(f);
+            far_x = fmaxf(far_x, fabsf(v.vel[3]));
+            assert_near(v.vel[0], -v.vel[3], 1e-4);
+        }
+        const mur_view v = mur_flock_view(f);
+        if (c == 0) {
+            assert_true(v.pos[0] < -3.2f && v.pos[3] > 3.2f); /* apart, each away from the falcon */
+            assert_true(far_x > 0.5f);
+        } else {
+            assert_true(far_x < 1e-6f);
+        }
+        mur_flock_destroy(f);
+    }
+}
+
+/* The birds near the falcon: falcon at the origin, attacking. Within 10 m: birds at x = 1 and 2.5 (each
+ * the other's nearest, 1.5 m), at x = 9 (nearest: the one at x = 11, outside the 10 m but counted as a
+ * neighbour), at y = 8 (alone: its nearest, 9.4 m off, counts as 5 m) and a perched one (left out). */
+static void falcon_near_measured(void **st)
+{
+    (void)st;
+    mur_flock_def d = vac_def(0.0f);
+    d.boids = 7;
+    mur_flock *f = make(&d);
+    put(f, 0, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+    put(f, 1, 2.5f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+    put(f, 2, 9.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+    put(f, 3, 11.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+    put(f, 4, 0.0f, 8.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+    put(f, 5, 0.0f, 0.0f, 30.0f, 0.0f, 0.0f, 5.0f);
+    put(f, 6, 1.2f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);
+    f->perch[6] = 10;
+    f->falcon.pos[0] = f->falcon.pos[1] = f->falcon.pos[2] = 0.0f;
+    double nn = -1.0;
+    int32_t k = -1;
+    f->falcon.phase = MUR_FALCON_OFF;
+    mur_falcon_near(f, &nn, &k);
+    assert_int_equal(k, 0);
+    assert_near(nn, 0.0, 0.0);
+    f->falcon.phase = MUR_FALCON_APPROACH;
+    mur_falcon_near(f, &nn, &k);
+    assert_int_equal(k, 4);
+    assert_near(nn, (1.5 + 1.5 + 2.0 + 5.0) / 4.0, 1e-6);
+    f->falcon.pos[0] = 100.0f; /* no bird near */
+    mur_falcon_near(f, &nn, &k);
+    assert_int_equal(k, 0);
+    assert_near(nn, 0.0, 0.0);
+    f->perch[6] = 0;
+    mur_flock_destroy(f);
+}
+
+/* Bad values: one line naming the value and the range. */
+static void falcon_vacuole_bad_values(void **st)
+{
+    (void)st;
+    static const char *const bad[] = {"escape_vacuole=-1", "escape_vacuole=101", "escape_vacuole=nan",
+                                      "escape_vacuole=inf"};
+    assert_refused(bad, sizeof bad / sizeof bad[0], "escape_vacuole");
+    mur_flock_def d = mur_flock_default_def();
+    assert_true(mur_def_set_pair(&d, "escape_vacuole=0", NULL));
+    assert_true(mur_def_set_pair(&d, "escape_vacuole=100", NULL));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(falcon_vacuole_opens),
+        cmocka_unit_test(falcon_near_measured),
+        cmocka_unit_test(falcon_vacuole_bad_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
