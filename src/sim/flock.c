@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "carry.h"
 #include "falcon.h"
 #include "flock_impl.h"
 #include "react.h"
@@ -254,6 +255,7 @@ bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err)
         mur_set_error(err, "bad boid count %d: expected a whole number in [0, %d]", (int)n, MUR_MAX_BOIDS);
         return false;
     }
+    mur_carry_drop(f);
     if (!reserve_boids(f, n)) {
         mur_set_error(err, "cannot allocate memory for %d boids (about %.0f MiB)", (int)n,
                       (double)n * (double)boid_bytes() / 1048576.0);
@@ -307,6 +309,7 @@ void mur_flock_destroy(mur_flock *f)
         free(buf_get(f, &BUFFERS[r]));
     free_gather(f);
     mur_topo_lists_free(f);
+    mur_carry_free(f);
     mur_react_free(f);
     mur_track_free(f);
     mur_escape_free(f);
@@ -377,6 +380,8 @@ static void tick(mur_flock *f, bool move, bool metrics)
     double t2 = mur_now_ms();
     /* the rolls the tick starts from (bank alignment) and the escape snapshot in slot order were
      * copied by the grid build, on every thread (grid.c fill_extra) */
+    if (move) /* the state changes: the topological pass keeps it anew where it can (carry.h) */
+        mur_carry_drop(f);
     if (f->n > 0 && f->def.neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
         mur_topo_pass(f, &s, &ps);
     else if (f->n > 0)
@@ -584,6 +589,7 @@ size_t mur_flock_memory(const mur_flock *f)
             b += units(BUFFERS[r].per, f->cap, f->grid.cap_cells, f->pcap) * BUFFERS[r].bytes;
     b += (size_t)f->esc_cap * mur_escape_bytes_per_boid();
     b += mur_topo_lists_bytes(f);
+    b += mur_carry_bytes(f);
     b += mur_react_bytes(f);
     for (int t = 0; t < MUR_MAX_THREADS; t++)
         if (f->gather[t].x)

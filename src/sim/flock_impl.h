@@ -151,6 +151,21 @@ struct mur_flock {
     int64_t tl_served_all, tl_searched_all, tl_builds; ///< totals since creation (tests, tools)
     bool tl_check;             ///< tests: every served boid checked against brute force
     int64_t tl_mismatch;       ///< served boids that brute force found otherwise
+    /* The carried cell order (carry.h, grid_carry.c; large topological flocks): per slot of the last
+     * pass, the state its boid ended the tick with (cx..cvz, croll with carry_roll) and its index
+     * (corder); per sorted slot of the build, the carried slot it came from (cprev). Allocated when
+     * first used (carry_cap boids). Only the speed depends on it, never a result. */
+    float *cx, *cy, *cz, *cvx, *cvy, *cvz, *croll;
+    int32_t *corder, *cprev;
+    int32_t carry_cap;
+    int32_t carry_n;           ///< boids the carry holds
+    uint64_t carry_tick;       ///< the tick the carry's state is the start of
+    bool carry_valid;          ///< the carry holds the state (mur_carry_drop: no longer)
+    bool carry_roll;           ///< it holds the rolls too
+    bool carry_used;           ///< the last grid build read it (tests, tools)
+    int8_t carry_mode;         ///< 1 always, -1 never, 0 from MUR_CARRY_MIN boids (mur_carry_set)
+    bool carry_check;          ///< tests: every build from the carry compares it with the state
+    int64_t carry_mismatch;    ///< slots that differed (carry_check)
     bool metrics_every;
     bool group_shape;          ///< metrics also describe the biggest group (mur_flock_set_group_shape)
     struct mur_track *track;   ///< the metrics over time' state (metrics_track.c), NULL until measured

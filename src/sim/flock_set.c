@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "carry.h"
 #include "flock_impl.h"
 #include "react.h"
 #include "kernel.h"
@@ -38,6 +39,7 @@ bool mur_flock_set_boid(mur_flock *f, int32_t i, const float pos[3], const float
     f->perch[i] = perch;
     f->roll[i] = 0.0f;
     mur_react_forget(f, i);
+    mur_carry_drop(f);
     return true;
 }
 

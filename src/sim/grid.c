@@ -8,6 +8,7 @@
 
 #include "grid.h"
 
+#include "carry.h"
 #include "core.h"
 #include "flock_impl.h"
 #include "step.h"
@@ -191,13 +192,6 @@ static void geometry(mur_flock *f, const mur_step *s)
     g->ncells = (int64_t)g->dims[0] * g->dims[1] * g->dims[2];
 }
 
-static inline int32_t axis_cell(float p, float origin, float inv, int32_t dim)
-{
-    float t = (p - origin) * inv;
-    int32_t c = t > 0.0f ? (int32_t)t : 0;
-    return c < dim ? c : dim - 1;
-}
-
 /* Copy boid i into sorted slot s. */
 static inline void put(mur_flock *f, int32_t s, int32_t i)
 {
@@ -356,6 +350,11 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
     const int nt = mur_step_threads(s, n, MUR_PAR_MIN_SORT);
     /* a tick with metrics builds the groups' grid (half_cells) and then the search's: the copies once */
     const bool roll = !s->half_cells && copy_roll(f, s), esc = !s->half_cells && copy_escape(f, s);
+    /* from the carried cell order (carry.h) where the last pass left it: the same slots */
+    const bool carried = !esc && mur_carry_usable(f, roll);
+    f->carry_used = carried;
+    if (carried && f->carry_check)
+        mur_carry_verify(f);
     start[0] = 0;
     (void)nt;
 #ifdef _OPENMP
@@ -371,10 +370,15 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
         const int32_t i0 = (int32_t)((int64_t)n * t / T), i1 = (int32_t)((int64_t)n * (t + 1) / T);
         const int64_t c0 = ncells * t / T, c1 = ncells * (t + 1) / T;
         int32_t any = 0;
-        for (int32_t i = i0; i < i1; i++) {
-            int32_t cx = axis_cell(p[3 * i], ox, ix, dx);
-            int32_t cy = axis_cell(p[3 * i + 1], oy, iy, dy);
-            int32_t cz = axis_cell(p[3 * i + 2], oz, iz, dz);
+        if (carried) {
+            mur_carry_cells(f, i0, i1);
+            for (int32_t i = i0; i < i1; i++)
+                any |= perch[i];
+        }
+        for (int32_t i = carried ? i1 : i0; i < i1; i++) {
+            int32_t cx = mur_axis_cell(p[3 * i], ox, ix, dx);
+            int32_t cy = mur_axis_cell(p[3 * i + 1], oy, iy, dy);
+            int32_t cz = mur_axis_cell(p[3 * i + 2], oz, iz, dz);
             cellof[i] = cy + dy * (cx + dx * cz); /* mur_cell_id */
             any |= perch[i]; /* read in boid order here: streamed, where fill reads it at random */
         }
@@ -391,10 +395,21 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
 #endif
         {
             count_cells(f);
-            scatter(f);
+            if (carried)
+                mur_carry_scatter(f);
+            else
+                scatter(f);
         } /* the single's barrier */
-        fill(f, i0, i1, perched != 0);
-        fill_extra(f, roll, esc, i0, i1);
+        if (carried) {
+            mur_carry_sort_cells(f, c0, c1);
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+            mur_carry_fill(f, i0, i1, perched != 0, roll);
+        } else {
+            fill(f, i0, i1, perched != 0);
+            fill_extra(f, roll, esc, i0, i1);
+        }
     }
 }
 

@@ -35,6 +35,14 @@ static inline int64_t mur_cell_id(const mur_grid *g, int32_t x, int32_t y, int32
     return y + (int64_t)g->dims[1] * (x + (int64_t)g->dims[0] * z);
 }
 
+/// The cell of coordinate p on an axis (origin, 1 / cell size, cells), clamped to the grid.
+static inline int32_t mur_axis_cell(float p, float origin, float inv, int32_t dim)
+{
+    float t = (p - origin) * inv;
+    int32_t c = t > 0.0f ? (int32_t)t : 0;
+    return c < dim ? c : dim - 1;
+}
+
 static inline void mur_cell_xyz(const mur_grid *g, int64_t c, int32_t *x, int32_t *y, int32_t *z)
 {
     *y = (int32_t)(c % g->dims[1]);

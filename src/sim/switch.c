@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "carry.h"
 #include "core.h"
 #include "falcon.h"
 #include "flock_impl.h"
@@ -16,6 +17,7 @@ bool mur_flock_apply_def(mur_flock *f, const mur_flock_def *def, mur_error *err)
 {
     if (!mur_def_check(def, err))
         return false;
+    mur_carry_drop(f); /* the switch may move boids (bring_in) */
     /* boids and predators the def adds appear in the def's own world, not the one it replaces */
     const mur_flock_def old = f->def;
     f->def = *def;

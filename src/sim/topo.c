@@ -36,6 +36,7 @@
 #include "topo_search.h"
 #include "topo_batch.h"
 
+#include "carry.h"
 #include "core.h"
 #include "falcon.h"
 #include "cores.h"
@@ -335,9 +336,24 @@ static inline void tl_unlisted(mur_flock *f, int32_t i, float x, float y, float 
     f->tl_r[i] = -1.0f;
 }
 
+/* The carried order (carry.h) of a boid the pass does not move (perched): its state as the grid build
+ * copied it (the same bits as its rows). */
+static inline void carry_keep_sorted(mur_flock *f, int32_t i, int32_t k)
+{
+    f->cx[k] = f->sx[k];
+    f->cy[k] = f->sy[k];
+    f->cz[k] = f->sz[k];
+    f->cvx[k] = f->svx[k];
+    f->cvy[k] = f->svy[k];
+    f->cvz[k] = f->svz[k];
+    if (f->carry_roll)
+        f->croll[k] = f->sroll[k];
+    f->corder[k] = i;
+}
+
 static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn scan, serve_fn serve, const dbox *Xg,
                      mur_gather *gb, int32_t k0, int32_t k1, mur_item_sums *T, int32_t *hist, int mode,
-                     int64_t *served, int64_t *searched, int react)
+                     int64_t *served, int64_t *searched, int react, bool carry)
 {
     dbox X = {-1, {0}, {0}, 0.0f};
     mur_topo_nb hard[MAX_CONTACTS];
@@ -354,6 +370,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
     TB.nb = 0;
+    TB.carry = carry;
     TB.react = react == REACT_SUMS;
     const int32_t R = s->def->reaction_ticks;
     const int32_t *react_slot = react == REACT_LIST ? mur_react_slots(f) : NULL;
@@ -366,6 +383,8 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 tl_unlisted(f, i, f->sx[k], f->sy[k], f->sz[k]);
             if (s->move)
                 f->perch[i]--;
+            if (TB.carry) /* unmoved: its state as the build copied it */
+                carry_keep_sorted(f, i, k);
             if (s->escape) /* its escape does not run: its state still goes to the view (escape.c) */
                 mur_escape_publish_one(f, s, i);
             continue;
@@ -388,6 +407,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             }
             const int q = TB.nb++;
             TB.i[q] = i;
+            TB.k[q] = k;
             TB.n[q] = 0;
             TB.b[q] = (boid_in){S.px, S.py, S.pz, S.vx, S.vy, S.vz, 0.0f};
             TB.nh[q] = 0;
@@ -487,6 +507,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             /* the update waits for the batch: the searches read only the sorted copies */
             const int q = TB.nb++;
             TB.i[q] = i;
+            TB.k[q] = k;
             TB.n[q] = S.n;
             TB.b[q] = (boid_in){S.px, S.py, S.pz, S.vx, S.vy, S.vz, 0.0f};
             TB.nh[q] = S.nh;
@@ -566,6 +587,10 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
                           ? (f->react_list ? REACT_LIST : REACT_SUMS)
                           : REACT_OFF;
     f->react_slots = react == REACT_LIST; /* the next grid build writes the slots the held lists read */
+    /* the new states kept in this pass's slot order for the next grid build (carry.h) */
+    const bool carry = mode == TL_OFF && react == REACT_OFF && mur_carry_wanted(f, s);
+    if (carry)
+        f->carry_roll = s->def->bank && s->def->bank_align > 0.0f; /* grid.c copy_roll */
     const int64_t ncells = f->grid.ncells;
     float part[MUR_MAX_THREADS][6];
 #ifdef _OPENMP
@@ -597,7 +622,8 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
             mur_item_sums T = {0, 0, 0, 0.0};
             const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
             const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
-            run_item(f, s, grow, scan, serve, &Xg, &f->gather[tid], k0, k1, &T, hist, mode, &served, &searched, react);
+            run_item(f, s, grow, scan, serve, &Xg, &f->gather[tid], k0, k1, &T, hist, mode, &served, &searched, react,
+                     carry);
             cand_total += T.cand;
             if (s->metrics)
                 mur_item_keep(f, it, &T);
@@ -614,6 +640,11 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
         }
     }
     f->topo_spacing = spacing_of(hist_all);
+    if (s->move) { /* (the step dropped the carry before the pass) */
+        f->carry_valid = carry;
+        f->carry_n = f->n;
+        f->carry_tick = f->tick + 1;
+    }
     mur_tl_done(f, mode, served, searched);
     mur_pass_finish(f, count, s->metrics, cand_total, own, nt, out);
 }

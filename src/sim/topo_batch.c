@@ -14,6 +14,7 @@
 
 #include "topo_batch.h"
 
+#include "carry.h"
 #include "falcon.h"
 #include "flight.h"
 #include "flock_impl.h"
@@ -676,13 +677,13 @@ void mur_topo_batch_flush(mur_flock *f, const mur_step *s, mur_topo_batch *B, ac
     if (s->escape)
         mur_escape_batch(f, s, B->nb, B->i, B->b, B->slot[0], MUR_TOPO_BATCH, B->n);
 #ifdef MUR_X86_PATHS
-    if (mur_topo_batch_run(f, s, B, out)) {
-        B->nb = 0;
-        return;
-    }
+    if (!mur_topo_batch_run(f, s, B, out))
 #endif
-    for (int q = 0; q < B->nb; q++)
-        mur_rules_update(f, s, B->i[q], &B->b[q], &out[q], B->has_c[q] ? &B->c[q] : NULL);
+        for (int q = 0; q < B->nb; q++)
+            mur_rules_update(f, s, B->i[q], &B->b[q], &out[q], B->has_c[q] ? &B->c[q] : NULL);
+    if (B->carry) /* the new states, just written (in the caches), into the carried order */
+        for (int q = 0; q < B->nb; q++)
+            mur_carry_keep(f, B->i[q], B->k[q]);
     B->nb = 0;
 }
 #endif

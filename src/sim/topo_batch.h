@@ -21,7 +21,9 @@ typedef struct mur_topo_batch {
     int nb;
     bool react;                 ///< the reaction time is on (react.h): fresh lanes keep their sums
     bool held[MUR_TOPO_BATCH];  ///< the boid holds its sums (react.h; n and nh are 0)
+    bool carry;                 ///< the pass keeps the new states in the carried order (carry.h)
     int32_t i[MUR_TOPO_BATCH];  ///< boid index
+    int32_t k[MUR_TOPO_BATCH];  ///< and its sorted slot
     int32_t n[MUR_TOPO_BATCH];  ///< neighbours in the list
     boid_in b[MUR_TOPO_BATCH];  ///< state the search saw (vlen unused)
     float d2[MUR_TOPO_MAX][MUR_TOPO_BATCH];      ///< the lists, ascending: squared distance
