@@ -153,9 +153,12 @@ struct mur_flock {
     int64_t tl_mismatch;       ///< served boids that brute force found otherwise
     /* The carried cell order (carry.h, grid_carry.c; large topological flocks): per slot of the last
      * pass, the state its boid ended the tick with (cx..cvz, croll with carry_roll) and its index
-     * (corder); per sorted slot of the build, the carried slot it came from (cprev). Allocated when
+     * (corder); per sorted slot of the build, the carried slot it came from (cprev). While the
+     * carry is in use the first search radii (topo_hint) go through chint and shint instead. Allocated when
      * first used (carry_cap boids). Only the speed depends on it, never a result. */
     float *cx, *cy, *cz, *cvx, *cvy, *cvz, *croll;
+    float *chint;              ///< per carried slot: the boid's first search radius (topo_hint) for the next pass
+    float *shint;              ///< per sorted slot: the same, filled by the build from the carry
     int32_t *corder, *cprev;
     int32_t carry_cap;
     int32_t carry_n;           ///< boids the carry holds

@@ -430,6 +430,7 @@ void mur_grid_build_brute(mur_flock *f, const mur_step *s)
     g->start[1] = f->n;
     f->tl_slots_written = false;
     f->react_slots_written = f->react_slots && f->react_cap >= f->n;
+    f->carry_used = false;
     for (int32_t i = 0; i < f->n; i++) {
         put(f, i, i);
         if (f->react_slots_written)

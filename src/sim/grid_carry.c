@@ -19,8 +19,8 @@ static bool carry_reserve(mur_flock *f)
     if (f->carry_cap >= f->n)
         return true;
     const int32_t cap = f->cap;
-    float **fl[7] = {&f->cx, &f->cy, &f->cz, &f->cvx, &f->cvy, &f->cvz, &f->croll};
-    for (int a = 0; a < 7; a++) {
+    float **fl[9] = {&f->cx, &f->cy, &f->cz, &f->cvx, &f->cvy, &f->cvz, &f->croll, &f->chint, &f->shint};
+    for (int a = 0; a < 9; a++) {
         float *q = realloc(*fl[a], sizeof(float) * ((size_t)cap + 1));
         if (!q)
             return false;
@@ -60,8 +60,8 @@ bool mur_carry_usable(const mur_flock *f, bool roll)
 
 void mur_carry_free(mur_flock *f)
 {
-    float **fl[7] = {&f->cx, &f->cy, &f->cz, &f->cvx, &f->cvy, &f->cvz, &f->croll};
-    for (int a = 0; a < 7; a++) {
+    float **fl[9] = {&f->cx, &f->cy, &f->cz, &f->cvx, &f->cvy, &f->cvz, &f->croll, &f->chint, &f->shint};
+    for (int a = 0; a < 9; a++) {
         free(*fl[a]);
         *fl[a] = NULL;
     }
@@ -74,7 +74,7 @@ void mur_carry_free(mur_flock *f)
 
 size_t mur_carry_bytes(const mur_flock *f)
 {
-    return f->carry_cap > 0 ? (7 * sizeof(float) + 2 * sizeof(int32_t)) * ((size_t)f->carry_cap + 1) : 0;
+    return f->carry_cap > 0 ? (9 * sizeof(float) + 2 * sizeof(int32_t)) * ((size_t)f->carry_cap + 1) : 0;
 }
 
 void mur_carry_cells(mur_flock *f, int32_t p0, int32_t p1)
@@ -153,7 +153,8 @@ void mur_carry_fill(mur_flock *f, int32_t s0, int32_t s1, bool perched, bool rol
     const float *restrict vx = f->cvx, *restrict vy = f->cvy, *restrict vz = f->cvz, *restrict r = f->croll;
     float *restrict sx = f->sx, *restrict sy = f->sy, *restrict sz = f->sz;
     float *restrict svx = f->svx, *restrict svy = f->svy, *restrict svz = f->svz, *restrict sw = f->sw;
-    float *restrict sr = f->sroll;
+    float *restrict sr = f->sroll, *restrict sh = f->shint;
+    const float *restrict h = f->chint;
     const float wp = f->def.perch_neighbours ? MUR_W_PERCHED : 0.0f;
     for (int32_t s = s0; s < s1; s++) {
         const int32_t p = prev[s];
@@ -165,6 +166,7 @@ void mur_carry_fill(mur_flock *f, int32_t s0, int32_t s1, bool perched, bool rol
         svz[s] = vz[p];
         if (roll)
             sr[s] = r[p];
+        sh[s] = h[p];
         if (perched) { /* the perch timers stay by boid index: read at random, only while some boid perches */
             if (s + PERCH_AHEAD < s1)
                 __builtin_prefetch(perch + order[s + PERCH_AHEAD]);

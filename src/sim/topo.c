@@ -366,6 +366,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
      * store) */
     gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
     float *restrict hint = f->topo_hint;
+    /* with the carried order (carry.h) the hints are read and written by slot: streamed */
+    const float *restrict hint_in = f->carry_used ? f->shint : NULL;
+    float *restrict hint_out = carry ? f->chint : NULL;
     const float h2 = S.hard ? S.h2 : 0.0f;
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
@@ -383,8 +386,10 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 tl_unlisted(f, i, f->sx[k], f->sy[k], f->sz[k]);
             if (s->move)
                 f->perch[i]--;
-            if (TB.carry) /* unmoved: its state as the build copied it */
+            if (TB.carry) { /* unmoved: its state as the build copied it, its hint as it was */
                 carry_keep_sorted(f, i, k);
+                hint_out[k] = hint_in ? hint_in[k] : hint[i];
+            }
             if (s->escape) /* its escape does not run: its state still goes to the view (escape.c) */
                 mur_escape_publish_one(f, s, i);
             continue;
@@ -426,11 +431,13 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
         } else {
             {
                 /* the last tick's radius, a little larger (the flock moves): the first radius searched */
-                const float r = hint[i] * HINT_SCALE + HINT_ADD;
-                S.hint2 = hint[i] > 0.0f ? r * r : INFINITY;
+                const float h0 = hint_in ? hint_in[k] : hint[i];
+                const float r = h0 * HINT_SCALE + HINT_ADD;
+                S.hint2 = h0 > 0.0f ? r * r : INFINITY;
                 if (k + HINT_AHEAD < k1) {
                     const int32_t ia = f->order[k + HINT_AHEAD];
-                    __builtin_prefetch(hint + ia, 1);
+                    if (!hint_in)
+                        __builtin_prefetch(hint + ia, 1);
                     if (mode & TL_SERVE) {
                         /* the list's rows, by boid index (random reads) */
                         __builtin_prefetch(f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)ia);
@@ -481,14 +488,18 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 const float w = S.n == S.cap ? key_d2(S.key[S.cap - 1]) : INFINITY;
                 const float c = S.nh == MAX_CONTACTS ? S.hard[MAX_CONTACTS - 1].d2 : h2;
                 const float m = w > c ? w : c;
-                hint[i] = m < INFINITY ? sqrtf(m) : 0.0f;
+                const float h1 = m < INFINITY ? sqrtf(m) : 0.0f;
+                if (hint_out)
+                    hint_out[k] = h1;
+                else
+                    hint[i] = h1;
                 if (mode & TL_BUILD) {
                     /* after the serve, which read the old epoch's position */
                     float *q = f->tl_p0 + 3 * (size_t)i;
                     q[0] = S.px;
                     q[1] = S.py;
                     q[2] = S.pz;
-                    mur_tl_build(f, scan, &S, &B, i, k, hint[i]);
+                    mur_tl_build(f, scan, &S, &B, i, k, h1);
                 }
             }
             if (S.n == S.cap && S.key[S.cap - 1] >> 32 != 0)
