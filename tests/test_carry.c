@@ -27,7 +27,8 @@ static void pair(mur_flock_def d, bool scalar, int p, int threads, mur_flock **o
     mur_carry_set(*off, -1);
 }
 
-/* Step both n ticks, the hashes equal after each; the carry read on every tick after the first. */
+/* Step both n ticks, the hashes and the candidates tested equal after each; the carry read on every
+ * tick after the first. */
 static void step_same(mur_flock *on, mur_flock *off, int n, const char *what)
 {
     for (int t = 0; t < n; t++) {
@@ -36,6 +37,10 @@ static void step_same(mur_flock *on, mur_flock *off, int n, const char *what)
         if (mur_flock_hash(on) != mur_flock_hash(off))
             fail_msg("%s: tick %d: carried %016llx, by index %016llx", what, t, (unsigned long long)mur_flock_hash(on),
                      (unsigned long long)mur_flock_hash(off));
+        /* the first search radii go through the carry too: the same radii, the same candidates */
+        if (mur_flock_stats(on).candidates_per_boid != mur_flock_stats(off).candidates_per_boid)
+            fail_msg("%s: tick %d: candidates %g carried, %g by index", what, t, mur_flock_stats(on).candidates_per_boid,
+                     mur_flock_stats(off).candidates_per_boid);
         if (t > 0 && !on->carry_used)
             fail_msg("%s: tick %d: the carry was not read", what, t);
         assert_false(off->carry_used);
@@ -136,7 +141,7 @@ static void crowd(void **st)
     mur_flock_destroy(off);
 }
 
-/* The default: the carry only from MUR_CARRY_MIN boids, never with the falcon's escape. */
+/* The default (MUR_CARRY_MIN: off) does not use it; nor does the falcon's escape when forced on. */
 static void when_used(void **st)
 {
     (void)st;

@@ -13,11 +13,13 @@
 
 struct mur_step;
 
-/// Boids from which the carried order is used (the build's default; mur_carry_set overrides): below
-/// it the whole state stays in the caches and the copy costs more than the random reads it saves
-/// (docs/performance.md, branch speed11).
+/// Boids from which the carried order is used (the build's default; mur_carry_set overrides). Off
+/// (INT32_MAX): measured, it paid at no size: at 100k its grid build is 1.4-1.8x the build by index
+/// and the tick's CPU time 0.98-1.02x; at 1M the tick's CPU time 1.03x forming and 0.99x settled, and
+/// its 44 bytes a boid more raise the simulated misses past a 32 MiB cache 1.39x (docs/performance.md,
+/// branch speed11). Exact (tests/test_carry.c), so a build may switch it on with -DMUR_CARRY_MIN=N.
 #ifndef MUR_CARRY_MIN
-#define MUR_CARRY_MIN 400000
+#define MUR_CARRY_MIN INT32_MAX
 #endif
 
 /// Tests and tools: 1 always, -1 never, 0 from MUR_CARRY_MIN boids.

@@ -1,5 +1,5 @@
-/* The carried cell order (carry.h): the grid build of a large topological flock from the state the
- * last pass left in its own slot order. The pass walks the boids in cell order; it keeps each boid's
+/* The carried cell order (carry.h; off by default: measured, it did not pay): the grid build of a
+ * large topological flock from the state the last pass left in its own slot order. The pass walks the boids in cell order; it keeps each boid's
  * new state at its slot (carry.h mur_carry_keep), and the next build computes the cells, sorts and
  * fills the sorted copies from there: the reads stream (a boid's slot moves little from tick to
  * tick) where the build from the state by boid index reads each boid's rows at random. The slots come
