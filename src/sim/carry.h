@@ -44,6 +44,8 @@ void mur_carry_cells(mur_flock *f, int32_t p0, int32_t p1);
 void mur_carry_scatter(mur_flock *f);
 void mur_carry_sort_cells(mur_flock *f, int64_t c0, int64_t c1);
 void mur_carry_fill(mur_flock *f, int32_t s0, int32_t s1, bool perched, bool roll);
+/// The first search radii kept by carried slot (chint) back into topo_hint by boid index.
+void mur_carry_hints_back(mur_flock *f);
 /// Tests: compare the carry with the state by index; the slots that differ (also counted in
 /// f->carry_mismatch).
 int64_t mur_carry_verify(mur_flock *f);

@@ -165,7 +165,8 @@ struct mur_flock {
     uint64_t carry_tick;       ///< the tick the carry's state is the start of
     bool carry_valid;          ///< the carry holds the state (mur_carry_drop: no longer)
     bool carry_roll;           ///< it holds the rolls too
-    bool carry_used;           ///< the last grid build read it (tests, tools)
+    bool carry_used;           ///< the last grid build read it (cprev and shint are its)
+    bool carry_hints;          ///< the first search radii are in chint only (topo_hint is behind)
     int8_t carry_mode;         ///< 1 always, -1 never, 0 from MUR_CARRY_MIN boids (mur_carry_set)
     bool carry_check;          ///< tests: every build from the carry compares it with the state
     int64_t carry_mismatch;    ///< slots that differed (carry_check)

@@ -177,6 +177,16 @@ void mur_carry_fill(mur_flock *f, int32_t s0, int32_t s1, bool perched, bool rol
     }
 }
 
+void mur_carry_hints_back(mur_flock *f)
+{
+    const int32_t m = f->carry_n < f->carry_cap ? f->carry_n : f->carry_cap;
+    for (int32_t p = 0; p < m; p++) {
+        const int32_t i = f->corder[p];
+        if (i >= 0 && i < f->n) /* (a count cut since: its boids are gone) */
+            f->topo_hint[i] = f->chint[p];
+    }
+}
+
 int64_t mur_carry_verify(mur_flock *f)
 {
     int64_t bad = 0;

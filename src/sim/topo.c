@@ -366,9 +366,12 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
      * store) */
     gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
     float *restrict hint = f->topo_hint;
-    /* with the carried order (carry.h) the hints are read and written by slot: streamed */
-    const float *restrict hint_in = f->carry_used ? f->shint : NULL;
+    /* with the carried order (carry.h) the hints are read and written by slot (streamed); a pass that
+     * read the carry without keeping it (a measurement, no move) writes them at the carried slot as well
+     * as by index, so that either holds the radii the by-index rows would (the same candidates) */
+    const float *restrict hint_in = carry && f->carry_used ? f->shint : NULL;
     float *restrict hint_out = carry ? f->chint : NULL;
+    float *restrict hint_keep = !carry && f->carry_used ? f->chint : NULL;
     const float h2 = S.hard ? S.h2 : 0.0f;
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
@@ -489,10 +492,13 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 const float c = S.nh == MAX_CONTACTS ? S.hard[MAX_CONTACTS - 1].d2 : h2;
                 const float m = w > c ? w : c;
                 const float h1 = m < INFINITY ? sqrtf(m) : 0.0f;
-                if (hint_out)
+                if (hint_out) {
                     hint_out[k] = h1;
-                else
+                } else {
                     hint[i] = h1;
+                    if (hint_keep)
+                        hint_keep[f->cprev[k]] = h1;
+                }
                 if (mode & TL_BUILD) {
                     /* after the serve, which read the old epoch's position */
                     float *q = f->tl_p0 + 3 * (size_t)i;
@@ -600,6 +606,10 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     f->react_slots = react == REACT_LIST; /* the next grid build writes the slots the held lists read */
     /* the new states kept in this pass's slot order for the next grid build (carry.h) */
     const bool carry = mode == TL_OFF && react == REACT_OFF && mur_carry_wanted(f, s);
+    if (f->carry_hints && !(carry && f->carry_used)) {
+        mur_carry_hints_back(f); /* the last pass kept the radii by slot only: back by index */
+        f->carry_hints = false;
+    }
     if (carry)
         f->carry_roll = s->def->bank && s->def->bank_align > 0.0f; /* grid.c copy_roll */
     const int64_t ncells = f->grid.ncells;
@@ -653,6 +663,7 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     f->topo_spacing = spacing_of(hist_all);
     if (s->move) { /* (the step dropped the carry before the pass) */
         f->carry_valid = carry;
+        f->carry_hints = carry;
         f->carry_n = f->n;
         f->carry_tick = f->tick + 1;
     }
