@@ -6,13 +6,15 @@
 #include "core.h"
 
 /* The parameters that only the topological neighbours read (their list, its order, its closest
- * neighbour, its hold): each must be at its off value unless neighbours=topological. */
+ * neighbour, its hold): each must be at its off value unless neighbours=topological. The off value is
+ * an end of the parameter's range (the rows are checked first), so any other value is on. */
 static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
 {
     const struct {
         const char *name;
         double v, off;
     } rows[] = {
+        {"separation_view", def->separation_view, 360.0}, /* off at its largest value */
         {"hard_radius", def->hard_radius, 0.0},
         {"cohesion_far", def->cohesion_far, 0.0},
         {"separation_nearest", def->separation_nearest, 0.0},
@@ -26,17 +28,12 @@ static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
     };
     if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
         return true;
-    if (def->separation_view < 360.0f) { /* off at 360, its largest value */
-        mur_set_error(err, "separation_view %g needs neighbours=topological (or separation_view=360)",
-                      (double)def->separation_view);
-        return false;
-    }
     if (def->separation_smooth) {
         mur_set_error(err, "separation_smooth on needs neighbours=topological (or separation_smooth=off)");
         return false;
     }
     for (size_t q = 0; q < sizeof rows / sizeof rows[0]; q++)
-        if (rows[q].v > rows[q].off) {
+        if (rows[q].v != rows[q].off) {
             mur_set_error(err, "%s %g needs neighbours=topological (or %s=%g)", rows[q].name, rows[q].v,
                           rows[q].name, rows[q].off);
             return false;
