@@ -114,15 +114,12 @@ bool mur_spawn_boids(mur_flock *f, const mur_flock_def *d, int32_t from, int32_t
     const bool order = m >= (size_t)MUR_SPAWN_ORDER_MIN && ext > 0.0f && isfinite(ext);
     uint32_t *key = NULL;
     int32_t *ix = NULL;
-    float *rows = NULL;
     if (order) {
         key = malloc(2 * m * sizeof *key);
         ix = malloc(2 * m * sizeof *ix);
-        rows = malloc(6 * m * sizeof *rows);
-        if (!key || !ix || !rows) {
+        if (!key || !ix) {
             free(key);
             free(ix);
-            free(rows);
             return false;
         }
     }
@@ -131,25 +128,34 @@ bool mur_spawn_boids(mur_flock *f, const mur_flock_def *d, int32_t from, int32_t
     if (!order)
         return true;
     /* The same boids (each spawned from its own index's seed, as above), stored in the order of their
-     * Morton keys, equal keys in index order: rows[k] is the boid that goes to slot from + k. */
+     * Morton keys, equal keys in index order. */
     const float inv = (float)MORTON_SIDE / ext;
     for (size_t k = 0; k < m; k++) {
         key[k] = morton_key(f->pos + 3 * ((size_t)from + k), d->world_min, inv);
         ix[k] = (int32_t)k;
     }
     radix_sort(key, ix, key + m, ix + m, m);
+    /* slot from + k takes the boid spawned at from + ix[k]: the permutation's cycles in place (key[k] = 1
+     * once slot k holds its boid), so the order costs 16 bytes a new boid for the sort and nothing more */
+    memset(key, 0, m * sizeof *key);
+    float *pos = f->pos + 3 * (size_t)from, *vel = f->vel + 3 * (size_t)from;
     for (size_t k = 0; k < m; k++) {
-        const size_t i = (size_t)from + (size_t)ix[k];
-        memcpy(rows + 6 * k, f->pos + 3 * i, 3 * sizeof *rows);
-        memcpy(rows + 6 * k + 3, f->vel + 3 * i, 3 * sizeof *rows);
-    }
-    for (size_t k = 0; k < m; k++) {
-        const size_t i = (size_t)from + k;
-        memcpy(f->pos + 3 * i, rows + 6 * k, 3 * sizeof *rows);
-        memcpy(f->vel + 3 * i, rows + 6 * k + 3, 3 * sizeof *rows);
+        if (key[k])
+            continue;
+        float p[3], v[3];
+        memcpy(p, pos + 3 * k, sizeof p);
+        memcpy(v, vel + 3 * k, sizeof v);
+        size_t j = k;
+        for (size_t src = (size_t)ix[j]; src != k; j = src, src = (size_t)ix[j]) {
+            memcpy(pos + 3 * j, pos + 3 * src, sizeof p);
+            memcpy(vel + 3 * j, vel + 3 * src, sizeof v);
+            key[j] = 1;
+        }
+        memcpy(pos + 3 * j, p, sizeof p);
+        memcpy(vel + 3 * j, v, sizeof v);
+        key[j] = 1;
     }
     free(key);
     free(ix);
-    free(rows);
     return true;
 }
