@@ -57,8 +57,8 @@ for want in sys.argv[2:]:
           f"{max(r['loadavg'] for b in got for r in got[b]):.1f}, hashes {'same' if len(hashes) == 1 else 'DIFFER ' + str(hashes)}")
     lo = lambda b, k: min(r[k] for r in got[b])
     for k in ("ms_per_tick", "grid_ms", "cpu_ns_per_boid_tick", "threads_used", "min_ms_per_tick", "grid_ms_min",
-              "ratio_to_uniform", "bytes_per_boid"):
-        if not all(k in r for b in got for r in got[b]):
+              "ratio_to_uniform", "bytes_per_boid", "rss_peak_bytes_per_boid"):
+        if not all(r.get(k) is not None for b in got for r in got[b]):  # --reference off: no ratio
             continue
         f = lo if k.startswith("min_") or k.endswith("_min") else med
         o, n = f("old", k), f("new", k)

@@ -194,39 +194,6 @@ static bool reserve_boids(mur_flock *f, int32_t cap)
     return true;
 }
 
-/* Seeded random boid i (stream 1): uniform in the world box, random direction, speed in [min, max]. */
-static void spawn_boid(mur_flock *f, const mur_flock_def *d, int32_t i, uint64_t salt)
-{
-    uint64_t key = ((uint64_t)i << 4) ^ (salt << 36);
-    for (int a = 0; a < 3; a++) {
-        float u = mur_hash_unit(d->seed, 1, key + (uint64_t)a);
-        f->pos[3 * i + a] = d->world_min[a] + u * (d->world_max[a] - d->world_min[a]);
-        if (f->pos[3 * i + a] >= d->world_max[a])
-            f->pos[3 * i + a] = d->world_min[a];
-    }
-    float z = 2.0f * mur_hash_unit(d->seed, 2, key) - 1.0f;
-    float phi = (float)MUR_TWO_PI * mur_hash_unit(d->seed, 3, key);
-    float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
-    float s = d->min_speed + mur_hash_unit(d->seed, 4, key) * (d->max_speed - d->min_speed);
-    f->vel[3 * i] = s * r * cosf(phi);
-    f->vel[3 * i + 1] = s * z;
-    f->vel[3 * i + 2] = s * r * sinf(phi);
-    f->perch[i] = 0;
-    f->roll[i] = 0.0f;
-    if (i < f->esc_cap)
-        mur_escape_clear(f, i);
-}
-
-void mur_spawn_predator(mur_flock *f, const mur_flock_def *d, int32_t k, uint64_t salt)
-{
-    uint64_t key = ((uint64_t)k << 4) ^ (salt << 36);
-    for (int a = 0; a < 3; a++) {
-        float u = mur_hash_unit(d->seed, 5, key + (uint64_t)a);
-        f->ppos[3 * k + a] = d->world_min[a] + u * (d->world_max[a] - d->world_min[a]);
-        f->pvel[3 * k + a] = 0.0f;
-    }
-}
-
 bool mur_flock_set_predator_count(mur_flock *f, int32_t n, mur_error *err)
 {
     if (n < 0 || n > MUR_MAX_PREDATORS) {
@@ -263,8 +230,10 @@ bool mur_flock_set_boid_count(mur_flock *f, int32_t n, mur_error *err)
     mur_flock_def nd = f->def;
     nd.boids = n;
     const mur_flock_def res = mur_def_resolved(&nd);
-    for (int32_t i = f->n; i < n; i++)
-        spawn_boid(f, &res, i, f->tick);
+    if (!mur_spawn_boids(f, &res, f->n, n, f->tick)) {
+        mur_set_error(err, "cannot allocate memory to place %d new boids", (int)(n - f->n));
+        return false;
+    }
     f->n = n;
     mur_react_forget(f, -1); /* a removed boid's index may come back: no held steering */
     f->def.boids = n;

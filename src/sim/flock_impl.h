@@ -178,7 +178,17 @@ struct mur_flock {
     float *vel0;               ///< per boid: its velocity at the attack's start, 3 floats (the part event)
 };
 
-/// Place predator k anew in def's world (resolved), seeded by (k, salt) (flock.c; the preset switch,
+/// A batch of at least this many new boids is stored along a Morton curve of their places (spawn.c):
+/// above the largest flock of docs/murmuration.md's results (32,000), so every published hash stays;
+/// measured to pay at 1M and not to cost at 100k (docs/performance.md, "Birds stored in cell order").
+#ifndef MUR_SPAWN_ORDER_MIN
+#define MUR_SPAWN_ORDER_MIN 65536
+#endif
+/// Place boids from..to-1 anew in def's world (resolved), each seeded by (its index, salt); a batch of
+/// MUR_SPAWN_ORDER_MIN or more is then stored in the Morton order of their places (the same boids,
+/// renumbered). False when out of memory for that order (the rows from..to-1 are then undefined).
+bool mur_spawn_boids(mur_flock *f, const mur_flock_def *d, int32_t from, int32_t to, uint64_t salt);
+/// Place predator k anew in def's world (resolved), seeded by (k, salt) (spawn.c; the preset switch,
 /// switch.c, places those outside the new world so).
 void mur_spawn_predator(mur_flock *f, const mur_flock_def *d, int32_t k, uint64_t salt);
 /// Allocate the gather buffers of threads 0..threads-1 that are missing; false when out of memory

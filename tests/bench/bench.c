@@ -79,7 +79,8 @@ static void usage(FILE *fp)
           "  --reference off: the starling rows without the uniform step around them (for profiles)\n"
           "  --spawn-order cell|shuffle: the starling-forming and -settled rows' boids renumbered along a\n"
           "           Morton curve of their positions, or at random (another state: what the order of the\n"
-          "           boids' rows costs; default index)\n"
+          "           boids' rows costs; default index: the library's own spawn order, which is\n"
+          "           already a Morton curve of the spawn's places for 65,536 boids or more)\n"
           "  --per-tick on: each timed tick's ms, CPU ms, grid ms and candidates per boid on stderr\n",
           fp);
 }
