@@ -284,13 +284,14 @@ static void falcon_scan_chunks(void **st)
  * not loom over) do what escape_step does for those birds: a flock attacked from 10 m, every tick
  * against the same flock with every bird through escape_step (esc_full), with the default escape, with
  * the alarm's fade, the neighbour's side off and the copied flight off, and without the flight from the
- * looming falcon and the quiet turn, and with many parts (escape_part_speed 15); the state hash, the
+ * looming falcon and the quiet turn, with many parts (escape_part_speed 15), without the vacuole, and with
+ * many flashes (escape_flash_speed 15); the state hash, the
  * escape rows (acceleration and state), the closest approaches and the published escapes the same bits on every tick, on 1 and 2 threads. The
  * attack puts birds in every state the quick paths take (calm, each manoeuvre, fled, refractory). */
 static void falcon_escape_quick_exact(void **st)
 {
     (void)st;
-    for (int variant = 0; variant < 5; variant++) {
+    for (int variant = 0; variant < 6; variant++) {
         mur_flock_def d;
         assert_true(mur_def_preset(&d, "starling", NULL));
         d.boids = 2000;
@@ -308,12 +309,14 @@ static void falcon_escape_quick_exact(void **st)
             d.escape_part_speed = 15.0f; /* many parts (escape_step's own acceleration) */
         } else if (variant == 4) {
             d.escape_vacuole = 0.0f; /* no vacuole (the model until branch react11; the default's 16 m in the others) */
+        } else if (variant == 5) {
+            d.escape_flash_speed = 15.0f; /* many flashes (escape_flash_time; branch react12) */
         }
         mur_flock *a = make(&d), *b = make(&d);
         mur_flock_set_threads(a, 1 + variant % 2);
         mur_flock_set_threads(b, 1 + variant % 2);
         b->falcon.esc_full = true;
-        int32_t seen[6] = {0, 0, 0, 0, 0, 0}, fled = 0, parted = 0;
+        int32_t seen[6] = {0, 0, 0, 0, 0, 0}, fled = 0, parted = 0, flashed = 0;
         for (int t = 0; t < 150; t++) {
             mur_flock_step(a);
             mur_flock_step(b);
@@ -328,6 +331,7 @@ static void falcon_escape_quick_exact(void **st)
                 seen[a->esc[i] & 7]++;
                 fled += (a->erow[i].ts & 16u) != 0;   /* FLEE */
                 parted += (a->erow[i].ts & 64u) != 0; /* PART */
+                flashed += (a->erow[i].ts & 128u) != 0; /* FLASH */
             }
         }
         for (int k = 0; k < 6; k++) /* with many parts (variant 3) the startled birds all turn */
@@ -338,6 +342,8 @@ static void falcon_escape_quick_exact(void **st)
             assert_true(fled > 0);
         if (variant == 3)
             assert_true(parted > 0);
+        if (variant == 5)
+            assert_true(flashed > 0);
         mur_flock_destroy(a);
         mur_flock_destroy(b);
     }

@@ -82,6 +82,12 @@ SUPPLEMENT_SEEDS = [14, 15, 16, 17, 18, 19]
 # (11-19 had been seen in rounds 4-9): REPORT_SEEDS 21, 22, 23 and SUPPLEMENT_SEEDS 24-29 (run once)
 REPORT_SEEDS = [21, 22, 23]
 SUPPLEMENT_SEEDS = [24, 25, 26, 27, 28, 29]
+# this round (issue 26, branch react12, from main a07de7b): tuned on TUNING_SEEDS only (escape_flash_speed,
+# escape_flash_time; the vacuole's width re-checked); NEW reporting seeds, declared at 22:25 UTC on 26 November
+# before any run on them (21-29 were seen in round 10, and seeds 25 and 27 of the supplement were re-run in this
+# round to find why they did not re-form): REPORT_SEEDS 31, 32, 33 and SUPPLEMENT_SEEDS 34-39 (run once)
+REPORT_SEEDS = [31, 32, 33]
+SUPPLEMENT_SEEDS = [34, 35, 36, 37, 38, 39]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]

@@ -282,6 +282,9 @@ typedef struct mur_flock_def {
     float escape_vacuole;       ///< a bird this near the attacking falcon (within escape_radius) flees away from its
                                 ///< path at escape_flee_accel whatever the falcon's speed (the vacuole); its
                                 ///< neighbours copy the flight, m (0 = off)
+    float escape_flash_speed;   ///< an escape a bird starts itself with the falcon flying this fast or faster against it
+                                ///< (a fast stoop) is a flash: it lasts escape_flash_time, and so do its copies, m/s (0 = off)
+    float escape_flash_time;    ///< duration of a flash's manoeuvre or flight (and its copies'), s
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.

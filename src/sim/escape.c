@@ -16,16 +16,18 @@
 
 /* The zig-zag's first leg, s (StarDisplay: one way for 0.25 s, the other for 0.3 s). */
 #define ZIGZAG_FIRST 0.25f
-/* A bird's escape row's ts: the tick its state began (25 bits, wrapping) << 7 | PART | QUIET | FLEE | the
- * state (mur_escape_state | side << 3). FLEE: it fled from the looming falcon in this manoeuvre and keeps
+/* A bird's escape row's ts: the tick its state began (24 bits, wrapping) << 8 | FLASH | PART | QUIET | FLEE |
+ * the state (mur_escape_state | side << 3). FLEE: it fled from the looming falcon in this manoeuvre and keeps
  * the flight away from the falcon's path (row acc) to the manoeuvre's end. QUIET: it saw the falcon
  * closing slower than escape_alarm_speed and turns away without alarming its neighbours (not copied).
- * PART: its turn is the part (escape_part_speed): away from the falcon's path line, speeding up. */
-#define TS_SHIFT 7
-#define TS_MASK 0x01ffffffu
+ * PART: its turn is the part (escape_part_speed): away from the falcon's path line, speeding up. FLASH: its
+ * escape is a flash (escape_flash_speed) and lasts escape_flash_time instead of escape_time. */
+#define TS_SHIFT 8
+#define TS_MASK 0x00ffffffu
 #define FLEE 16u
 #define QUIET 32u
 #define PART 64u
+#define FLASH 128u
 /* A bird's ecopy (and the snapshot sesc): its escape (kind | side << 3) | the ticks it will have escaped
  * by the next tick, at most AGE_MAX, << AGE_SHIFT; 0 when it may not be copied (escape_latency). */
 #define AGE_SHIFT 4
@@ -37,9 +39,10 @@
 #define PARTED 7u
 
 /* Bytes a boid of each per-boid array of the prey's state, in mur_escape_reserve's order: erow, esc,
- * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel, alarm_nn, estr, path_d2, path_nn. */
-enum { NROWS = 15 };
-static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8, 1, 4, 8};
+ * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel, alarm_nn, estr, path_d2, path_nn,
+ * eflash. */
+enum { NROWS = 16 };
+static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8, 1, 4, 8, 1};
 
 size_t mur_escape_bytes_per_boid(void)
 {
@@ -63,6 +66,7 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     memset(f->alarm_vel + 3 * (size_t)i, 0, 3 * sizeof(float));
     f->alarm_nn[2 * (size_t)i] = f->alarm_nn[2 * (size_t)i + 1] = -1.0f;
     f->estr[i] = 0;
+    f->eflash[i] = 0;
     f->path_d2[i] = INFINITY;
     f->path_nn[2 * (size_t)i] = f->path_nn[2 * (size_t)i + 1] = -1.0f;
 }
@@ -82,7 +86,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
         return true;
     const size_t c = (size_t)cap;
     void *p[NROWS] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
-                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn, f->estr, f->path_d2, f->path_nn};
+                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn, f->estr, f->path_d2, f->path_nn, f->eflash};
     bool ok = true;
     for (int r = 0; r < NROWS; r++)
         ok = ok && grow(&p[r], c * ROW_BYTES[r]);
@@ -101,6 +105,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->estr = p[12];
     f->path_d2 = p[13];
     f->path_nn = p[14];
+    f->eflash = p[15];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -127,6 +132,8 @@ void mur_escape_free(mur_flock *f)
     free(f->estr);
     free(f->path_d2);
     free(f->path_nn);
+    free(f->eflash);
+    f->eflash = NULL;
     f->path_d2 = f->path_nn = NULL;
     f->estr = NULL;
     f->alarm_nn = NULL;
@@ -252,6 +259,7 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     const mur_falcon *F = &f->falcon;
     mur_esc_row *row = &f->erow[i];
     uint32_t e = row->ts & 15u, fled = row->ts & FLEE, quiet = row->ts & QUIET, part = row->ts & PART;
+    uint32_t flash = row->ts & FLASH;
     int kind = (int)(e & 7u);
     const uint32_t now = F->esc_now;
     const bool attacking = F->esc_attacking;
@@ -287,9 +295,10 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     const float dt = d->dt;
     uint32_t since = row->ts >> TS_SHIFT;
     uint32_t age = (now - since) & TS_MASK;
-    /* a manoeuvre lasts escape_time; a bird flees the falcon's path while the falcon looms (below,
-     * whatever its state) and, having fled, keeps that flight to the end of its manoeuvre */
-    if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP && (float)age * dt >= d->escape_time) {
+    /* a manoeuvre lasts escape_time (a flash escape_flash_time); a bird flees the falcon's path while the falcon
+     * looms (below, whatever its state) and, having fled, keeps that flight to the end of its manoeuvre */
+    if (kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP &&
+        (float)age * dt >= (flash ? d->escape_flash_time : d->escape_time)) {
         /* the end of the manoeuvre: how far its nearest neighbour is now, against at its alarm (the first
          * manoeuvre of the attack only; the burst event) */
         float *nn = f->alarm_nn + 2 * (size_t)i;
@@ -297,7 +306,7 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             nn[1] = nearest_gap(f, b, slot, n);
         kind = MUR_ESCAPE_REFRACTORY;
         e = (uint32_t)kind;
-        fled = quiet = part = 0;
+        fled = quiet = part = flash = 0;
         since = now;
         age = 0;
     } else if (kind == MUR_ESCAPE_REFRACTORY && (float)age * dt >= d->escape_refractory) {
@@ -357,6 +366,10 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
             start = true;
         }
+        /* the flash (escape_flash_speed): an escape the bird starts itself with the falcon this fast against it
+         * (rv is 0 unless the falcon is near, and a bird starts by itself only then) lasts escape_flash_time, and
+         * so do its copies */
+        bool fl = start && F->esc_flash2 > 0.0f && dot3(rv, rv) >= F->esc_flash2;
         if (start && fade > 0 && d->escape_flee_loom > 0.0f && !vac) {
             const float lam = fmaxf(0.0f, -dot3(r, rv) / r2); /* r2 > 0: near */
             strength = (int)(255.0f * fminf(1.0f, lam / d->escape_flee_loom) + 0.5f);
@@ -432,9 +445,10 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
                     e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
                 }
                 start = true;
-                /* the neighbour's front (it escapes since escape_latency: its alarm_src is not written
-                 * in this tick) */
+                /* the neighbour's front (it escapes since escape_latency: its alarm_src and eflash are not
+                 * written in this tick); a copy of a flash is a flash */
                 from = f->order[slot[first * stride]];
+                fl = f->eflash[from] != 0;
                 src = f->alarm_src[from];
                 kn = k;
                 strength = fade > 0 ? f->estr[from] - fade : 255;
@@ -444,6 +458,8 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             since = now;
             age = 0;
             f->estr[i] = (uint8_t)strength;
+            f->eflash[i] = (uint8_t)fl;
+            flash = fl ? FLASH : 0u;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
                 f->alarm_src[i] = src;
@@ -464,13 +480,14 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     const bool escaping = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
     float *acc = row->acc;
     if (!flee && fled && escaping) { /* fled in this manoeuvre: on away from the path (acc as it was) */
-        row->ts = since << TS_SHIFT | FLEE | e;
+        row->ts = since << TS_SHIFT | flash | FLEE | e;
         return;
     }
     /* a quiet turn that comes to flee the looming falcon is a flight, copied as any (escape_copy_flight) */
     quiet = flee ? 0u : quiet;
     part = flee || !escaping ? 0u : part;
-    row->ts = since << TS_SHIFT | ((flee || flight) && escaping ? FLEE : 0u) | (escaping ? quiet : 0u) | part | e;
+    row->ts = since << TS_SHIFT | (escaping ? flash : 0u) | ((flee || flight) && escaping ? FLEE : 0u) |
+              (escaping ? quiet : 0u) | part | e;
     acc[0] = acc[1] = acc[2] = 0.0f;
     if (flee || flight) {
         /* away from the falcon's path (the part of its offset across the falcon's velocity): birds on
@@ -545,4 +562,5 @@ void mur_escape_prepare(mur_flock *f, const mur_step *s)
     F->esc_r2 = d->escape_radius * d->escape_radius;
     F->esc_vac2 = d->escape_vacuole * d->escape_vacuole;
     F->esc_fade = d->escape_copy_fade > 0.0f ? (int)(d->escape_copy_fade * 255.0f + 0.5f) : 0;
+    F->esc_flash2 = d->escape_flash_speed * d->escape_flash_speed;
 }

@@ -1,7 +1,7 @@
 /* The prey's escape, private to escape.c: the manoeuvres' accelerations, the publishing of a bird's state
  * for its neighbours, and the quick paths (the common cases of escape_step without its branches; test
  * falcon_escape_quick_exact holds them to escape_step's bits). Included by escape.c only, after its
- * row layout (TS_SHIFT, FLEE, QUIET, PART, AGE_SHIFT, FLIGHT, PARTED, ZIGZAG_FIRST). */
+ * row layout (TS_SHIFT, FLEE, QUIET, PART, FLASH, AGE_SHIFT, FLIGHT, PARTED, ZIGZAG_FIRST). */
 #ifndef MUR_ESCAPE_QUICK_H
 #define MUR_ESCAPE_QUICK_H
 
@@ -86,7 +86,7 @@ typedef struct quick_c {
     bool path_tick, attacking;
     uint32_t now;
     int fade;
-    float fp[3], fv[3], r2max, vac2, dt, refractory, escape_time, flee_time;
+    float fp[3], fv[3], r2max, vac2, dt, refractory, escape_time, flash_time, flee_time;
 } quick_c;
 
 static inline void quick_init(const mur_flock *f, const mur_flock_def *d, quick_c *c)
@@ -105,6 +105,7 @@ static inline void quick_init(const mur_flock *f, const mur_flock_def *d, quick_
     c->dt = d->dt;
     c->refractory = d->escape_refractory;
     c->escape_time = d->escape_time;
+    c->flash_time = d->escape_flash_time;
     c->flee_time = d->escape_flee_time;
 }
 
@@ -130,7 +131,7 @@ static inline bool quick(mur_flock *f, const mur_flock_def *d, const quick_c *c,
     const uint32_t age = (c->now - (ts >> TS_SHIFT)) & TS_MASK;
     const bool man = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
     if (man) {
-        if ((float)age * c->dt >= c->escape_time)
+        if ((float)age * c->dt >= ((ts & FLASH) ? c->flash_time : c->escape_time))
             return false;
     } else if (kind == MUR_ESCAPE_REFRACTORY) {
         if ((float)age * c->dt >= c->refractory)
@@ -159,7 +160,7 @@ static inline bool quick(mur_flock *f, const mur_flock_def *d, const quick_c *c,
                 return false;
     if (man) {
         if (ts & FLEE) {
-            row->ts = ts >> TS_SHIFT << TS_SHIFT | FLEE | (ts & 15u);
+            row->ts = ts >> TS_SHIFT << TS_SHIFT | (ts & FLASH) | FLEE | (ts & 15u);
         } else {
             float *acc = row->acc;
             acc[0] = acc[1] = acc[2] = 0.0f;

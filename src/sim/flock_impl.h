@@ -57,6 +57,7 @@ typedef struct mur_falcon {
     float esc_r2;              ///< escape_radius squared
     float esc_vac2;            ///< escape_vacuole squared (0: off)
     int esc_fade;              ///< escape_copy_fade in 1/255 (0: off)
+    float esc_flash2;          ///< escape_flash_speed squared (0: off)
     bool esc_full;             ///< tests: every bird's escape by escape_step, no quick path (escape.c)
     int32_t wave_first;        ///< the first bird alarmed in the current attack, -1 none
     float wave_first_pos[3];   ///< its position when it was alarmed
@@ -174,6 +175,7 @@ struct mur_flock {
     float *path_d2;            ///< per boid: the squared distance the attacking falcon came nearest it (the path event)
     float *path_nn;            ///< per boid: its nearest neighbour's distance at the attack's start and after its end (-1: not yet)
     uint8_t *estr;             ///< per boid: the strength of its escape, 0..255 (escape_copy_fade), written when it starts
+    uint8_t *eflash;           ///< per boid: 1 when its escape is a flash (escape_flash_speed), written when it starts
     uint8_t *alarm_k;          ///< per boid: how many neighbours it could copy then (at most 255)
     float *vel0;               ///< per boid: its velocity at the attack's start, 3 floats (the part event)
 };

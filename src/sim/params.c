@@ -145,6 +145,8 @@ static const param_row ROWS[] = {
     {{"escape_part_accel", MUR_PT_FLOAT, 0, 1000, false, "m/s^2", NULL, "sideways acceleration of the part (escape_part_speed): the banked turn away from the falcon's path line", true}, OFF(escape_part_accel), "40"},
     {{"escape_part_speedup", MUR_PT_FLOAT, 0, 1000, false, "m/s^2", NULL, "acceleration of the part along the bird's heading (the cruise speed pulls it back afterwards)", true}, OFF(escape_part_speedup), "20"},
     {{"escape_vacuole", MUR_PT_FLOAT, 0, 100, false, "m", NULL, "a bird this near the attacking falcon (and within escape_radius) flees away from the falcon's path line (straight away from the falcon when on it) at all of escape_flee_accel, whatever the falcon's speed and whatever the bird sees or is doing, for escape_time: a hole opens around the falcon (the vacuole) wherever it passes, slow or fast; the bird's neighbours copy the flight (escape_copy_flight) as they copy a flight from the falcon's path (0 = off)", true}, OFF(escape_vacuole), "16"},
+    {{"escape_flash_speed", MUR_PT_FLOAT, 0, 1000, false, "m/s", NULL, "an escape a bird starts itself (a part, a flight, a manoeuvre) with the attacking falcon flying this fast or faster against it (a fast stoop) is a flash: it lasts escape_flash_time instead of escape_time, and so does every copy of it, so the birds go on breaking away from the falcon's path until the flock has opened (the flash expansion) (0 = off)", true}, OFF(escape_flash_speed), "40"},
+    {{"escape_flash_time", MUR_PT_FLOAT, 0, 100, true, "s", NULL, "duration of a flash's manoeuvre or flight and of its copies (escape_flash_speed)", true}, OFF(escape_flash_time), "1.1"},
 };
 
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
