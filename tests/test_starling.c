@@ -111,7 +111,9 @@ static void centrality(void **st)
 
 /* One tick of boid 0 (at the origin, velocity (0, 0, 1)) among still neighbours nb[0..n-1] with
  * topo_k = n, no blind angle and the given def changes; its new velocity must be want. */
-static void one_tick(mur_flock_def d, int n, const float nb[][3], const double want[3])
+/* Boid 0 at the origin flying along +z at speed 1 (dt 1), its n neighbours at nb all flying (0, 0, nvz):
+ * boid 0's velocity after one tick. */
+static void tick_vel(mur_flock_def d, int n, const float nb[][3], float nvz, float out[3])
 {
     d.boids = n + 1;
     d.topo_k = (float)n;
@@ -119,10 +121,17 @@ static void one_tick(mur_flock_def d, int n, const float nb[][3], const double w
     mur_flock *f = make(&d);
     put(f, 0, 0, 0, 0, 0, 0, 1);
     for (int j = 0; j < n; j++)
-        put(f, j + 1, nb[j][0], nb[j][1], nb[j][2], 0, 0, 0);
+        put(f, j + 1, nb[j][0], nb[j][1], nb[j][2], 0, 0, nvz);
     mur_flock_steps(f, 1);
-    assert_vec(mur_flock_view(f).vel, want[0], want[1], want[2], 1e-5);
+    memcpy(out, mur_flock_view(f).vel, 3 * sizeof(float));
     mur_flock_destroy(f);
+}
+
+static void one_tick(mur_flock_def d, int n, const float nb[][3], const double want[3])
+{
+    float v[3];
+    tick_vel(d, n, nb, 0.0f, v);
+    assert_vec(v, want[0], want[1], want[2], 1e-5);
 }
 
 /* The counter-based draw of src/sim/core.c (splitmix64), written out again */
@@ -477,24 +486,6 @@ static void skin(void **st)
     }
 }
 
-/* Boid 0 at the origin flying along +z at speed 1 (dt 1), its n neighbours at nb all flying (0, 0, nvz):
- * boid 0's velocity after one tick. */
-static void moving_tick(mur_flock_def d, int n, const float nb[][3], float nvz, double out[3])
-{
-    d.boids = n + 1;
-    d.topo_k = (float)n;
-    d.view_angle = 360.0f;
-    mur_flock *f = make(&d);
-    put(f, 0, 0, 0, 0, 0, 0, 1);
-    for (int j = 0; j < n; j++)
-        put(f, j + 1, nb[j][0], nb[j][1], nb[j][2], 0, 0, nvz);
-    mur_flock_steps(f, 1);
-    const float *v = mur_flock_view(f).vel;
-    for (int a = 0; a < 3; a++)
-        out[a] = v[a];
-    mur_flock_destroy(f);
-}
-
 /* Issue 24, thirteenth round: the vertical pulls' order gate. The skin case above (7 neighbours below,
  * skin 2, skin_edge 2: pulled down by 1) with the neighbours flying (0, 0, 0.5): their mean velocity is
  * half boid 0's speed, so up_order 2 scales the pull by 0.5^2 = 0.25 and up_order 1 by 0.5; neighbours
@@ -523,20 +514,17 @@ static void up_order(void **st)
         float order, nvz, want;
     } cases[] = {{0.0f, 0.5f, -1.0f}, {2.0f, 0.5f, -0.25f}, {1.0f, 0.5f, -0.5f}, {2.0f, 2.0f, -1.0f},
                  {2.0f, 0.0f, 0.0f},  {0.0f, 0.0f, -1.0f}};
-    double v[3];
+    float v[3];
     for (size_t q = 0; q < sizeof cases / sizeof cases[0]; q++) {
         d.up_order = cases[q].order;
-        moving_tick(d, 7, (const float(*)[3])below, cases[q].nvz, v);
-        assert_near(v[0], 0.0, 1e-5);
-        assert_near(v[1], cases[q].want, 1e-5);
-        assert_near(v[2], 1.0, 1e-5);
+        tick_vel(d, 7, (const float(*)[3])below, cases[q].nvz, v);
+        assert_vec(v, 0.0, cases[q].want, 1.0, 1e-5);
     }
     d.skin = 0.0f;
     d.skin_rim = 2.0f;
     d.up_order = 2.0f;
-    moving_tick(d, 7, (const float(*)[3])side, 0.5f, v);
-    assert_near(v[0], 0.25, 1e-5);
-    assert_near(v[1], 0.0, 1e-5);
+    tick_vel(d, 7, (const float(*)[3])side, 0.5f, v);
+    assert_vec(v, 0.25, 0.0, 1.0, 1e-5);
     d.skin_rim = 0.0f;
     /* separation_up: the push with the gate against the one without */
     const float one_below[1][3] = {{0.0f, -1.0f, 0.0f}};
@@ -545,11 +533,11 @@ static void up_order(void **st)
     e.separation_radius = 2.0f;
     e.pitch = 0.0f;
     e.separation_up = 1.0f;
-    double v0[3];
-    moving_tick(e, 1, one_below, 0.5f, v0);
+    float v0[3];
+    tick_vel(e, 1, one_below, 0.5f, v0);
     assert_true(v0[1] > 0.1);
     e.up_order = 2.0f;
-    moving_tick(e, 1, one_below, 0.5f, v);
+    tick_vel(e, 1, one_below, 0.5f, v);
     assert_near(v[1], 0.25 * v0[1], 1e-5);
     mur_error err = {{0}};
     assert_false(mur_def_set_pair(&d, "up_order=-1", &err));

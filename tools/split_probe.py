@@ -33,16 +33,8 @@ from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def read(path):
-    pos, vel = [], []
-    for line in open(path):
-        if line.startswith("boid,"):
-            v = [float(x) for x in line.split(",")[1:7]]
-            pos.append(v[:3])
-            vel.append(v[3:])
-    return np.array(pos), np.array(vel)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from border_parts import border_frame, read  # noqa: E402  (the state reader, the page's border rule)
 
 
 def groups(p, link=10.0):
@@ -62,17 +54,7 @@ def dang(a, b):
 def classify(p, v, frac=0.2):
     """Parts of one group: 0 interior, 1 top cap, 2 bottom cap, 3 rim front, 4 rim back, 5 rim side;
     and the upper half (thin coordinate > 0). Returns (part, upper, frame)."""
-    c = p.mean(0)
-    lam, vec = np.linalg.eigh(np.cov((p - c).T))  # ascending: vec[:, 0] is the thin axis
-    if vec[1, 0] < 0:
-        vec[:, 0] = -vec[:, 0]
-    x = (p - c) @ vec / np.sqrt(lam)
-    rho = np.sqrt((x ** 2).sum(1))
-    nb = int(np.ceil(frac * len(p) - 1e-9))
-    border = np.zeros(len(p), bool)
-    border[np.argsort(-rho, kind="stable")[:nb]] = True
-    n = x / rho[:, None]
-    cap = border & (np.abs(n[:, 0]) >= 0.5)
+    c, lam, vec, x, border, cap = border_frame(p, frac, up=True)
     mv = v.mean(0)
     fwd = mv / np.linalg.norm(mv)
     along = (p - c) @ fwd
