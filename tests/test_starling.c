@@ -111,7 +111,9 @@ static void centrality(void **st)
 
 /* One tick of boid 0 (at the origin, velocity (0, 0, 1)) among still neighbours nb[0..n-1] with
  * topo_k = n, no blind angle and the given def changes; its new velocity must be want. */
-static void one_tick(mur_flock_def d, int n, const float nb[][3], const double want[3])
+/* Boid 0 at the origin flying along +z at speed 1 (dt 1), its n neighbours at nb all flying (0, 0, nvz):
+ * boid 0's velocity after one tick. */
+static void tick_vel(mur_flock_def d, int n, const float nb[][3], float nvz, float out[3])
 {
     d.boids = n + 1;
     d.topo_k = (float)n;
@@ -119,10 +121,17 @@ static void one_tick(mur_flock_def d, int n, const float nb[][3], const double w
     mur_flock *f = make(&d);
     put(f, 0, 0, 0, 0, 0, 0, 1);
     for (int j = 0; j < n; j++)
-        put(f, j + 1, nb[j][0], nb[j][1], nb[j][2], 0, 0, 0);
+        put(f, j + 1, nb[j][0], nb[j][1], nb[j][2], 0, 0, nvz);
     mur_flock_steps(f, 1);
-    assert_vec(mur_flock_view(f).vel, want[0], want[1], want[2], 1e-5);
+    memcpy(out, mur_flock_view(f).vel, 3 * sizeof(float));
     mur_flock_destroy(f);
+}
+
+static void one_tick(mur_flock_def d, int n, const float nb[][3], const double want[3])
+{
+    float v[3];
+    tick_vel(d, n, nb, 0.0f, v);
+    assert_vec(v, want[0], want[1], want[2], 1e-5);
 }
 
 /* The counter-based draw of src/sim/core.c (splitmix64), written out again */
@@ -477,13 +486,77 @@ static void skin(void **st)
     }
 }
 
+/* Issue 24, thirteenth round: the vertical pulls' order gate. The skin case above (7 neighbours below,
+ * skin 2, skin_edge 2: pulled down by 1) with the neighbours flying (0, 0, 0.5): their mean velocity is
+ * half boid 0's speed, so up_order 2 scales the pull by 0.5^2 = 0.25 and up_order 1 by 0.5; neighbours
+ * flying (0, 0, 2) (faster: min(1, 2) = 1) or up_order 0 leave it whole, neighbours at rest (the mean
+ * velocity 0) take it all. The rim part is scaled alike, and so is separation_up: one neighbour 1 below
+ * inside separation_radius 2 with pitch 0 pushes boid 0 up only through separation_up, and the push
+ * with the neighbour at half speed is 0.25 of the one up_order 0 gives. Out of range and with metric
+ * neighbours it is refused. */
+static void up_order(void **st)
+{
+    (void)st;
+    float below[7][3], side[7][3];
+    for (int j = 0; j < 7; j++) {
+        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
+        below[j][0] = (float)cos(t);
+        below[j][1] = -1.0f;
+        below[j][2] = (float)sin(t);
+        side[j][0] = 1.0f;
+        side[j][1] = (float)cos(t);
+        side[j][2] = (float)sin(t);
+    }
+    mur_flock_def d = topo_def(8, 10.0f);
+    d.skin = 2.0f;
+    d.skin_edge = 2.0f;
+    const struct {
+        float order, nvz, want;
+    } cases[] = {{0.0f, 0.5f, -1.0f}, {2.0f, 0.5f, -0.25f}, {1.0f, 0.5f, -0.5f}, {2.0f, 2.0f, -1.0f},
+                 {2.0f, 0.0f, 0.0f},  {0.0f, 0.0f, -1.0f}};
+    float v[3];
+    for (size_t q = 0; q < sizeof cases / sizeof cases[0]; q++) {
+        d.up_order = cases[q].order;
+        tick_vel(d, 7, (const float(*)[3])below, cases[q].nvz, v);
+        assert_vec(v, 0.0, cases[q].want, 1.0, 1e-5);
+    }
+    d.skin = 0.0f;
+    d.skin_rim = 2.0f;
+    d.up_order = 2.0f;
+    tick_vel(d, 7, (const float(*)[3])side, 0.5f, v);
+    assert_vec(v, 0.25, 0.0, 1.0, 1e-5);
+    d.skin_rim = 0.0f;
+    /* separation_up: the push with the gate against the one without */
+    const float one_below[1][3] = {{0.0f, -1.0f, 0.0f}};
+    mur_flock_def e = topo_def(2, 10.0f);
+    e.separation = 1.0f;
+    e.separation_radius = 2.0f;
+    e.pitch = 0.0f;
+    e.separation_up = 1.0f;
+    float v0[3];
+    tick_vel(e, 1, one_below, 0.5f, v0);
+    assert_true(v0[1] > 0.1);
+    e.up_order = 2.0f;
+    tick_vel(e, 1, one_below, 0.5f, v);
+    assert_near(v[1], 0.25 * v0[1], 1e-5);
+    mur_error err = {{0}};
+    assert_false(mur_def_set_pair(&d, "up_order=-1", &err));
+    assert_non_null(strstr(err.msg, "up_order"));
+    assert_false(mur_def_set_pair(&d, "up_order=17", &err));
+    assert_non_null(strstr(err.msg, "up_order"));
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    d.up_order = 2.0f;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "up_order"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hard_sphere), cmocka_unit_test(banking), cmocka_unit_test(cruise),
         cmocka_unit_test(centrality),  cmocka_unit_test(presets), cmocka_unit_test(flight_model),
         cmocka_unit_test(ground_avoidance), cmocka_unit_test(wander), cmocka_unit_test(separation_view),
-        cmocka_unit_test(skin),
+        cmocka_unit_test(skin),        cmocka_unit_test(up_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,15 +29,14 @@ def read(path):
     return np.array(pos), np.array(vel)
 
 
-def parts(path, link=10.0, frac=0.2):
-    p, v = read(path)
-    tree = cKDTree(p)
-    _, lab = connected_components(tree.sparse_distance_matrix(tree, link, output_type="coo_matrix"), directed=False)
-    g = lab == np.bincount(lab).argmax()
-    p, v = p[g], v[g]
-    nn = cKDTree(p).query(p, k=2)[0][:, 1]
+def border_frame(p, frac=0.2, up=False):
+    """The page's border rule on one group p: its centre c, principal axes (eigenvalues lam ascending,
+    vectors vec: vec[:, 0] the thin axis, made to point up with up), the normalised coordinates x, the
+    border (the outer frac by rho) and the caps among it (|n_thin| >= 0.5)."""
     c = p.mean(0)
     lam, vec = np.linalg.eigh(np.cov((p - c).T))  # ascending: vec[:, 0] is the thin axis
+    if up and vec[1, 0] < 0:
+        vec[:, 0] = -vec[:, 0]
     x = (p - c) @ vec / np.sqrt(lam)
     rho = np.sqrt((x ** 2).sum(1))
     nb = int(np.ceil(frac * len(p) - 1e-9))
@@ -45,6 +44,17 @@ def parts(path, link=10.0, frac=0.2):
     border[np.argsort(-rho, kind="stable")[:nb]] = True
     n = x / rho[:, None]
     cap = border & (np.abs(n[:, 0]) >= 0.5)
+    return c, lam, vec, x, border, cap
+
+
+def parts(path, link=10.0, frac=0.2):
+    p, v = read(path)
+    tree = cKDTree(p)
+    _, lab = connected_components(tree.sparse_distance_matrix(tree, link, output_type="coo_matrix"), directed=False)
+    g = lab == np.bincount(lab).argmax()
+    p, v = p[g], v[g]
+    nn = cKDTree(p).query(p, k=2)[0][:, 1]
+    c, _, _, _, border, cap = border_frame(p, frac)
     rim = border & ~cap
     mv = v.mean(0)
     ahead = (p - c) @ (mv / np.linalg.norm(mv)) > 0

@@ -5,6 +5,7 @@ per seed, one line per (configuration, N) with the issue-24 targets' statistics.
 
     tools/murmuration_tune.py --sizes 500,2000,8000 --seeds 1001,1002,1003 \\
         --config 'A:pitch=0.1,roost_vertical=0.0625' --config 'B:...'
+        --config 'C:@1500:skin=30'   (skin 30 from tick 1500 of the settling run on)
 
 Standard library only; reuses docs/murmuration/run.py's runner (murmur batch mode + build/tests/shape_tool).
 """
@@ -72,7 +73,9 @@ def main():
     plan = []
     for c in a.config or ["preset:"]:
         name, _, kv = c.partition(":")
-        sets = [x for p in kv.split(",") if p for x in ("--set", p)]
+        # "@TICK:name=value" changes a parameter at TICK of the settling run (murmur --at) and keeps it in
+        # the snapshots (run.py one_flock)
+        sets = [x for p in kv.split(",") if p for x in (("--at", p[1:]) if p.startswith("@") else ("--set", p))]
         for n in reversed([int(x) for x in a.sizes.split(",")]):
             for s in (int(x) for x in a.seeds.split(",")):
                 plan.append((name, sets, n, s))

@@ -32,6 +32,8 @@ cases=(
     "--set bank_rate=1000"
     "--set roost_radius=0"
     "--set cruise_speed=0"
+    "--set separation_up=1 --set skin=20 --set skin_rim=5"
+    "--set pitch=0.5 --set cohesion_up=1.5 --set separation_up=1"
 )
 bad=0
 for c in "${cases[@]}"; do

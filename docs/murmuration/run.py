@@ -222,10 +222,18 @@ def one_flock(args, tmp, variant, n, seed, p):
     # metrics give the whole flock's mean nearest-neighbour distance at the snapshot
     run([args.murmur, "--boids", str(n), "--seed", str(seed), "--steps", str(max(1, args.settle - args.every)),
          "--export", state, "--threads", "1"] + extra)
+    # a parameter changed during the settling run (--at TICK:name=value) holds in the snapshot runs, which
+    # start again from tick 0: there it is set from the start
+    snap_extra = []
+    for i, x in enumerate(extra):
+        if i > 0 and extra[i - 1] == "--at":
+            snap_extra[-1:] = ["--set", x.partition(":")[2]]
+        else:
+            snap_extra.append(x)
     rows = []
     for k in range(args.snaps):
         run([args.murmur, "--init", state, "--steps", str(args.every), "--export", nxt, "--metrics", met,
-             "--threads", "1"] + extra)
+             "--threads", "1"] + snap_extra)
         os.replace(nxt, state)
         with open(met) as f:
             last = list(csv.DictReader(line for line in f if not line.startswith("#")))[-1]

@@ -222,6 +222,9 @@ typedef struct mur_flock_def {
     float skin_rim;             ///< the skin's rim part: a horizontal pull skin_rim |u_h|^skin_edge along u_h, u_h the
                                 ///< horizontal part of the mean unit direction to the neighbours, m/s^2, 0..100;
                                 ///< after the surge; 0 = off (topological only)
+    float up_order;             ///< the vertical pulls' order gate, 0..16: skin, skin_rim, separation_up and
+                                ///< cohesion_up scaled by min(1, |mean neighbour velocity| / |v|)^up_order;
+                                ///< 0 = off (topological only)
     float cohesion_near;        ///< cohesion ramp: no pull from neighbours closer than this, wu (with cohesion_far)
     float cohesion_far;         ///< cohesion ramp: full pull from this distance on, wu; 0 = ramp off (topological)
     mur_world_mode world;       ///< fixed: geometry as given; scale: geometry for MUR_WORLD_REF_BOIDS, scaled

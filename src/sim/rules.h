@@ -1,4 +1,4 @@
-/* The boid rules of one tick (rules.c): per-tick constants derived from the def, the per-boid
+/* The boid rules of one tick (rules_boid.c, rules.c): per-tick constants derived from the def, the per-boid
  * steering, and the pass over every cell that runs the neighbour kernel and the rules. */
 #ifndef MUR_SIM_RULES_H
 #define MUR_SIM_RULES_H

@@ -117,6 +117,14 @@ void mur_starling_skin_rim(const mur_flock_def *d, float ux, float uz, float out
     out[1] = w * uz;
 }
 
+float mur_starling_up_gate(const mur_flock_def *d, float mx, float my, float mz, float vx, float vy, float vz)
+{
+    const float m = sqrtf(mx * mx + my * my + mz * mz), v = sqrtf(vx * vx + vy * vy + vz * vz);
+    if (!(v > 0.0f))
+        return 1.0f;
+    return powf(fminf(1.0f, m / v), d->up_order);
+}
+
 void mur_starling_wander(const mur_flock_def *d, uint64_t tick, int32_t i, float w[3])
 {
     /* a uniform unit vector: z uniform in [-1, 1), the azimuth uniform (Archimedes); its own stream */

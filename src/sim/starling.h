@@ -22,6 +22,12 @@ float mur_starling_skin(const mur_flock_def *d, float uy);
 /// horizontal part of the mean unit direction to the neighbours; 0 for u_h = 0.
 void mur_starling_skin_rim(const mur_flock_def *d, float ux, float uz, float out[2]);
 
+/// The vertical pulls' order gate (issue 24, thirteenth round): min(1, |m| / |v|)^up_order, m = (mx, my,
+/// mz) the neighbours' mean velocity and v = (vx, vy, vz) the bird's own: 1 where the neighbours fly as
+/// one at the bird's speed, about (1 / sqrt(k))^up_order among k neighbours flying every way; 1 for a
+/// bird that does not move (the caller skips it when up_order is 0, so the bits stay).
+float mur_starling_up_gate(const mur_flock_def *d, float mx, float my, float mz, float vx, float vy, float vz);
+
 /// Weak pitch on the social steering a of boid b, whose roll is roll (radians): without lift (or bank)
 /// a[1] *= pitch (exact when pitch is 1); with lift the part of a along the body's up axis (the up
 /// axis across the flight direction, rolled by roll) is scaled by pitch, so a banked bird's strong

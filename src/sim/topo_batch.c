@@ -316,7 +316,7 @@ static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch
  * mur_rules_update or mur_starling_steer must either be added here too or make this false. */
 static bool update_ok(const mur_step *st)
 {
-    return st->np == 0 && !st->world.plane;
+    return st->np == 0 && !st->world.plane && !(st->def->up_order > 0.0f); /* up_order: rules_boid.c only */
 }
 
 /* *a = fmax(l, fmin(h, *a)) as two bitwise selects per lane, a < h ? a : h then a > l ? a : l,
