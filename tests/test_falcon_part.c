@@ -189,7 +189,7 @@ static void falcon_part_bad_values(void **st)
     assert_true(mur_def_set_pair(&d, "escape_flash_speed=0", NULL));
     assert_true(mur_def_set_pair(&d, "escape_flash_time=100", NULL));
     assert_true(mur_def_set_pair(&d, "escape_flash_hops=100", NULL));
-    assert_int_equal(mur_flock_default_def().escape_flash_hops, 0);
+    assert_int_equal(mur_flock_default_def().escape_flash_hops, 10);
 }
 
 int main(void)
