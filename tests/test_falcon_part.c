@@ -102,6 +102,33 @@ static void falcon_part_copy_keeps_side(void **st)
     }
 }
 
+/* D and C as in the flash cases below, with the flash at flash_speed and escape_flash_hops hops: the ticks each turns in 1.8 s
+ * (within the refractory time, 2 s, after either manoeuvre), C having copied D; D's x at the end. */
+static float flash_turns(float flash_speed, int32_t hops, int turn[2])
+{
+    mur_flock_def d = part_def(2, 10.0f);
+    d.escape_flash_speed = flash_speed;
+    d.escape_flash_time = 1.0f;
+    d.escape_flash_hops = hops;
+    mur_flock *f = make(&d);
+    put(f, 0, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);   /* D */
+    put(f, 1, -2.0f, -10.0f, 0.0f, 0.0f, 0.0f, 5.0f); /* C */
+    int start[2] = {-1, -1};
+    turn[0] = turn[1] = 0;
+    for (int t = 1; t <= 90; t++) {
+        mur_flock_step(f);
+        const mur_view v = mur_flock_view(f);
+        for (int i = 0; i < 2; i++) {
+            turn[i] += (v.escape[i] & 7) == MUR_ESCAPE_TURN;
+            start[i] = start[i] < 0 && v.escape[i] != MUR_ESCAPE_CALM ? t : start[i];
+        }
+    }
+    assert_true(start[0] > 0 && start[1] > start[0]); /* C copied D */
+    const float x = mur_flock_view(f).pos[0];
+    mur_flock_destroy(f);
+    return x;
+}
+
 /* The flash (escape_flash_speed): D (x = +2) sees the falcon diving at about 20.6 m/s against it and parts; C
  * (x = -2, 10 m lower, beyond escape_radius) copies D. With escape_flash_speed 10 m/s (the falcon faster than
  * that) D's part is a flash and lasts escape_flash_time (1 s: 50 ticks) instead of escape_time (0.55 s: 28
@@ -113,27 +140,10 @@ static void falcon_flash_lasts(void **st)
     const float speeds[3] = {10.0f, 30.0f, 0.0f};
     float far[3];
     for (int c = 0; c < 3; c++) {
-        mur_flock_def d = part_def(2, 10.0f);
-        d.escape_flash_speed = speeds[c];
-        d.escape_flash_time = 1.0f;
-        mur_flock *f = make(&d);
-        put(f, 0, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);   /* D */
-        put(f, 1, -2.0f, -10.0f, 0.0f, 0.0f, 0.0f, 5.0f); /* C */
-        int turn[2] = {0, 0}, start[2] = {-1, -1};
-        for (int t = 1; t <= 90; t++) { /* 1.8 s: within the refractory time (2 s) after either manoeuvre */
-            mur_flock_step(f);
-            const mur_view v = mur_flock_view(f);
-            for (int i = 0; i < 2; i++) {
-                turn[i] += (v.escape[i] & 7) == MUR_ESCAPE_TURN;
-                start[i] = start[i] < 0 && v.escape[i] != MUR_ESCAPE_CALM ? t : start[i];
-            }
-        }
-        assert_true(start[0] > 0 && start[1] > start[0]); /* C copied D */
+        int turn[2];
+        far[c] = flash_turns(speeds[c], 0, turn);
         for (int i = 0; i < 2; i++)
             assert_int_equal(turn[i], c == 0 ? 50 : 28);
-        const mur_view v = mur_flock_view(f);
-        far[c] = v.pos[0];
-        mur_flock_destroy(f);
     }
     assert_true(far[0] > far[1] + 0.5f);
     assert_true(far[1] == far[2]); /* a flash speed over the falcon's is off */
@@ -147,26 +157,10 @@ static void falcon_flash_hops(void **st)
     (void)st;
     const int32_t hops[3] = {1, 2, 0};
     for (int c = 0; c < 3; c++) {
-        mur_flock_def d = part_def(2, 10.0f);
-        d.escape_flash_speed = 10.0f;
-        d.escape_flash_time = 1.0f;
-        d.escape_flash_hops = hops[c];
-        mur_flock *f = make(&d);
-        put(f, 0, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);   /* D */
-        put(f, 1, -2.0f, -10.0f, 0.0f, 0.0f, 0.0f, 5.0f); /* C */
-        int turn[2] = {0, 0}, start[2] = {-1, -1};
-        for (int t = 1; t <= 90; t++) {
-            mur_flock_step(f);
-            const mur_view v = mur_flock_view(f);
-            for (int i = 0; i < 2; i++) {
-                turn[i] += (v.escape[i] & 7) == MUR_ESCAPE_TURN;
-                start[i] = start[i] < 0 && v.escape[i] != MUR_ESCAPE_CALM ? t : start[i];
-            }
-        }
-        assert_true(start[0] > 0 && start[1] > start[0]); /* C copied D */
+        int turn[2];
+        (void)flash_turns(10.0f, hops[c], turn);
         assert_int_equal(turn[0], 50);
         assert_int_equal(turn[1], c == 0 ? 28 : 50);
-        mur_flock_destroy(f);
     }
 }
 
