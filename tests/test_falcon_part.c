@@ -1,7 +1,7 @@
 /* The part (escape_part_speed, src/sim/escape.c, docs/falcon.md): a bird that sees a fast falcon turns
  * away from the falcon's path line and speeds up, so birds on either side of the path turn apart; a
  * copier parts on its own side of the line, not its neighbour's. The flash (escape_flash_speed): an escape
- * started by a faster falcon, and its copies, last escape_flash_time. Constructed cases on the neutral rules
+ * started by a faster falcon, and its copies (up to escape_flash_hops), last escape_flash_time. Constructed cases on the neutral rules
  * (no steering of their own: only the escape moves the birds); bad values are refused. */
 #include "util.h"
 
@@ -102,6 +102,33 @@ static void falcon_part_copy_keeps_side(void **st)
     }
 }
 
+/* D and C as in the flash cases below, with the flash at flash_speed and escape_flash_hops hops: the ticks each turns in 1.8 s
+ * (within the refractory time, 2 s, after either manoeuvre), C having copied D; D's x at the end. */
+static float flash_turns(float flash_speed, int32_t hops, int turn[2])
+{
+    mur_flock_def d = part_def(2, 10.0f);
+    d.escape_flash_speed = flash_speed;
+    d.escape_flash_time = 1.0f;
+    d.escape_flash_hops = hops;
+    mur_flock *f = make(&d);
+    put(f, 0, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);   /* D */
+    put(f, 1, -2.0f, -10.0f, 0.0f, 0.0f, 0.0f, 5.0f); /* C */
+    int start[2] = {-1, -1};
+    turn[0] = turn[1] = 0;
+    for (int t = 1; t <= 90; t++) {
+        mur_flock_step(f);
+        const mur_view v = mur_flock_view(f);
+        for (int i = 0; i < 2; i++) {
+            turn[i] += (v.escape[i] & 7) == MUR_ESCAPE_TURN;
+            start[i] = start[i] < 0 && v.escape[i] != MUR_ESCAPE_CALM ? t : start[i];
+        }
+    }
+    assert_true(start[0] > 0 && start[1] > start[0]); /* C copied D */
+    const float x = mur_flock_view(f).pos[0];
+    mur_flock_destroy(f);
+    return x;
+}
+
 /* The flash (escape_flash_speed): D (x = +2) sees the falcon diving at about 20.6 m/s against it and parts; C
  * (x = -2, 10 m lower, beyond escape_radius) copies D. With escape_flash_speed 10 m/s (the falcon faster than
  * that) D's part is a flash and lasts escape_flash_time (1 s: 50 ticks) instead of escape_time (0.55 s: 28
@@ -113,30 +140,28 @@ static void falcon_flash_lasts(void **st)
     const float speeds[3] = {10.0f, 30.0f, 0.0f};
     float far[3];
     for (int c = 0; c < 3; c++) {
-        mur_flock_def d = part_def(2, 10.0f);
-        d.escape_flash_speed = speeds[c];
-        d.escape_flash_time = 1.0f;
-        mur_flock *f = make(&d);
-        put(f, 0, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);   /* D */
-        put(f, 1, -2.0f, -10.0f, 0.0f, 0.0f, 0.0f, 5.0f); /* C */
-        int turn[2] = {0, 0}, start[2] = {-1, -1};
-        for (int t = 1; t <= 90; t++) { /* 1.8 s: within the refractory time (2 s) after either manoeuvre */
-            mur_flock_step(f);
-            const mur_view v = mur_flock_view(f);
-            for (int i = 0; i < 2; i++) {
-                turn[i] += (v.escape[i] & 7) == MUR_ESCAPE_TURN;
-                start[i] = start[i] < 0 && v.escape[i] != MUR_ESCAPE_CALM ? t : start[i];
-            }
-        }
-        assert_true(start[0] > 0 && start[1] > start[0]); /* C copied D */
+        int turn[2];
+        far[c] = flash_turns(speeds[c], 0, turn);
         for (int i = 0; i < 2; i++)
             assert_int_equal(turn[i], c == 0 ? 50 : 28);
-        const mur_view v = mur_flock_view(f);
-        far[c] = v.pos[0];
-        mur_flock_destroy(f);
     }
     assert_true(far[0] > far[1] + 0.5f);
     assert_true(far[1] == far[2]); /* a flash speed over the falcon's is off */
+}
+
+/* The flash's copies fade (escape_flash_hops): the case above with the flash on (10 m/s). D saw the falcon, C
+ * is one copy from it. With escape_flash_hops 1 C's copy is not a flash (escape_time: 28 ticks) while D's part
+ * still is (50 ticks); with 2, or 0 (every copy a flash: round 11's rule), both are. */
+static void falcon_flash_hops(void **st)
+{
+    (void)st;
+    const int32_t hops[3] = {1, 2, 0};
+    for (int c = 0; c < 3; c++) {
+        int turn[2];
+        (void)flash_turns(10.0f, hops[c], turn);
+        assert_int_equal(turn[0], 50);
+        assert_int_equal(turn[1], c == 0 ? 28 : 50);
+    }
 }
 
 /* Bad values: one line naming the value and the range. */
@@ -152,10 +177,13 @@ static void falcon_part_bad_values(void **st)
     assert_true(mur_def_set_pair(&d, "escape_part_accel=0", NULL));
     static const char *const flash[] = {"escape_flash_speed=-1", "escape_flash_speed=1001", "escape_flash_speed=nan",
                                         "escape_flash_time=0", "escape_flash_time=-1", "escape_flash_time=101",
-                                        "escape_flash_time=inf"};
+                                        "escape_flash_time=inf", "escape_flash_hops=-1", "escape_flash_hops=101",
+                                        "escape_flash_hops=1.5"};
     assert_refused(flash, sizeof flash / sizeof flash[0], "escape_flash_");
     assert_true(mur_def_set_pair(&d, "escape_flash_speed=0", NULL));
     assert_true(mur_def_set_pair(&d, "escape_flash_time=100", NULL));
+    assert_true(mur_def_set_pair(&d, "escape_flash_hops=100", NULL));
+    assert_int_equal(mur_flock_default_def().escape_flash_hops, 10);
 }
 
 int main(void)
@@ -164,6 +192,7 @@ int main(void)
         cmocka_unit_test(falcon_part_turns_apart),
         cmocka_unit_test(falcon_part_copy_keeps_side),
         cmocka_unit_test(falcon_flash_lasts),
+        cmocka_unit_test(falcon_flash_hops),
         cmocka_unit_test(falcon_part_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,6 +88,12 @@ SUPPLEMENT_SEEDS = [24, 25, 26, 27, 28, 29]
 # round to find why they did not re-form): REPORT_SEEDS 31, 32, 33 and SUPPLEMENT_SEEDS 34-39 (run once)
 REPORT_SEEDS = [31, 32, 33]
 SUPPLEMENT_SEEDS = [34, 35, 36, 37, 38, 39]
+# this round (issue 26, branch react13, from main 370166f): tuned on TUNING_SEEDS only (escape_flash_hops 3, 6, 10;
+# 10 kept); NEW reporting seeds, declared at 23:24 UTC on 26 November before any run on them (31-39 were reported in
+# round 11, and 31, 37, 38, 39 re-run here one attack at a time to diagnose the re-forming misses): REPORT_SEEDS
+# 41, 42, 43 and SUPPLEMENT_SEEDS 44-49 (run once), each paired with round 11's rule (escape_flash_hops=0)
+REPORT_SEEDS = [41, 42, 43]
+SUPPLEMENT_SEEDS = [44, 45, 46, 47, 48, 49]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]

@@ -288,6 +288,8 @@ typedef struct mur_flock_def {
     float escape_flash_speed;   ///< an escape a bird starts itself with the falcon flying this fast or faster against it
                                 ///< (a fast stoop) is a flash: it lasts escape_flash_time, and so do its copies, m/s (0 = off)
     float escape_flash_time;    ///< duration of a flash's manoeuvre or flight (and its copies'), s
+    int32_t escape_flash_hops;  ///< a copy this many copies or more from the bird that saw the falcon is not a
+                                ///< flash (it lasts escape_time), 0..100 (0 = every copy of a flash is a flash)
 } mur_flock_def;
 
 /// The defaults (documented in docs/parameters.md): the classic preset.

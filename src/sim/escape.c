@@ -446,9 +446,10 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
                 }
                 start = true;
                 /* the neighbour's front (it escapes since escape_latency: its alarm_src and eflash are not
-                 * written in this tick); a copy of a flash is a flash */
+                 * written in this tick); a copy of a flash is a flash, up to escape_flash_hops copies from the bird that
+                 * saw the falcon */
                 from = f->order[slot[first * stride]];
-                fl = f->eflash[from] != 0;
+                fl = f->eflash[from] != 0 && (d->escape_flash_hops == 0 || f->eflash[from] < d->escape_flash_hops);
                 src = f->alarm_src[from];
                 kn = k;
                 strength = fade > 0 ? f->estr[from] - fade : 255;
@@ -458,7 +459,8 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             since = now;
             age = 0;
             f->estr[i] = (uint8_t)strength;
-            f->eflash[i] = (uint8_t)fl;
+            /* eflash: 0 no flash, else 1 + the copies from the bird that saw the falcon (at most 255) */
+            f->eflash[i] = (uint8_t)(!fl ? 0 : from < 0 ? 1 : f->eflash[from] < 255 ? f->eflash[from] + 1 : 255);
             flash = fl ? FLASH : 0u;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
