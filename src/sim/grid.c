@@ -146,9 +146,8 @@ static void geometry(mur_flock *f, const mur_step *s)
             /* topological search (topo.c): cells holding about cell_boids boids of the (trimmed)
              * bounding box, or smaller ones from the flock's measured spacing (the last pass's median
              * distance to the k-th neighbour), so that a thin flock in a mostly empty box does not put
-             * hundreds of boids in a bird's block of 27 cells. A flock that fills its box (the
-             * forming flock) gets the box's cells, about as large as 1.3 times its spacing would
-             * make them (about 4 boids a cell) */
+             * hundreds of boids in a bird's block of 27 cells. A flock that fills its box keeps the
+             * box's cells (1.3 times the spacing holds about 4 boids a cell there, not 2) */
             const double e = fmax(fmax(ext[0], ext[1]), ext[2]) * 1e-3 + 1e-6;
             const double vol = fmax(ext[0], e) * fmax(ext[1], e) * fmax(ext[2], e);
             double rt = cbrt(vol * s->cell_boids / f->n);

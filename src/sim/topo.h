@@ -15,11 +15,8 @@ struct mur_step;
 
 /// Most neighbours in a list: floor(20) + 1.
 #define MUR_TOPO_MAX 21
-/// Boids per grid cell the topological search asks the grid for (cells of the bounding box; the
-/// flock's measured spacing makes them smaller when it is thinner than its box: grid.c). 3.5 took
-/// the fewest instructions on the forming 100k flock among 2, 2.5, 3, 3.5, 4, 5 and 6 (issue 23,
-/// branch speed13).
-#define MUR_TOPO_CELL_BOIDS 3.5f
+/// Boids per grid cell the topological search asks the grid for.
+#define MUR_TOPO_CELL_BOIDS 2.0f
 
 /// One neighbour: squared distance, boid index, sorted slot.
 typedef struct mur_topo_nb {
