@@ -140,6 +140,67 @@ static void starling_ordered_threads(void **s)
     assert_int_equal(h[0], h[1]);
 }
 
+/* Issue 24, fourteenth round: the compact start (spawn_spacing 2, spawn_spread 20 deg) at 500 boids (spawn
+ * by index) and 70,000 (the Morton order, its curve over the ellipsoid's cube): every boid lies in the
+ * ellipsoid at the box's centre (0, 40, 0) with semi-axes 2b along the common heading, b across, b/2
+ * vertical, b = 2 cbrt(3 n / (4 pi)) (9.85 m at 500), and reaches near its ends; it flies at cruise_speed
+ * 10 (min 2, max 30) within 20 deg of the common heading, which is level (the mean velocity has no
+ * vertical part to 0.02 of its length). Out of range it is refused. */
+static void compact_start(void **s)
+{
+    (void)s;
+    const int32_t ns[2] = {500, 70000};
+    for (int q = 0; q < 2; q++) {
+        const int32_t n = ns[q];
+        mur_flock_def d = neutral_def(n);
+        d.world = MUR_WORLD_FIXED;
+        d.world_min[0] = d.world_min[2] = -20.0f;
+        d.world_max[0] = d.world_max[2] = 20.0f;
+        d.world_min[1] = 35.0f;
+        d.world_max[1] = 45.0f;
+        d.min_speed = 2.0f;
+        d.max_speed = 30.0f;
+        d.cruise_speed = 10.0f;
+        d.spawn_spacing = 2.0f;
+        d.spawn_spread = 20.0f;
+        mur_flock *f = make(&d);
+        const mur_view v = mur_flock_view(f);
+        assert_int_equal(v.boids, n);
+        double m[3] = {0, 0, 0};
+        for (int32_t i = 0; i < n; i++)
+            for (int a = 0; a < 3; a++)
+                m[a] += v.vel[3 * (size_t)i + a];
+        const double ml = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+        assert_true(fabs(m[1]) < 0.02 * ml);
+        const double hl = sqrt(m[0] * m[0] + m[2] * m[2]), fx = m[0] / hl, fz = m[2] / hl;
+        const double b = 2.0 * cbrt(3.0 * n / (4.0 * 3.14159265358979323846));
+        double far[3] = {0, 0, 0};
+        for (int32_t i = 0; i < n; i++) {
+            const float *p = v.pos + 3 * (size_t)i, *u = v.vel + 3 * (size_t)i;
+            const double x = p[0], y = p[1] - 40.0, z = p[2];
+            const double along = x * fx + z * fz, across = -x * fz + z * fx;
+            const double e = pow(along / (2 * b), 2) + pow(across / b, 2) + pow(y / (0.5 * b), 2);
+            assert_true(e <= 1.01); /* the heading from the mean velocity: off by a fraction of a degree */
+            far[0] = fmax(far[0], fabs(along) / (2 * b));
+            far[1] = fmax(far[1], fabs(across) / b);
+            far[2] = fmax(far[2], fabs(y) / (0.5 * b));
+            const double sp = sqrt((double)u[0] * u[0] + (double)u[1] * u[1] + (double)u[2] * u[2]);
+            assert_near(sp, 10.0, 1e-4);
+            const double c = (u[0] * fx + u[2] * fz) / sp; /* cos of the angle to the heading */
+            assert_true(c >= cos(21.0 * 3.14159265358979323846 / 180.0));
+        }
+        for (int a = 0; a < 3; a++)
+            assert_true(far[a] > 0.9);
+        mur_flock_destroy(f);
+    }
+    mur_flock_def d = neutral_def(10);
+    mur_error err = {{0}};
+    assert_false(mur_def_set_pair(&d, "spawn_spacing=-1", &err));
+    assert_non_null(strstr(err.msg, "spawn_spacing"));
+    assert_false(mur_def_set_pair(&d, "spawn_spread=181", &err));
+    assert_non_null(strstr(err.msg, "spawn_spread"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +208,7 @@ int main(void)
         cmocka_unit_test(threshold),
         cmocka_unit_test(growth_orders_only_the_new_batch),
         cmocka_unit_test(starling_ordered_threads),
+        cmocka_unit_test(compact_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

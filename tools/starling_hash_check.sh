@@ -34,6 +34,8 @@ cases=(
     "--set cruise_speed=0"
     "--set separation_up=1 --set skin=20 --set skin_rim=5"
     "--set pitch=0.5 --set cohesion_up=1.5 --set separation_up=1"
+    "--set pitch=0.5 --set cohesion_up=1.5 --set separation_up=1 --set skin=20 --set skin_rim=5 --set up_order=2"
+    "--set lift=off --set pitch=0.5 --set cohesion_up=1.5 --set separation_up=1 --set skin=20 --set up_order=4"
 )
 bad=0
 for c in "${cases[@]}"; do

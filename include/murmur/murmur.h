@@ -225,6 +225,10 @@ typedef struct mur_flock_def {
     float up_order;             ///< the vertical pulls' order gate, 0..16: skin, skin_rim, separation_up and
                                 ///< cohesion_up scaled by min(1, |mean neighbour velocity| / |v|)^up_order;
                                 ///< 0 = off (topological only)
+    float spawn_spacing;        ///< the compact start: new boids uniform in an ellipsoid (4:2:1, along a common
+                                ///< heading, across, vertical) at the box centre, spawn_spacing^3 wu^3 per boid,
+                                ///< flying the common heading within spawn_spread; 0 = off (uniform in the box)
+    float spawn_spread;         ///< the compact start's heading cone half-angle, deg, 0..180
     float cohesion_near;        ///< cohesion ramp: no pull from neighbours closer than this, wu (with cohesion_far)
     float cohesion_far;         ///< cohesion ramp: full pull from this distance on, wu; 0 = ramp off (topological)
     mur_world_mode world;       ///< fixed: geometry as given; scale: geometry for MUR_WORLD_REF_BOIDS, scaled

@@ -70,9 +70,8 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     ayy += ks * s->sy;
     azz += ks * s->sz;
     /* the vertical pulls' order gate (starling.c), with up_order: 1 otherwise */
-    const bool gated = d->up_order > 0.0f && s->cnt > 0.0f;
-    float gate = 1.0f;
-    if (gated) {
+    float gate = 1.0f; /* exact: 1 * x == x, so the pulls below are scaled unconditionally */
+    if (d->up_order > 0.0f && s->cnt > 0.0f) {
         const float inv = 1.0f / s->cnt;
         gate = mur_starling_up_gate(d, s->ax * inv, s->ay * inv, s->az * inv, b->vx, b->vy, b->vz);
     }
@@ -87,15 +86,13 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         float a[3] = {axx, ayy, azz};
         mur_starling_pitch(d, b, f->roll[i], a);
         if (d->separation_up > 0.0f) {
-            float kn = ks * mur_starling_up_near(d, s->nn); /* close range only (separation_up_radius) */
-            if (gated)
-                kn *= gate;
+            const float kn = gate * (ks * mur_starling_up_near(d, s->nn)); /* close range only (separation_up_radius) */
             const float sep[3] = {kn * s->sx, kn * s->sy, kn * s->sz};
             mur_starling_separation_up(d, b, f->roll[i], sep, a);
         }
         if (d->cohesion_up > 0.0f) {
             const float cg[3] = {gate * coh[0], gate * coh[1], gate * coh[2]};
-            mur_starling_cohesion_up(d, b, f->roll[i], gated ? cg : coh, a);
+            mur_starling_cohesion_up(d, b, f->roll[i], cg, a);
         }
         if (d->wander_up > 0.0f && d->wander > 0.0f)
             mur_starling_up_back(d, b, f->roll[i], d->wander_up * (1.0f - d->pitch), wv, a);
@@ -106,16 +103,16 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         ayy *= d->pitch; /* weak pitch: birds climb and dive less readily than they turn (exact when 1) */
         if (d->separation_up > 0.0f) {
             const float up = d->separation_up * (1.0f - d->pitch) * (ks * mur_starling_up_near(d, s->nn) * s->sy);
-            ayy += gated ? gate * up : up;
+            ayy += gate * up;
         }
         if (d->cohesion_up > 0.0f)
-            ayy += d->cohesion_up * (1.0f - d->pitch) * (gated ? gate * coh[1] : coh[1]);
+            ayy += d->cohesion_up * (1.0f - d->pitch) * (gate * coh[1]);
         if (d->wander_up > 0.0f && d->wander > 0.0f)
             ayy += d->wander_up * (1.0f - d->pitch) * wv[1];
     }
     if (d->skin > 0.0f && s->cnt > 0.0f) { /* the skin (starling.c): world vertical, after the weak pitch */
         const float sk = mur_starling_skin(d, s->uy * (1.0f / s->cnt));
-        ayy += d->up_order > 0.0f ? gate * sk : sk;
+        ayy += gate * sk;
     }
     if (d->surge < 1.0f) { /* the part along the flight direction scaled by surge (starling.c) */
         float a[3] = {axx, ayy, azz};
@@ -128,10 +125,8 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         const float inv = 1.0f / s->cnt;
         float r[2];
         mur_starling_skin_rim(d, s->ux * inv, s->uz * inv, r);
-        if (d->up_order > 0.0f) {
-            r[0] *= gate;
-            r[1] *= gate;
-        }
+        r[0] *= gate;
+        r[1] *= gate;
         axx += r[0];
         azz += r[1];
     }

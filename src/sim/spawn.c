@@ -9,10 +9,53 @@
 #include "falcon.h"
 #include "flock_impl.h"
 
-/* Seeded random boid i (stream 1): uniform in the world box, random direction, speed in [min, max]. */
+/* The compact start (spawn_spacing > 0): the ellipsoid's semi-axis across the heading, b, from
+ * (4/3) pi (2b) b (b/2) = boids spacing^3; along the heading 2b, vertical b/2. */
+static float compact_semi(const mur_flock_def *d)
+{
+    return d->spawn_spacing * cbrtf(3.0f * (float)d->boids / (2.0f * (float)MUR_TWO_PI));
+}
+
+/* Seeded boid i of the compact start: the same streams as below, uniform in the ellipsoid (radius the cube
+ * root of a uniform, direction uniform on the sphere), its direction uniform on the cone of spawn_spread
+ * around the common horizontal heading (stream 7, one per salt), speed cruise_speed within the limits. */
+static void spawn_compact(mur_flock *f, const mur_flock_def *d, int32_t i, uint64_t key, uint64_t salt)
+{
+    const float b = compact_semi(d);
+    const float h = (float)MUR_TWO_PI * mur_hash_unit(d->seed, 7, salt);
+    const float fx = cosf(h), fz = sinf(h); /* the heading; across it (-fz, 0, fx) */
+    const float rad = cbrtf(mur_hash_unit(d->seed, 1, key));
+    const float z = 2.0f * mur_hash_unit(d->seed, 1, key + 1) - 1.0f;
+    const float phi = (float)MUR_TWO_PI * mur_hash_unit(d->seed, 1, key + 2);
+    const float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+    const float along = 2.0f * b * rad * r * cosf(phi), across = b * rad * r * sinf(phi), up = 0.5f * b * rad * z;
+    f->pos[3 * i] = 0.5f * (d->world_min[0] + d->world_max[0]) + along * fx - across * fz;
+    f->pos[3 * i + 1] = 0.5f * (d->world_min[1] + d->world_max[1]) + up;
+    f->pos[3 * i + 2] = 0.5f * (d->world_min[2] + d->world_max[2]) + along * fz + across * fx;
+    /* on the cap: cos t uniform in [cos spread, 1], the azimuth round the heading uniform */
+    const float ct = 1.0f - mur_hash_unit(d->seed, 2, key) * (1.0f - cosf(d->spawn_spread * (float)MUR_TWO_PI / 360.0f));
+    const float st = sqrtf(fmaxf(0.0f, 1.0f - ct * ct));
+    const float psi = (float)MUR_TWO_PI * mur_hash_unit(d->seed, 3, key);
+    const float s = fminf(d->max_speed, fmaxf(d->min_speed, d->cruise_speed));
+    const float cx = st * cosf(psi), cy = st * sinf(psi); /* across, up */
+    f->vel[3 * i] = s * (ct * fx - cx * fz);
+    f->vel[3 * i + 1] = s * cy;
+    f->vel[3 * i + 2] = s * (ct * fz + cx * fx);
+}
+
+/* Seeded random boid i (stream 1): uniform in the world box, random direction, speed in [min, max]; or the
+ * compact start's (spawn_spacing > 0). */
 static void spawn_boid(mur_flock *f, const mur_flock_def *d, int32_t i, uint64_t salt)
 {
     uint64_t key = ((uint64_t)i << 4) ^ (salt << 36);
+    if (d->spawn_spacing > 0.0f) {
+        spawn_compact(f, d, i, key, salt);
+        f->perch[i] = 0;
+        f->roll[i] = 0.0f;
+        if (i < f->esc_cap)
+            mur_escape_clear(f, i);
+        return;
+    }
     for (int a = 0; a < 3; a++) {
         float u = mur_hash_unit(d->seed, 1, key + (uint64_t)a);
         f->pos[3 * i + a] = d->world_min[a] + u * (d->world_max[a] - d->world_min[a]);
@@ -108,9 +151,15 @@ static void radix_sort(uint32_t *key, int32_t *ix, uint32_t *tk, int32_t *tx, si
 bool mur_spawn_boids(mur_flock *f, const mur_flock_def *d, int32_t from, int32_t to, uint64_t salt)
 {
     const size_t m = to > from ? (size_t)(to - from) : 0;
-    float ext = 0.0f;
+    float ext = 0.0f, lo[3] = {d->world_min[0], d->world_min[1], d->world_min[2]};
     for (int a = 0; a < 3; a++)
         ext = fmaxf(ext, d->world_max[a] - d->world_min[a]);
+    if (d->spawn_spacing > 0.0f) { /* the compact start: the cube round its ellipsoid (long semi-axis 2b) */
+        const float b2 = 2.0f * compact_semi(d);
+        for (int a = 0; a < 3; a++)
+            lo[a] = 0.5f * (d->world_min[a] + d->world_max[a]) - b2;
+        ext = 2.0f * b2;
+    }
     const bool order = m >= (size_t)MUR_SPAWN_ORDER_MIN && ext > 0.0f && isfinite(ext);
     uint32_t *key = NULL;
     int32_t *ix = NULL;
@@ -131,7 +180,7 @@ bool mur_spawn_boids(mur_flock *f, const mur_flock_def *d, int32_t from, int32_t
      * Morton keys, equal keys in index order. */
     const float inv = (float)MORTON_SIDE / ext;
     for (size_t k = 0; k < m; k++) {
-        key[k] = morton_key(f->pos + 3 * ((size_t)from + k), d->world_min, inv);
+        key[k] = morton_key(f->pos + 3 * ((size_t)from + k), lo, inv);
         ix[k] = (int32_t)k;
     }
     radix_sort(key, ix, key + m, ix + m, m);
