@@ -94,6 +94,11 @@ SUPPLEMENT_SEEDS = [34, 35, 36, 37, 38, 39]
 # 41, 42, 43 and SUPPLEMENT_SEEDS 44-49 (run once), each paired with round 11's rule (escape_flash_hops=0)
 REPORT_SEEDS = [41, 42, 43]
 SUPPLEMENT_SEEDS = [44, 45, 46, 47, 48, 49]
+# this round (issue 26, branch react14, from main df0b9c4): tuned on TUNING_SEEDS only (escape_wave_hops); NEW
+# reporting seeds, declared at 01:11 UTC on 27 November before any run on them (41-49 were reported in round 12):
+# REPORT_SEEDS 51, 52, 53 and SUPPLEMENT_SEEDS 54-59 (run once), each paired with main's rule (escape_wave_hops=0)
+REPORT_SEEDS = [51, 52, 53]
+SUPPLEMENT_SEEDS = [54, 55, 56, 57, 58, 59]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
