@@ -1,7 +1,8 @@
 /* The part (escape_part_speed, src/sim/escape.c, docs/falcon.md): a bird that sees a fast falcon turns
  * away from the falcon's path line and speeds up, so birds on either side of the path turn apart; a
  * copier parts on its own side of the line, not its neighbour's. The flash (escape_flash_speed): an escape
- * started by a faster falcon, and its copies (up to escape_flash_hops), last escape_flash_time. Constructed cases on the neutral rules
+ * started by a faster falcon, and its copies (up to escape_flash_hops), last escape_flash_time. From escape_wave_hops
+ * copies on, a front started at medium speed copies the wave's manoeuvre, not the flight from the falcon's path. Constructed cases on the neutral rules
  * (no steering of their own: only the escape moves the birds); bad values are refused. */
 #include "util.h"
 
@@ -164,6 +165,65 @@ static void falcon_flash_hops(void **st)
     }
 }
 
+/* D and C as in the flash cases, the wave beyond the burst (escape_wave_hops) at hops: D, within the vacuole (25 m),
+ * flees the falcon's path, and C copies the flight or, as the wave, a manoeuvre from the mix (all dive, escape_accel
+ * 10); the falcon flies 20 m/s (its own speed; about 20.6 against D), escape_alarm_speed alarm, escape_part_speed
+ * part. C's velocity after 0.2 s into cv. */
+static void wave_copy(int32_t hops, float alarm, float part, float cv[3])
+{
+    mur_flock_def d = part_def(2, part);
+    d.escape_vacuole = 25.0f;
+    d.escape_accel = 10.0f;
+    d.escape_zigzag = d.escape_turn = d.escape_speedup = 0.0f;
+    d.escape_dive = 1.0f;
+    d.escape_alarm_speed = alarm;
+    d.escape_wave_hops = hops;
+    mur_flock *f = make(&d);
+    put(f, 0, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.0f);   /* D */
+    put(f, 1, -2.0f, -10.0f, 0.0f, 0.0f, 0.0f, 5.0f); /* C */
+    int start[2] = {-1, -1};
+    for (int t = 1; t <= 10; t++) { /* C stays beyond escape_radius (20 m) from the falcon */
+        mur_flock_step(f);
+        const mur_view v = mur_flock_view(f);
+        for (int i = 0; i < 2; i++)
+            start[i] = start[i] < 0 && v.escape[i] != MUR_ESCAPE_CALM ? t : start[i];
+    }
+    assert_true(start[0] > 0 && start[1] > start[0]); /* C copied D */
+    const mur_view v = mur_flock_view(f);
+    assert_true(v.vel[0] > 0.2f); /* D flees to +x, away from the path, whatever C does */
+    for (int c = 0; c < 3; c++)
+        cv[c] = v.vel[3 + c];
+    mur_flock_destroy(f);
+}
+
+/* The wave beyond the burst (escape_wave_hops): D flees the falcon's path (the vacuole), C is one copy from D. With
+ * escape_wave_hops 1 C's copy is the wave's manoeuvre (a dive), not the flight: it goes down and not sideways
+ * (escape_alarm_speed 0 or 15 m/s, under the falcon's 20; escape_part_speed 30, over its 20.6 against D); with 2 (C
+ * too near D), or 0 (off), C flees the path too, to -x. Not in a front that is not at medium speed: with
+ * escape_alarm_speed 25 m/s (the falcon flies slower: a slow front) or escape_part_speed 10 m/s (the falcon comes at D
+ * faster: the startle's speed, a fast front) C flees at escape_wave_hops 1 too. */
+static void falcon_wave_hops(void **st)
+{
+    (void)st;
+    static const struct {
+        int32_t hops;
+        float alarm, part;
+        bool wave;
+    } cases[] = {{1, 0.0f, 30.0f, true},  {1, 15.0f, 30.0f, true}, {2, 0.0f, 30.0f, false},
+                 {0, 0.0f, 30.0f, false}, {1, 25.0f, 30.0f, false}, {1, 0.0f, 10.0f, false}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        float cv[3];
+        wave_copy(cases[k].hops, cases[k].alarm, cases[k].part, cv);
+        if (cases[k].wave) {
+            assert_true(cv[1] < -0.2f);        /* the dive */
+            assert_true(fabsf(cv[0]) < 1e-6f); /* not the flight */
+        } else {
+            assert_true(cv[0] < -0.2f); /* the flight, away from the path on C's side */
+            assert_true(cv[1] > -0.2f); /* no dive */
+        }
+    }
+}
+
 /* Bad values: one line naming the value and the range. */
 static void falcon_part_bad_values(void **st)
 {
@@ -184,6 +244,12 @@ static void falcon_part_bad_values(void **st)
     assert_true(mur_def_set_pair(&d, "escape_flash_time=100", NULL));
     assert_true(mur_def_set_pair(&d, "escape_flash_hops=100", NULL));
     assert_int_equal(mur_flock_default_def().escape_flash_hops, 10);
+    static const char *const wave[] = {"escape_wave_hops=-1", "escape_wave_hops=101", "escape_wave_hops=2.5",
+                                       "escape_wave_hops=nan"};
+    assert_refused(wave, sizeof wave / sizeof wave[0], "escape_wave_hops");
+    assert_true(mur_def_set_pair(&d, "escape_wave_hops=100", NULL));
+    assert_true(mur_def_set_pair(&d, "escape_wave_hops=0", NULL));
+    assert_int_equal(mur_flock_default_def().escape_wave_hops, 1);
 }
 
 int main(void)
@@ -193,6 +259,7 @@ int main(void)
         cmocka_unit_test(falcon_part_copy_keeps_side),
         cmocka_unit_test(falcon_flash_lasts),
         cmocka_unit_test(falcon_flash_hops),
+        cmocka_unit_test(falcon_wave_hops),
         cmocka_unit_test(falcon_part_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

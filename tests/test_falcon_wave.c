@@ -284,7 +284,7 @@ static void falcon_scan_chunks(void **st)
  * not loom over) do what escape_step does for those birds: a flock attacked from 10 m, every tick
  * against the same flock with every bird through escape_step (esc_full), with the default escape, with
  * the alarm's fade, the neighbour's side off and the copied flight off, and without the flight from the
- * looming falcon and the quiet turn, with many parts (escape_part_speed 15), without the vacuole, and with
+ * looming falcon and the quiet turn, with many parts (escape_part_speed 15) copied as the wave's manoeuvres after two copies (escape_wave_hops 2), without the vacuole, and with
  * many flashes (escape_flash_speed 15) fading after one copy (escape_flash_hops 2); the state hash, the
  * escape rows (acceleration and state), the closest approaches and the published escapes the same bits on every tick, on 1 and 2 threads. The
  * attack puts birds in every state the quick paths take (calm, each manoeuvre, fled, refractory). */
@@ -307,6 +307,7 @@ static void falcon_escape_quick_exact(void **st)
             d.escape_alarm_speed = 0.0f;
         } else if (variant == 3) {
             d.escape_part_speed = 15.0f; /* many parts (escape_step's own acceleration) */
+            d.escape_wave_hops = 2;      /* parts copied as the wave's manoeuvres (branch react14) */
         } else if (variant == 4) {
             d.escape_vacuole = 0.0f; /* no vacuole (the model until branch react11; the default's 16 m in the others) */
         } else if (variant == 5) {

@@ -94,6 +94,15 @@ SUPPLEMENT_SEEDS = [34, 35, 36, 37, 38, 39]
 # 41, 42, 43 and SUPPLEMENT_SEEDS 44-49 (run once), each paired with round 11's rule (escape_flash_hops=0)
 REPORT_SEEDS = [41, 42, 43]
 SUPPLEMENT_SEEDS = [44, 45, 46, 47, 48, 49]
+# this round (issue 26, branch react14, from main df0b9c4): tuned on TUNING_SEEDS only (escape_wave_hops); NEW
+# reporting seeds, declared at 01:11 UTC on 27 November before any run on them (41-49 were reported in round 12):
+# REPORT_SEEDS 51, 52, 53 and SUPPLEMENT_SEEDS 54-59 (run once), each paired with main's rule (escape_wave_hops=0)
+REPORT_SEEDS = [51, 52, 53]
+SUPPLEMENT_SEEDS = [54, 55, 56, 57, 58, 59]
+# and, declared at 01:55 UTC on 27 November before any run on them, MIX_SEEDS 61-66: the 27 attacks by strategy and speed
+# at N = 2000 on more flocks (--mix, the pattern mix only; run once on the lead's 16-core machine, each paired with
+# main's rule)
+MIX_SEEDS = [61, 62, 63, 64, 65, 66]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
@@ -437,6 +446,9 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--supplement", action="store_true",
                     help="N = 500, 2000, 8000 on the supplementary seeds (%s)" % SUPPLEMENT_SEEDS)
+    ap.add_argument("--mix", action="store_true",
+                    help="the attacks by strategy and speed at N = 2000 on the pattern mix's seeds (%s)" % MIX_SEEDS)
+    ap.add_argument("--mix-seeds", type=int, nargs="+", help="with --mix: these of its seeds only")
     a = ap.parse_args()
     murmur = murmur_path(a.murmur)
     jobs = []
@@ -445,7 +457,9 @@ def main():
         a.settle, a.attack = 300, 600
     else:
         seeds = TUNING_SEEDS if a.tuning else (SUPPLEMENT_SEEDS if a.supplement else REPORT_SEEDS)
-        cases = a.cases if a.tuning else ("sizes" if a.supplement else "all")
+        if a.mix:
+            seeds = [s for s in MIX_SEEDS if not a.mix_seeds or s in a.mix_seeds]
+        cases = a.cases if a.tuning else ("sizes" if a.supplement else ("strategies" if a.mix else "all"))
         # --set on the reporting seeds: only to replay the model before a round's change (branch wave8: main's
         # rule, escape_alarm_speed=0, on the same flocks), never to choose a value
         trial = list(a.set)
@@ -479,9 +493,12 @@ def main():
         rows.extend(dict(r, group=name) for r in rs)
     summ = [(name, summary(rs)) for name, rs in groups.items()]
     os.makedirs(a.out, exist_ok=True)
-    kind = ("tuning" if a.tuning else ("quick" if a.quick else ("supplement" if a.supplement else "reporting"))) + (
+    kind = ("tuning" if a.tuning else ("quick" if a.quick else ("supplement" if a.supplement else
+                                                                ("mix" if a.mix else "reporting")))) + (
         "_" + a.tag if a.tag else "")
     seeds = TUNING_SEEDS if a.tuning else (SUPPLEMENT_SEEDS if a.supplement else REPORT_SEEDS)
+    if a.mix:
+        seeds = [s for s in MIX_SEEDS if not a.mix_seeds or s in a.mix_seeds]
     with open(os.path.join(a.out, "results_%s.json" % kind), "w") as fp:
         json.dump({"settle": a.settle, "attack": a.attack, "seeds": seeds, "set": a.set,
                    "rows": rows, "summary": dict(summ)},

@@ -40,9 +40,9 @@
 
 /* Bytes a boid of each per-boid array of the prey's state, in mur_escape_reserve's order: erow, esc,
  * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel, alarm_nn, estr, path_d2, path_nn,
- * eflash. */
-enum { NROWS = 16 };
-static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8, 1, 4, 8, 1};
+ * eflash, ewave. */
+enum { NROWS = 17 };
+static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8, 1, 4, 8, 1, 1};
 
 size_t mur_escape_bytes_per_boid(void)
 {
@@ -67,6 +67,7 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     f->alarm_nn[2 * (size_t)i] = f->alarm_nn[2 * (size_t)i + 1] = -1.0f;
     f->estr[i] = 0;
     f->eflash[i] = 0;
+    f->ewave[i] = 0;
     f->path_d2[i] = INFINITY;
     f->path_nn[2 * (size_t)i] = f->path_nn[2 * (size_t)i + 1] = -1.0f;
 }
@@ -86,7 +87,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
         return true;
     const size_t c = (size_t)cap;
     void *p[NROWS] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
-                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn, f->estr, f->path_d2, f->path_nn, f->eflash};
+                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn, f->estr, f->path_d2, f->path_nn, f->eflash, f->ewave};
     bool ok = true;
     for (int r = 0; r < NROWS; r++)
         ok = ok && grow(&p[r], c * ROW_BYTES[r]);
@@ -106,6 +107,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->path_d2 = p[13];
     f->path_nn = p[14];
     f->eflash = p[15];
+    f->ewave = p[16];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -133,7 +135,8 @@ void mur_escape_free(mur_flock *f)
     free(f->path_d2);
     free(f->path_nn);
     free(f->eflash);
-    f->eflash = NULL;
+    free(f->ewave);
+    f->eflash = f->ewave = NULL;
     f->path_d2 = f->path_nn = NULL;
     f->estr = NULL;
     f->alarm_nn = NULL;
@@ -370,6 +373,15 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
          * (rv is 0 unless the falcon is near, and a bird starts by itself only then) lasts escape_flash_time, and
          * so do its copies */
         bool fl = start && F->esc_flash2 > 0.0f && dot3(rv, rv) >= F->esc_flash2;
+        /* a front at medium speed (escape_wave_hops): its first bird saw the falcon flying (its own speed, as the field
+         * classes attacks) at escape_alarm_speed or faster, and coming at it slower than escape_part_speed (not the
+         * startle); its copies of flights become the wave's manoeuvres from escape_wave_hops copies on */
+        bool mid = false;
+        if (start && d->escape_wave_hops > 0) {
+            const float ps = d->escape_part_speed;
+            mid = dot3(F->vel, F->vel) >= d->escape_alarm_speed * d->escape_alarm_speed &&
+                  (ps <= 0.0f || dot3(rv, rv) < ps * ps);
+        }
         if (start && fade > 0 && d->escape_flee_loom > 0.0f && !vac) {
             const float lam = fmaxf(0.0f, -dot3(r, rv) / r2); /* r2 > 0: near */
             strength = (int)(255.0f * fminf(1.0f, lam / d->escape_flee_loom) + 0.5f);
@@ -428,10 +440,20 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             }
             if (copy) {
                 const uint8_t c = f->sesc[slot[first * stride]] & 15u;
+                /* the neighbour's front (it escapes since escape_latency: its alarm_src, eflash and ewave are not
+                 * written in this tick) */
+                from = f->order[slot[first * stride]];
                 kind = c & 7;
-                /* the neighbour's manoeuvre; its side (away from the falcon) this bird's own unless
-                 * escape_copy_side */
-                e = d->escape_copy_side ? c : (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+                if ((kind == FLIGHT || kind == PARTED) && d->escape_wave_hops > 0 && f->ewave[from] >= d->escape_wave_hops) {
+                    /* beyond the burst of a medium attack (escape_wave_hops): the wave's manoeuvre, not the flight or
+                     * the part, first away from the falcon on this bird's own side */
+                    kind = pick_kind(d, f->tick, i);
+                    e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+                } else {
+                    /* the neighbour's manoeuvre; its side (away from the falcon) this bird's own unless
+                     * escape_copy_side */
+                    e = d->escape_copy_side ? c : (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
+                }
                 if (kind == PARTED) {
                     /* the neighbour parts: this bird parts too, away from the path line on its own side */
                     part = PART;
@@ -445,11 +467,9 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
                     e = (uint32_t)kind | (dot3(r, side) > 0.0f ? 8u : 0u);
                 }
                 start = true;
-                /* the neighbour's front (it escapes since escape_latency: its alarm_src and eflash are not
-                 * written in this tick); a copy of a flash is a flash, up to escape_flash_hops copies from the bird that
-                 * saw the falcon */
-                from = f->order[slot[first * stride]];
+                /* a copy of a flash is a flash, up to escape_flash_hops copies from the bird that saw the falcon */
                 fl = f->eflash[from] != 0 && (d->escape_flash_hops == 0 || f->eflash[from] < d->escape_flash_hops);
+                mid = f->ewave[from] != 0;
                 src = f->alarm_src[from];
                 kn = k;
                 strength = fade > 0 ? f->estr[from] - fade : 255;
@@ -461,6 +481,8 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             f->estr[i] = (uint8_t)strength;
             /* eflash: 0 no flash, else 1 + the copies from the bird that saw the falcon (at most 255) */
             f->eflash[i] = (uint8_t)(!fl ? 0 : from < 0 ? 1 : f->eflash[from] < 255 ? f->eflash[from] + 1 : 255);
+            /* ewave: 0 not a medium front, else 1 + the copies from its first bird (at most 255) */
+            f->ewave[i] = (uint8_t)(!mid ? 0 : from < 0 ? 1 : f->ewave[from] < 255 ? f->ewave[from] + 1 : 255);
             flash = fl ? FLASH : 0u;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);

@@ -176,6 +176,7 @@ struct mur_flock {
     float *path_nn;            ///< per boid: its nearest neighbour's distance at the attack's start and after its end (-1: not yet)
     uint8_t *estr;             ///< per boid: the strength of its escape, 0..255 (escape_copy_fade), written when it starts
     uint8_t *eflash;           ///< per boid: 0, or 1 + its copies from the bird that saw the falcon when its escape is a flash (escape_flash_speed, escape_flash_hops), written when it starts
+    uint8_t *ewave;            ///< per boid: 0, or 1 + its copies from the bird that saw the falcon when its front began at medium speed (escape_wave_hops), written when it starts
     uint8_t *alarm_k;          ///< per boid: how many neighbours it could copy then (at most 255)
     float *vel0;               ///< per boid: its velocity at the attack's start, 3 floats (the part event)
 };
