@@ -294,8 +294,8 @@ typedef struct mur_flock_def {
     float escape_flash_time;    ///< duration of a flash's manoeuvre or flight (and its copies'), s
     int32_t escape_flash_hops;  ///< a copy this many copies or more from the bird that saw the falcon is not a
                                 ///< flash (it lasts escape_time), 0..100 (0 = every copy of a flash is a flash)
-    int32_t escape_wave_hops;   ///< in a front started with the falcon at medium speed (its own speed escape_alarm_speed
-                                ///< or more, under escape_flash_speed) when its first bird saw it, a copy of a flight
+    int32_t escape_wave_hops;   ///< in a front started with the falcon at medium speed (flying escape_alarm_speed or
+                                ///< faster, coming at the bird slower than escape_part_speed), a copy of a flight
                                 ///< from the path or of a part this many copies or more from that bird is a manoeuvre
                                 ///< from the mix (the wave), 0..100 (0 = off)
 } mur_flock_def;
