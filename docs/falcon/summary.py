@@ -10,6 +10,11 @@ import statistics
 import sys
 
 FIELD = (3.7, 25.0)
+# run.py's MET_SLOW and MET_FAST (the classes by the speed the birds met)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import MET_FAST, MET_SLOW  # noqa: E402
+
+MET = (MET_SLOW, MET_FAST)
 
 
 def main():
@@ -80,6 +85,20 @@ def main():
         print("%-14s %d attacks: flash %d (over the window before %d), wave %d, split %d%s" % (
             key, k, fl, fs, wv, sp, ", birds alarmed by the falcon itself: median %d (%s)" % (
                 statistics.median(di), " ".join(str(x) for x in di)) if di else ""))
+    # the pattern mix by the speed the birds met (branch react15: the attack_end event's aux, classed by run.py's
+    # MET_SLOW and MET_FAST), beside the settings' above; with each class, the settings its attacks had
+    met = [r for r in rows if "m/s" in r["group"] and "met_class" in r]
+    if met:
+        print("by the speed the birds met (slow < %g, medium < %g, fast; m/s):" % (MET[0], MET[1]))
+        for c in ("slow", "medium", "fast", None):
+            rs = [r for r in met if r["met_class"] == c]
+            if not rs:
+                continue
+            print("%-14s %d attacks: flash %d (over the window before %d), wave %d, split %d; met at %s m/s; settings: %s" % (
+                c or "not met", len(rs), sum(bool(r["flash"]) for r in rs), sum(bool(r.get("flash_strict")) for r in rs),
+                sum(bool(r["wave"]) for r in rs), sum(bool(r["split"]) for r in rs),
+                " ".join("%.1f" % r["met_speed"] for r in sorted(rs, key=lambda r: r["met_speed"] or 0) if r["met_speed"]) or "-",
+                ", ".join("%s %s%s" % (r["group"], r["seed"], " (wave)" if r["wave"] else "") for r in rs)))
     # the burst read locally (branch wave7: the path and burst events), by attack type and for the control
     loc = {}
     for r in rows:
