@@ -94,11 +94,11 @@ def main():
             rs = [r for r in met if r["met_class"] == c]
             if not rs:
                 continue
-            print("%-14s %d attacks: flash %d (over the window before %d), wave %d, split %d; met at %s m/s; settings: %s" % (
+            print("%-14s %d attacks: flash %d (over the window before %d), wave %d, split %d; settings, seed, met at m/s: %s" % (
                 c or "not met", len(rs), sum(bool(r["flash"]) for r in rs), sum(bool(r.get("flash_strict")) for r in rs),
                 sum(bool(r["wave"]) for r in rs), sum(bool(r["split"]) for r in rs),
-                " ".join("%.1f" % r["met_speed"] for r in sorted(rs, key=lambda r: r["met_speed"] or 0) if r["met_speed"]) or "-",
-                ", ".join("%s %s%s" % (r["group"], r["seed"], " (wave)" if r["wave"] else "") for r in rs)))
+                ", ".join("%s %s %s%s" % (r["group"], r["seed"], "%.1f" % r["met_speed"] if r["met_speed"] else "-",
+                                          " (wave)" if r["wave"] else "") for r in rs)))
     # the burst read locally (branch wave7: the path and burst events), by attack type and for the control
     loc = {}
     for r in rows:
