@@ -5,6 +5,7 @@ results_*.json that docs/falcon/run.py wrote:
     /usr/bin/python3 docs/falcon/summary.py [docs/falcon/results_reporting.json]
 """
 import json
+import math
 import os
 import statistics
 import sys
@@ -99,6 +100,15 @@ def main():
                 sum(bool(r["wave"]) for r in rs), sum(bool(r["split"]) for r in rs),
                 ", ".join("%s %s %s%s" % (r["group"], r["seed"], "%.1f" % r["met_speed"] if r["met_speed"] else "-",
                                           " (wave)" if r["wave"] else "") for r in rs)))
+        # how often a class as large as the medium one, drawn at random from these attacks, holds at least as many
+        # of the waves (hypergeometric): whether the medium class's waves stand out from chance
+        med_rs = [r for r in met if r["met_class"] == "medium"]
+        n_all, w_all, n_med = len(met), sum(bool(r["wave"]) for r in met), len(med_rs)
+        w_med = sum(bool(r["wave"]) for r in med_rs)
+        if n_med and w_all:
+            p = sum(math.comb(w_all, k) * math.comb(n_all - w_all, n_med - k) for k in range(w_med, min(w_all, n_med) + 1))
+            print("medium: %d of the %d waves in %d of %d attacks; a random class of %d holds %d or more with probability %.2f"
+                  % (w_med, w_all, n_med, n_all, n_med, w_med, p / math.comb(n_all, n_med)))
     # the burst read locally (branch wave7: the path and burst events), by attack type and for the control
     loc = {}
     for r in rows:
