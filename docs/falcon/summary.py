@@ -2,7 +2,11 @@
 """The reporting run's totals over its attacks (each run once, the control apart), from a
 results_*.json that docs/falcon/run.py wrote:
 
-    /usr/bin/python3 docs/falcon/summary.py [docs/falcon/results_reporting.json]
+    /usr/bin/python3 docs/falcon/summary.py [docs/falcon/results_reporting.json] [--met-from OTHER.json]
+
+--met-from takes each attack's speed the birds met (and its class) from another run of the same flocks and
+attacks (a results file from before branch react15 has none; the speed met is the same under main's rule and
+escape_wave_hops, the birds acting alike until the falcon is in sight).
 """
 import json
 import math
@@ -19,9 +23,22 @@ MET = (MET_SLOW, MET_FAST)
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results_reporting.json")
+    args = sys.argv[1:]
+    met_from = None
+    if "--met-from" in args:  # the speed the birds met from another run of the same flocks and attacks (branch react15)
+        k = args.index("--met-from")
+        met_from = args[k + 1]
+        del args[k:k + 2]
+    path = args[0] if args else os.path.join(os.path.dirname(__file__), "results_reporting.json")
     with open(path) as fp:
         rows = json.load(fp)["rows"]
+    if met_from:
+        with open(met_from) as fp:
+            other = {(r["group"], r["seed"], r["n"]): r for r in json.load(fp)["rows"]}
+        for r in rows:
+            o = other.get((r["group"], r["seed"], r["n"]))
+            if o is not None and "met_class" in o:
+                r["met_speed"], r["met_class"] = o["met_speed"], o["met_class"]
     seen, att = set(), []
     for r in rows:
         key = (r["n"], r["seed"], tuple(r["extra"]))
