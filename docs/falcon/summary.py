@@ -124,7 +124,7 @@ def main():
         w_med = sum(bool(r["wave"]) for r in med_rs)
         if n_med and w_all:
             p = sum(math.comb(w_all, k) * math.comb(n_all - w_all, n_med - k) for k in range(w_med, min(w_all, n_med) + 1))
-            print("medium: %d of the %d waves in %d of %d attacks; a random class of %d holds %d or more with probability %.2f"
+            print("medium: %d of the %d waves in %d of %d attacks; a random class of %d holds %d or more with probability %.2g"
                   % (w_med, w_all, n_med, n_all, n_med, w_med, p / math.comb(n_all, n_med)))
     # the burst read locally (branch wave7: the path and burst events), by attack type and for the control
     loc = {}
