@@ -48,6 +48,17 @@ class Patterns(unittest.TestCase):
         self.assertEqual(len(rows), 1)
         return rows[0]
 
+    def test_class_by_the_speed_met(self):
+        # the attack_end event's aux (branch react15): the speed the birds met, classed slow / medium / fast at
+        # run.py's MET_SLOW (22) and MET_FAST (30) m/s; 0 (none came within escape_radius): no class
+        for aux, want in (("0", None), ("21.9", "slow"), ("22", "medium"), ("29.5", "medium"), ("30", "fast"),
+                          ("41.2", "fast")):
+            ev = events(500, 400)
+            ev[2]["aux"] = aux
+            r = self.one(ev, metrics())
+            self.assertEqual(r["met_class"], want, aux)
+            self.assertEqual(r["met_speed"], float(aux) or None)
+
     def test_flash_from_the_nn_jump(self):
         r = self.one(events(500, 400), metrics(nn_at={START + 10: 1.3}))
         self.assertAlmostEqual(r["nn_jump"], 1.3)

@@ -1,6 +1,7 @@
 /* The vacuole (escape_vacuole, src/sim/escape.c, docs/falcon.md): a bird near the attacking falcon flees
  * away from its path whatever the falcon's speed, and the metrics' birds near the falcon
- * (falcon_near, falcon_nn: src/sim/falcon_near.c) on a constructed state. Constructed cases on the
+ * (falcon_near, falcon_nn: src/sim/falcon_near.c) on a constructed state; the speed the birds met (the
+ * attack_end event's aux). Constructed cases on the
  * neutral rules (only the escape moves the birds); bad values are refused. */
 #include "util.h"
 
@@ -96,6 +97,55 @@ static void falcon_near_measured(void **st)
     mur_flock_destroy(f);
 }
 
+/* The speed the birds met (the attack_end event's aux): the falcon sets up 20 m above the two birds at 8 m/s
+ * and speeds up towards 20 m/s as it comes down. Read here tick by tick from the state at the start of each
+ * step: its speed on the first attacking tick with a bird nearer than escape_radius. With escape_radius 20 m
+ * that is at once (about 8 m/s), with 5 m later and faster; with 0 no bird sees it and aux is 0. */
+static double met_speed(float radius, double *expected)
+{
+    mur_flock_def d = vac_def(0.0f);
+    d.falcon_attack_speed = 20.0f;
+    d.falcon_attack = 3.0f;
+    d.escape_radius = radius;
+    mur_flock *f = make(&d);
+    put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+    put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+    double aux = -1.0;
+    *expected = 0.0;
+    for (int t = 0; t < 400 && aux < 0.0; t++) {
+        const mur_falcon *F = &f->falcon;
+        const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+        float near2 = INFINITY;
+        for (int i = 0; i < 2; i++) {
+            const float r[3] = {f->pos[3 * i] - F->pos[0], f->pos[3 * i + 1] - F->pos[1], f->pos[3 * i + 2] - F->pos[2]};
+            near2 = fminf(near2, dot3(r, r));
+        }
+        if (attacking && *expected == 0.0 && near2 < radius * radius)
+            *expected = len3(F->vel);
+        mur_flock_step(f);
+        mur_event ev[MUR_MAX_EVENTS];
+        const int k = mur_flock_events(f, ev, MUR_MAX_EVENTS);
+        for (int e = 0; e < k; e++)
+            if (ev[e].kind == MUR_EVENT_ATTACK_END)
+                aux = ev[e].aux;
+    }
+    mur_flock_destroy(f);
+    return aux;
+}
+
+static void falcon_met_speed(void **st)
+{
+    (void)st;
+    double e20, e5, e0;
+    const double a20 = met_speed(20.0f, &e20), a5 = met_speed(5.0f, &e5), a0 = met_speed(0.0f, &e0);
+    assert_true(e20 >= 8.0 && e20 < 9.0); /* met at once: still near its set-up speed */
+    assert_near(a20, e20, 1e-9);
+    assert_true(e5 > e20 + 2.0 && e5 <= 20.0); /* met later, faster */
+    assert_near(a5, e5, 1e-9);
+    assert_near(e0, 0.0, 0.0);
+    assert_near(a0, 0.0, 0.0);
+}
+
 /* Bad values: one line naming the value and the range. */
 static void falcon_vacuole_bad_values(void **st)
 {
@@ -113,6 +163,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(falcon_vacuole_opens),
         cmocka_unit_test(falcon_near_measured),
+        cmocka_unit_test(falcon_met_speed),
         cmocka_unit_test(falcon_vacuole_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,6 +114,24 @@ FIELD_WAVE = (3.7, 13.4, 25.0)
 # wave, a fitted front that reached at least WAVE_SHARE of the flock by copying
 FLASH_JUMP = 1.25
 WAVE_SHARE = 0.2
+# the speed the birds met (branch react15): the falcon's own speed on the attack's first tick with a flying bird
+# within escape_radius (the attack_end event's aux; 0 or absent: none came that near, no class). Each attack is
+# classed by it as Storms et al. 2019 class hunts by the falcon's measured speed (their classes' bounds were not
+# checked against the paper): slow under MET_SLOW, medium from MET_SLOW to under MET_FAST, fast from MET_FAST.
+# Declared at 02:33 UTC on 27 November, before any re-classified result was looked at, from the model's own
+# thresholds: under escape_alarm_speed (22 m/s) a bird that sees the falcon only turns away and is not copied
+# (no wave can start); from escape_part_speed (30 m/s) a bird that sees the falcon coming straight at it parts
+# (the startle, the burst), and escape_wave_hops' medium front is the band between them
+MET_SLOW = 22.0
+MET_FAST = 30.0
+
+
+def met_class(v):
+    if not v:
+        return None
+    return "slow" if v < MET_SLOW else ("medium" if v < MET_FAST else "fast")
+
+
 # an attack reached the flock when the falcon came within REACH m of a bird while attacking (the metrics'
 # falcon_distance; the starling preset's escape_radius: nearer, the birds can see it). The target "every
 # attack makes the flock react" is read on those attacks; the others are counted apart (branch wave8)
@@ -172,12 +190,14 @@ def analyse(events, metrics, n, seed, extra):
             cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "copied": None, "direct": None,
                    "hop_m": None, "hop_s": None, "hop_k": None, "part": [], "catch": False, "lock_on": False,
                    "burst": None, "burst_copied": None, "burst_birds": None, "flights": None,
-                   "path": None, "path_rest": None, "path_birds": None}
+                   "path": None, "path_rest": None, "path_birds": None, "met_speed": None}
             attacks.append(cur)
         elif cur is None:
             continue
         elif k == "attack_end":
             cur["end"] = t
+            # the speed the birds met, m/s (branch react15; binaries before it write 0: None)
+            cur["met_speed"] = float(e.get("aux") or 0) or None
         elif k == "catch":
             cur["catch"] = True
         elif k == "lock_on":
@@ -276,6 +296,7 @@ def analyse(events, metrics, n, seed, extra):
                     "path": a["path"], "path_rest": a["path_rest"], "path_birds": a["path_birds"],
                     "flash_local": None if a["path_birds"] is None else (a["path"] or 0.0) >= FLASH_JUMP,
                     "flights": a["flights"],
+                    "met_speed": a["met_speed"], "met_class": met_class(a["met_speed"]),
                     "part_birds": part[0][3] if part else None, "part_polarisation_before": ppol0,
                     "part_recovery_s": prec, "part_recovery_rel_s": prec_rel,
                     "part_polarisation_after": statistics.mean(plate) if plate else None,
@@ -439,7 +460,7 @@ def main():
                     help="ticks with the falcon (default 1900 = 38 s: one attack and 30 s after it)")
     ap.add_argument("--tuning", action="store_true", help="the reporting run's cases on the tuning seeds (%s)" % TUNING_SEEDS)
     ap.add_argument("--cases", choices=["all", "sizes", "strategies"], default="all",
-                    help="with --tuning: the sizes, the strategies at N = 2000, or all (with the control)")
+                    help="with --tuning or on the reporting seeds: the sizes, the strategies at N = 2000, or all (with the control)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="parameters for every run (with --tuning: a trial; on the reporting seeds: the model before a change)")
     ap.add_argument("--tag", default="", help="results_KIND_TAG.*")
@@ -460,6 +481,8 @@ def main():
         if a.mix:
             seeds = [s for s in MIX_SEEDS if not a.mix_seeds or s in a.mix_seeds]
         cases = a.cases if a.tuning else ("sizes" if a.supplement else ("strategies" if a.mix else "all"))
+        if not a.tuning and not a.supplement and not a.mix and a.cases != "all":
+            cases = a.cases  # one part of the reporting run again (branch react15: the strategies, to class by met speed)
         # --set on the reporting seeds: only to replay the model before a round's change (branch wave8: main's
         # rule, escape_alarm_speed=0, on the same flocks), never to choose a value
         trial = list(a.set)

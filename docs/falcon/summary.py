@@ -2,20 +2,43 @@
 """The reporting run's totals over its attacks (each run once, the control apart), from a
 results_*.json that docs/falcon/run.py wrote:
 
-    /usr/bin/python3 docs/falcon/summary.py [docs/falcon/results_reporting.json]
+    /usr/bin/python3 docs/falcon/summary.py [docs/falcon/results_reporting.json] [--met-from OTHER.json]
+
+--met-from takes each attack's speed the birds met (and its class) from another run of the same flocks and
+attacks (a results file from before branch react15 has none; the speed met is the same under main's rule and
+escape_wave_hops, the birds acting alike until the falcon is in sight).
 """
 import json
+import math
 import os
 import statistics
 import sys
 
 FIELD = (3.7, 25.0)
+# run.py's MET_SLOW and MET_FAST (the classes by the speed the birds met)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import MET_FAST, MET_SLOW  # noqa: E402
+
+MET = (MET_SLOW, MET_FAST)
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results_reporting.json")
+    args = sys.argv[1:]
+    met_from = None
+    if "--met-from" in args:  # the speed the birds met from another run of the same flocks and attacks (branch react15)
+        k = args.index("--met-from")
+        met_from = args[k + 1]
+        del args[k:k + 2]
+    path = args[0] if args else os.path.join(os.path.dirname(__file__), "results_reporting.json")
     with open(path) as fp:
         rows = json.load(fp)["rows"]
+    if met_from:
+        with open(met_from) as fp:
+            other = {(r["group"], r["seed"], r["n"]): r for r in json.load(fp)["rows"]}
+        for r in rows:
+            o = other.get((r["group"], r["seed"], r["n"]))
+            if o is not None and "met_class" in o:
+                r["met_speed"], r["met_class"] = o["met_speed"], o["met_class"]
     seen, att = set(), []
     for r in rows:
         key = (r["n"], r["seed"], tuple(r["extra"]))
@@ -80,6 +103,29 @@ def main():
         print("%-14s %d attacks: flash %d (over the window before %d), wave %d, split %d%s" % (
             key, k, fl, fs, wv, sp, ", birds alarmed by the falcon itself: median %d (%s)" % (
                 statistics.median(di), " ".join(str(x) for x in di)) if di else ""))
+    # the pattern mix by the speed the birds met (branch react15: the attack_end event's aux, classed by run.py's
+    # MET_SLOW and MET_FAST), beside the settings' above; with each class, the settings its attacks had
+    met = [r for r in rows if "m/s" in r["group"] and "met_class" in r]
+    if met:
+        print("by the speed the birds met (slow < %g, medium < %g, fast; m/s):" % (MET[0], MET[1]))
+        for c in ("slow", "medium", "fast", None):
+            rs = [r for r in met if r["met_class"] == c]
+            if not rs:
+                continue
+            print("%-14s %d attacks: flash %d (over the window before %d), wave %d, split %d; settings, seed, met at m/s: %s" % (
+                c or "not met", len(rs), sum(bool(r["flash"]) for r in rs), sum(bool(r.get("flash_strict")) for r in rs),
+                sum(bool(r["wave"]) for r in rs), sum(bool(r["split"]) for r in rs),
+                ", ".join("%s %s %s%s" % (r["group"], r["seed"], "%.1f" % r["met_speed"] if r["met_speed"] else "-",
+                                          " (wave)" if r["wave"] else "") for r in rs)))
+        # how often a class as large as the medium one, drawn at random from these attacks, holds at least as many
+        # of the waves (hypergeometric): whether the medium class's waves stand out from chance
+        med_rs = [r for r in met if r["met_class"] == "medium"]
+        n_all, w_all, n_med = len(met), sum(bool(r["wave"]) for r in met), len(med_rs)
+        w_med = sum(bool(r["wave"]) for r in med_rs)
+        if n_med and w_all:
+            p = sum(math.comb(w_all, k) * math.comb(n_all - w_all, n_med - k) for k in range(w_med, min(w_all, n_med) + 1))
+            print("medium: %d of the %d waves in %d of %d attacks; a random class of %d holds %d or more with probability %.2g"
+                  % (w_med, w_all, n_med, n_all, n_med, w_med, p / math.comb(n_all, n_med)))
     # the burst read locally (branch wave7: the path and burst events), by attack type and for the control
     loc = {}
     for r in rows:

@@ -423,7 +423,9 @@ typedef enum mur_event_kind {
     MUR_EVENT_ATTACK_START = 0, ///< the falcon is at its set-up point (pos), attack number count
     MUR_EVENT_LOCK_ON = 1,      ///< locked on to bird (-1: the centroid) at distance value, m
     MUR_EVENT_CATCH = 2,        ///< bird caught at pos; count: catches so far
-    MUR_EVENT_ATTACK_END = 3,   ///< the falcon retreats; count: birds alarmed in the attack
+    MUR_EVENT_ATTACK_END = 3,   ///< the falcon retreats; count: birds alarmed in the attack; aux = the speed the birds
+                                ///< met, m/s: the falcon's own speed on the attack's first tick with a flying bird
+                                ///< within escape_radius (0: none came that near)
     MUR_EVENT_WAVE = 4,         ///< the attack's alarm wave: value = speed of the front, m/s (0: no fit),
                                 ///< aux = the birds' mean speed, m/s; count: birds alarmed; bird: the first
     MUR_EVENT_COPIED = 5,       ///< with the wave: count = the birds whose first alarm in the attack was copied

@@ -115,6 +115,7 @@ static void set_up(mur_flock *f, const mur_flock_def *d)
     F->phase_tick = f->tick;
     F->attacks++;
     F->wave_first = -1;
+    F->meet_speed = 0.0f;
     for (int32_t i = 0; i < f->n; i++) {
         f->alarm_tick[i] = -1;
         f->alarm_src[i] = -1;
@@ -254,6 +255,10 @@ static void plan(mur_flock *f, const mur_step *s)
         }
     if (attacking)
         F->nearest = near_i >= 0 ? sqrtf(near_d2) : INFINITY;
+    /* the speed the birds met (a reading, no state bit): the falcon's own speed on the attack's first tick
+     * with a flying bird within escape_radius (the prey's sight) */
+    if (attacking && F->meet_speed == 0.0f && near_i >= 0 && near_d2 < d->escape_radius * d->escape_radius)
+        F->meet_speed = sp;
     F->fov_cos = (float)cos((double)d->escape_fov * 0.5 * (MUR_TWO_PI / 360.0));
     const float amax = d->falcon_force / d->falcon_mass;
     const float dt = d->dt;
@@ -284,7 +289,7 @@ static void plan(mur_flock *f, const mur_step *s)
         int32_t alarmed = 0;
         for (int32_t i = 0; i < f->n; i++)
             alarmed += f->alarm_tick[i] >= 0;
-        event(f, MUR_EVENT_ATTACK_END, -1, F->pos, t_attack, 0.0, alarmed);
+        event(f, MUR_EVENT_ATTACK_END, -1, F->pos, t_attack, F->meet_speed, alarmed);
         F->end_tick = f->tick;
         F->part_on = true;
     }

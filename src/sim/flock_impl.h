@@ -66,6 +66,8 @@ typedef struct mur_falcon {
     float pos_next[3], vel_next[3];
     int32_t target_next;
     uint64_t end_tick;         ///< tick the last attack ended (the falcon leaving)
+    float meet_speed;          ///< the falcon's speed, m/s, on the first tick of the attack it was within
+                               ///< escape_radius of a flying bird (0: not yet); the attack_end event's aux
     bool part_on;              ///< the attacked part's polarisation is sampled (30 s after the attack's end)
     int nevents;               ///< events of the last step
     mur_event events[MUR_MAX_EVENTS];
