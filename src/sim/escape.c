@@ -255,6 +255,13 @@ static uint32_t part_side(const mur_falcon *F, const float *r, float r2, const f
 
 #include "escape_quick.h"
 
+/* A per-bird hop count (eflash, ewave): 0 when the escape is not of that kind, else 1 + the copies from its front's
+ * first bird (1 for that bird itself, from < 0; one more than the neighbour copied, at most 255). */
+static inline uint8_t hops_from_first(bool on, int32_t from, const uint8_t *row)
+{
+    return (uint8_t)(!on ? 0 : from < 0 ? 1 : row[from] < 255 ? row[from] + 1 : 255);
+}
+
 static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const boid_in *b, const int32_t *slot,
                                int stride, int n)
 {
@@ -480,9 +487,9 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             age = 0;
             f->estr[i] = (uint8_t)strength;
             /* eflash: 0 no flash, else 1 + the copies from the bird that saw the falcon (at most 255) */
-            f->eflash[i] = (uint8_t)(!fl ? 0 : from < 0 ? 1 : f->eflash[from] < 255 ? f->eflash[from] + 1 : 255);
+            f->eflash[i] = hops_from_first(fl, from, f->eflash);
             /* ewave: 0 not a medium front, else 1 + the copies from its first bird (at most 255) */
-            f->ewave[i] = (uint8_t)(!mid ? 0 : from < 0 ? 1 : f->ewave[from] < 255 ? f->ewave[from] + 1 : 255);
+            f->ewave[i] = hops_from_first(mid, from, f->ewave);
             flash = fl ? FLASH : 0u;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);

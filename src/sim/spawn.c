@@ -43,19 +43,9 @@ static void spawn_compact(mur_flock *f, const mur_flock_def *d, int32_t i, uint6
     f->vel[3 * i + 2] = s * (ct * fz + cx * fx);
 }
 
-/* Seeded random boid i (stream 1): uniform in the world box, random direction, speed in [min, max]; or the
- * compact start's (spawn_spacing > 0). */
-static void spawn_boid(mur_flock *f, const mur_flock_def *d, int32_t i, uint64_t salt)
+/* Seeded random boid i in the world box (stream 1): uniform, random direction, speed in [min, max]. */
+static void spawn_box(mur_flock *f, const mur_flock_def *d, int32_t i, uint64_t key)
 {
-    uint64_t key = ((uint64_t)i << 4) ^ (salt << 36);
-    if (d->spawn_spacing > 0.0f) {
-        spawn_compact(f, d, i, key, salt);
-        f->perch[i] = 0;
-        f->roll[i] = 0.0f;
-        if (i < f->esc_cap)
-            mur_escape_clear(f, i);
-        return;
-    }
     for (int a = 0; a < 3; a++) {
         float u = mur_hash_unit(d->seed, 1, key + (uint64_t)a);
         f->pos[3 * i + a] = d->world_min[a] + u * (d->world_max[a] - d->world_min[a]);
@@ -69,6 +59,17 @@ static void spawn_boid(mur_flock *f, const mur_flock_def *d, int32_t i, uint64_t
     f->vel[3 * i] = s * r * cosf(phi);
     f->vel[3 * i + 1] = s * z;
     f->vel[3 * i + 2] = s * r * sinf(phi);
+}
+
+/* Seeded boid i: its place and velocity in the world box, or the compact start's (spawn_spacing > 0); not
+ * perched, level, calm. */
+static void spawn_boid(mur_flock *f, const mur_flock_def *d, int32_t i, uint64_t salt)
+{
+    const uint64_t key = ((uint64_t)i << 4) ^ (salt << 36);
+    if (d->spawn_spacing > 0.0f)
+        spawn_compact(f, d, i, key, salt);
+    else
+        spawn_box(f, d, i, key);
     f->perch[i] = 0;
     f->roll[i] = 0.0f;
     if (i < f->esc_cap)
