@@ -1,7 +1,7 @@
 /* The vacuole (escape_vacuole, src/sim/escape.c, docs/falcon.md): a bird near the attacking falcon flees
  * away from its path whatever the falcon's speed, and the metrics' birds near the falcon
  * (falcon_near, falcon_nn: src/sim/falcon_near.c) on a constructed state; the speed the birds met (the
- * attack_end event's aux). Constructed cases on the
+ * attack_end event's aux) and the closest approach (the closest event). Constructed cases on the
  * neutral rules (only the escape moves the birds); bad values are refused. */
 #include "util.h"
 
@@ -146,6 +146,68 @@ static void falcon_met_speed(void **st)
     assert_near(a0, 0.0, 0.0);
 }
 
+/* The closest approach (the closest event, with attack_end): the same falcon at the two birds 6 m apart,
+ * aiming at their centroid, passes down between them, so its least distance to a bird is about 3 m (their
+ * half spacing), reached later than the birds first see it and so at a higher speed than the speed they met.
+ * Read here tick by tick from the state at the start of each attacking step: the first tick with the least
+ * distance, the bird, the falcon's speed and position then; the event must give them exactly. */
+static void falcon_closest_approach(void **st)
+{
+    (void)st;
+    mur_flock_def d = vac_def(0.0f);
+    d.falcon_attack_speed = 20.0f;
+    d.falcon_attack = 3.0f;
+    mur_flock *f = make(&d);
+    put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+    put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+    float best = INFINITY, speed = 0.0f, at[3] = {0, 0, 0};
+    int32_t bird = -1;
+    uint64_t tick = 0, start = 0;
+    bool ended = false, got = false;
+    mur_event close = {0}, end = {0};
+    for (int t = 0; t < 400 && !ended; t++) {
+        const mur_falcon *F = &f->falcon;
+        const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
+        for (int i = 0; attacking && i < 2; i++) {
+            const float r[3] = {f->pos[3 * i] - F->pos[0], f->pos[3 * i + 1] - F->pos[1], f->pos[3 * i + 2] - F->pos[2]};
+            if (dot3(r, r) < best) {
+                best = dot3(r, r);
+                speed = len3(F->vel);
+                bird = i;
+                tick = f->tick;
+                memcpy(at, F->pos, sizeof at);
+            }
+        }
+        mur_flock_step(f);
+        mur_event ev[MUR_MAX_EVENTS];
+        const int k = mur_flock_events(f, ev, MUR_MAX_EVENTS);
+        for (int e = 0; e < k; e++) {
+            if (ev[e].kind == MUR_EVENT_ATTACK_START)
+                start = ev[e].tick;
+            if (ev[e].kind == MUR_EVENT_ATTACK_END) {
+                end = ev[e];
+                ended = true;
+            }
+            if (ev[e].kind == MUR_EVENT_CLOSEST) {
+                close = ev[e];
+                got = true;
+            }
+        }
+    }
+    mur_flock_destroy(f);
+    assert_true(ended && got);
+    assert_int_equal(close.tick, end.tick); /* written with attack_end */
+    assert_string_equal(mur_event_name(MUR_EVENT_CLOSEST), "closest");
+    assert_true(sqrtf(best) > 2.5f && sqrtf(best) < 3.5f); /* by hand: about the birds' half spacing */
+    assert_near(close.value, sqrt((double)best), 1e-9);
+    assert_near(close.aux, speed, 1e-9);
+    assert_int_equal(close.bird, bird);
+    assert_int_equal(close.count, (int64_t)(tick - start));
+    for (int c = 0; c < 3; c++)
+        assert_near(close.pos[c], at[c], 0.0);
+    assert_true(close.aux > end.aux + 2.0 && close.aux <= 20.0); /* later than met (about 8 m/s), faster */
+}
+
 /* Bad values: one line naming the value and the range. */
 static void falcon_vacuole_bad_values(void **st)
 {
@@ -164,6 +226,7 @@ int main(void)
         cmocka_unit_test(falcon_vacuole_opens),
         cmocka_unit_test(falcon_near_measured),
         cmocka_unit_test(falcon_met_speed),
+        cmocka_unit_test(falcon_closest_approach),
         cmocka_unit_test(falcon_vacuole_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
