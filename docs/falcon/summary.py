@@ -48,6 +48,14 @@ def by_class(rows, key, what):
         p = sum(math.comb(w_all, k) * math.comb(n_all - w_all, n_med - k) for k in range(w_med, min(w_all, n_med) + 1))
         print("medium: %d of the %d waves in %d of %d attacks; a random class of %d holds %d or more with probability %.2g"
               % (w_med, w_all, n_med, n_all, n_med, w_med, p / math.comb(n_all, n_med)))
+    # attacks within 0.01 m/s of a bound (a level attack at its top speed falcon_attack_speed = MET_FAST reads 30 m/s to
+    # within float rounding, which then decides its class): named, and the medium waves with them in the class above
+    edge = [r for r in met if r[spd] and any(abs(r[spd] - b) < 0.01 for b in MET)]
+    if edge:
+        up = [r for r in met if r[spd] and MET[0] <= r[spd] + 0.01 < MET[1]]
+        print("within 0.01 m/s of a bound: %s; with them in the class above, medium attacks that waved: %d of %d" % (
+            ", ".join("%s %s %.6f%s" % (r["group"], r["seed"], r[spd], " (wave)" if r["wave"] else "") for r in edge),
+            sum(bool(r["wave"]) for r in up), len(up)))
     if key == "close":
         moved = [r for r in met if r.get("met_class") != r[cls]]
         print("classed otherwise than by the speed met: %d of %d (%s); closest approach median %.1f m" % (
