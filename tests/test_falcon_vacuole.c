@@ -1,7 +1,8 @@
 /* The vacuole (escape_vacuole, src/sim/escape.c, docs/falcon.md): a bird near the attacking falcon flees
  * away from its path whatever the falcon's speed, and the metrics' birds near the falcon
  * (falcon_near, falcon_nn: src/sim/falcon_near.c) on a constructed state; the speed the birds met (the
- * attack_end event's aux) and the closest approach (the closest event). Constructed cases on the
+ * attack_end event's aux), the closest approach (the closest event) and the falcon pressing home
+ * (falcon_press). Constructed cases on the
  * neutral rules (only the escape moves the birds); bad values are refused. */
 #include "util.h"
 
@@ -208,6 +209,46 @@ static void falcon_closest_approach(void **st)
     assert_true(close.aux > end.aux + 2.0 && close.aux <= 20.0); /* later than met (about 8 m/s), faster */
 }
 
+/* The falcon presses home (falcon_press): the same pass between two birds 6 m apart, its closest approach about
+ * 3 m. The attack's length (the attack_end event's value) and the flock's state hash 6 s on: with 0 (off) the
+ * falcon gives up falcon_dogfight (1 s) after lock-on; with 2 m it never comes that near and goes on to
+ * falcon_attack (4 s); with 5 m it came that near before the dogfight ended: as with 0, bit for bit. */
+static double pressed_attack(float press, uint64_t *hash)
+{
+    mur_flock_def d = vac_def(0.0f);
+    d.falcon_attack_speed = 20.0f;
+    d.falcon_attack = 4.0f;
+    d.falcon_dogfight = 1.0f;
+    d.falcon_press = press;
+    mur_flock *f = make(&d);
+    put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+    put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+    double len = -1.0;
+    for (int t = 0; t < 300; t++) {
+        mur_flock_step(f);
+        mur_event ev[MUR_MAX_EVENTS];
+        const int k = mur_flock_events(f, ev, MUR_MAX_EVENTS);
+        for (int e = 0; e < k; e++)
+            if (ev[e].kind == MUR_EVENT_ATTACK_END && len < 0.0)
+                len = ev[e].value;
+    }
+    *hash = mur_flock_hash(f);
+    mur_flock_destroy(f);
+    return len;
+}
+
+static void falcon_presses_home(void **st)
+{
+    (void)st;
+    uint64_t h0, h2, h5;
+    const double l0 = pressed_attack(0.0f, &h0), l2 = pressed_attack(2.0f, &h2), l5 = pressed_attack(5.0f, &h5);
+    assert_true(l0 > 1.0 && l0 < 3.0); /* lock-on, then 1 s */
+    assert_true(l2 >= 4.0 - 1e-6 && l2 < 4.1); /* to falcon_attack */
+    assert_near(l5, l0, 0.0);
+    assert_true(h5 == h0);
+    assert_true(h2 != h0);
+}
+
 /* Bad values: one line naming the value and the range. */
 static void falcon_vacuole_bad_values(void **st)
 {
@@ -215,9 +256,14 @@ static void falcon_vacuole_bad_values(void **st)
     static const char *const bad[] = {"escape_vacuole=-1", "escape_vacuole=101", "escape_vacuole=nan",
                                       "escape_vacuole=inf"};
     assert_refused(bad, sizeof bad / sizeof bad[0], "escape_vacuole");
+    static const char *const bad_press[] = {"falcon_press=-1", "falcon_press=101", "falcon_press=nan",
+                                            "falcon_press=inf"};
+    assert_refused(bad_press, sizeof bad_press / sizeof bad_press[0], "falcon_press");
     mur_flock_def d = mur_flock_default_def();
     assert_true(mur_def_set_pair(&d, "escape_vacuole=0", NULL));
     assert_true(mur_def_set_pair(&d, "escape_vacuole=100", NULL));
+    assert_true(mur_def_set_pair(&d, "falcon_press=0", NULL));
+    assert_true(mur_def_set_pair(&d, "falcon_press=100", NULL));
 }
 
 int main(void)
@@ -227,6 +273,7 @@ int main(void)
         cmocka_unit_test(falcon_near_measured),
         cmocka_unit_test(falcon_met_speed),
         cmocka_unit_test(falcon_closest_approach),
+        cmocka_unit_test(falcon_presses_home),
         cmocka_unit_test(falcon_vacuole_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -250,6 +250,7 @@ typedef struct mur_flock_def {
     float falcon_lock_angle;    ///< ... and within this angle of the heading, deg (half angle)
     float falcon_catch;         ///< a bird closer than this to the falcon in an attack is caught, m
     float falcon_dogfight;      ///< pursuit time after lock-on, s
+    float falcon_press;         ///< the pursuit goes on past falcon_dogfight until the falcon came this near a bird, m (0: off)
     float falcon_attack;        ///< longest attack (set-up to retreat), s
     float falcon_retreat;       ///< time flying away from the flock after an attack, s
     float falcon_wait;          ///< time before the next attack after the retreat, s

@@ -289,13 +289,16 @@ static void plan(mur_flock *f, const mur_step *s)
     float a[3] = {0, 0, 0};
     float top = d->falcon_speed;
     int next = F->phase;
+    /* the falcon presses the attack home (falcon_press): it does not give up after the dogfight before it has come
+     * that near a flying bird in the attack (the closest approach above, now state) */
+    const bool pressed = d->falcon_press <= 0.0f || F->close_d2 < d->falcon_press * d->falcon_press;
     if (attacking && near_i >= 0 && F->nearest < d->falcon_catch) {
         F->caught = near_i;
         F->catches++;
         event(f, MUR_EVENT_CATCH, near_i, f->pos + 3 * (size_t)near_i, F->nearest, 0.0, F->catches);
         next = MUR_FALCON_RETREAT;
     } else if (attacking && (t_attack >= d->falcon_attack ||
-                             (F->phase == MUR_FALCON_PURSUIT && t_phase >= d->falcon_dogfight) || flying == 0 ||
+                             (F->phase == MUR_FALCON_PURSUIT && t_phase >= d->falcon_dogfight && pressed) || flying == 0 ||
                              (F->target >= 0 && (F->target >= f->n || f->perch[F->target] > 0)))) {
         next = MUR_FALCON_RETREAT;
     }
