@@ -98,6 +98,32 @@ static void falcon_near_measured(void **st)
     mur_flock_destroy(f);
 }
 
+/* The two birds of the falcon's pass (flying +z at 1 m/s, x = -3 and +3 m) under a falcon like vac_def's, sped up
+ * to 20 m/s, for the readings below. */
+static mur_flock *pass_flock(mur_flock_def d, float attack)
+{
+    d.falcon_attack_speed = 20.0f;
+    d.falcon_attack = attack;
+    mur_flock *f = make(&d);
+    put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+    put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+    return f;
+}
+
+/* One step; the step's events of kind a and b into *ea and *eb (each left as it was when there is none). */
+static void step_events(mur_flock *f, int a, mur_event *ea, int b, mur_event *eb)
+{
+    mur_flock_step(f);
+    mur_event ev[MUR_MAX_EVENTS];
+    const int k = mur_flock_events(f, ev, MUR_MAX_EVENTS);
+    for (int e = 0; e < k; e++) {
+        if (ev[e].kind == a && ea)
+            *ea = ev[e];
+        if (ev[e].kind == b && eb)
+            *eb = ev[e];
+    }
+}
+
 /* The speed the birds met (the attack_end event's aux): the falcon sets up 20 m above the two birds at 8 m/s
  * and speeds up towards 20 m/s as it comes down. Read here tick by tick from the state at the start of each
  * step: its speed on the first attacking tick with a bird nearer than escape_radius. With escape_radius 20 m
@@ -105,15 +131,11 @@ static void falcon_near_measured(void **st)
 static double met_speed(float radius, double *expected)
 {
     mur_flock_def d = vac_def(0.0f);
-    d.falcon_attack_speed = 20.0f;
-    d.falcon_attack = 3.0f;
     d.escape_radius = radius;
-    mur_flock *f = make(&d);
-    put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
-    put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
-    double aux = -1.0;
+    mur_flock *f = pass_flock(d, 3.0f);
+    mur_event end = {.kind = -1};
     *expected = 0.0;
-    for (int t = 0; t < 400 && aux < 0.0; t++) {
+    for (int t = 0; t < 400 && end.kind < 0; t++) {
         const mur_falcon *F = &f->falcon;
         const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
         float near2 = INFINITY;
@@ -123,15 +145,10 @@ static double met_speed(float radius, double *expected)
         }
         if (attacking && *expected == 0.0 && near2 < radius * radius)
             *expected = len3(F->vel);
-        mur_flock_step(f);
-        mur_event ev[MUR_MAX_EVENTS];
-        const int k = mur_flock_events(f, ev, MUR_MAX_EVENTS);
-        for (int e = 0; e < k; e++)
-            if (ev[e].kind == MUR_EVENT_ATTACK_END)
-                aux = ev[e].aux;
+        step_events(f, MUR_EVENT_ATTACK_END, &end, -1, NULL);
     }
     mur_flock_destroy(f);
-    return aux;
+    return end.kind < 0 ? -1.0 : end.aux;
 }
 
 static void falcon_met_speed(void **st)
@@ -155,18 +172,12 @@ static void falcon_met_speed(void **st)
 static void falcon_closest_approach(void **st)
 {
     (void)st;
-    mur_flock_def d = vac_def(0.0f);
-    d.falcon_attack_speed = 20.0f;
-    d.falcon_attack = 3.0f;
-    mur_flock *f = make(&d);
-    put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
-    put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+    mur_flock *f = pass_flock(vac_def(0.0f), 3.0f);
     float best = INFINITY, speed = 0.0f, at[3] = {0, 0, 0};
     int32_t bird = -1;
-    uint64_t tick = 0, start = 0;
-    bool ended = false, got = false;
-    mur_event close = {0}, end = {0};
-    for (int t = 0; t < 400 && !ended; t++) {
+    uint64_t tick = 0;
+    mur_event start = {.kind = -1}, close = {.kind = -1}, end = {.kind = -1};
+    for (int t = 0; t < 400 && end.kind < 0; t++) {
         const mur_falcon *F = &f->falcon;
         const bool attacking = F->phase == MUR_FALCON_APPROACH || F->phase == MUR_FALCON_PURSUIT;
         for (int i = 0; attacking && i < 2; i++) {
@@ -179,31 +190,20 @@ static void falcon_closest_approach(void **st)
                 memcpy(at, F->pos, sizeof at);
             }
         }
-        mur_flock_step(f);
-        mur_event ev[MUR_MAX_EVENTS];
-        const int k = mur_flock_events(f, ev, MUR_MAX_EVENTS);
-        for (int e = 0; e < k; e++) {
-            if (ev[e].kind == MUR_EVENT_ATTACK_START)
-                start = ev[e].tick;
-            if (ev[e].kind == MUR_EVENT_ATTACK_END) {
-                end = ev[e];
-                ended = true;
-            }
-            if (ev[e].kind == MUR_EVENT_CLOSEST) {
-                close = ev[e];
-                got = true;
-            }
-        }
+        if (start.kind < 0)
+            step_events(f, MUR_EVENT_ATTACK_START, &start, -1, NULL);
+        else
+            step_events(f, MUR_EVENT_ATTACK_END, &end, MUR_EVENT_CLOSEST, &close);
     }
     mur_flock_destroy(f);
-    assert_true(ended && got);
+    assert_true(start.kind >= 0 && end.kind >= 0 && close.kind >= 0);
     assert_int_equal(close.tick, end.tick); /* written with attack_end */
     assert_string_equal(mur_event_name(MUR_EVENT_CLOSEST), "closest");
     assert_true(sqrtf(best) > 2.5f && sqrtf(best) < 3.5f); /* by hand: about the birds' half spacing */
     assert_near(close.value, sqrt((double)best), 1e-9);
     assert_near(close.aux, speed, 1e-9);
     assert_int_equal(close.bird, bird);
-    assert_int_equal(close.count, (int64_t)(tick - start));
+    assert_int_equal(close.count, (int64_t)(tick - start.tick));
     for (int c = 0; c < 3; c++)
         assert_near(close.pos[c], at[c], 0.0);
     assert_true(close.aux > end.aux + 2.0 && close.aux <= 20.0); /* later than met (about 8 m/s), faster */
@@ -216,25 +216,18 @@ static void falcon_closest_approach(void **st)
 static double pressed_attack(float press, uint64_t *hash)
 {
     mur_flock_def d = vac_def(0.0f);
-    d.falcon_attack_speed = 20.0f;
-    d.falcon_attack = 4.0f;
     d.falcon_dogfight = 1.0f;
     d.falcon_press = press;
-    mur_flock *f = make(&d);
-    put(f, 0, -3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
-    put(f, 1, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
-    double len = -1.0;
+    mur_flock *f = pass_flock(d, 4.0f);
+    mur_event end = {.kind = -1};
     for (int t = 0; t < 300; t++) {
-        mur_flock_step(f);
-        mur_event ev[MUR_MAX_EVENTS];
-        const int k = mur_flock_events(f, ev, MUR_MAX_EVENTS);
-        for (int e = 0; e < k; e++)
-            if (ev[e].kind == MUR_EVENT_ATTACK_END && len < 0.0)
-                len = ev[e].value;
+        mur_event e = {.kind = -1};
+        step_events(f, MUR_EVENT_ATTACK_END, &e, -1, NULL);
+        end = end.kind < 0 ? e : end;
     }
     *hash = mur_flock_hash(f);
     mur_flock_destroy(f);
-    return len;
+    return end.kind < 0 ? -1.0 : end.value;
 }
 
 static void falcon_presses_home(void **st)
