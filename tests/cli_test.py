@@ -107,7 +107,7 @@ class Batch(TempCase):
         self.assertEqual(falcon[0][2], "attack_start")
         self.assertEqual(int(falcon[0][0]), 50)
         self.assertIn("attack_end", kinds)
-        self.assertTrue(set(kinds) <= {"attack_start", "lock_on", "catch", "attack_end", "wave", "copied", "hop", "part", "burst", "path", "split", "merge"})
+        self.assertTrue(set(kinds) <= {"attack_start", "lock_on", "catch", "attack_end", "wave", "copied", "hop", "part", "burst", "path", "closest", "split", "merge"})
         head, rows = read_csv(self.p("m.csv"))
         self.assertTrue(head.endswith(",falcon_distance,alarmed,falcon_state,falcon_near,falcon_nn"))
         state, alarmed = head.split(",").index("falcon_state"), head.split(",").index("alarmed")

@@ -59,6 +59,24 @@ class Patterns(unittest.TestCase):
             self.assertEqual(r["met_class"], want, aux)
             self.assertEqual(r["met_speed"], float(aux) or None)
 
+    def test_class_by_the_closest_approach(self):
+        # the closest event (branch react16): the falcon's speed at its closest approach (aux) and the distance
+        # (value), classed with the same bounds as the speed met; count -1 (no bird flew): no reading; absent
+        # (binaries before it): no reading either, and the speed met's class stays
+        for aux, want in (("21.9", "slow"), ("22", "medium"), ("30", "fast")):
+            ev = events(500, 400)
+            ev[2]["aux"] = "20"
+            ev.insert(3, {"tick": str(END), "event": "closest", "count": "40", "value": "2.5", "aux": aux})
+            r = self.one(ev, metrics())
+            self.assertEqual((r["close_class"], r["close_speed"], r["close_m"]), (want, float(aux), 2.5))
+            self.assertEqual(r["met_class"], "slow")
+        ev = events(500, 400)
+        ev.insert(3, {"tick": str(END), "event": "closest", "count": "-1", "value": "0", "aux": "0"})
+        r = self.one(ev, metrics())
+        self.assertEqual((r["close_class"], r["close_speed"], r["close_m"]), (None, None, None))
+        r = self.one(events(500, 400), metrics())
+        self.assertEqual((r["close_class"], r["close_speed"]), (None, None))
+
     def test_flash_from_the_nn_jump(self):
         r = self.one(events(500, 400), metrics(nn_at={START + 10: 1.3}))
         self.assertAlmostEqual(r["nn_jump"], 1.3)

@@ -118,6 +118,9 @@ WAVE_SHARE = 0.2
 # within escape_radius (the attack_end event's aux; 0 or absent: none came that near, no class). Each attack is
 # classed by it as Storms et al. 2019 class hunts by the falcon's measured speed (their classes' bounds were not
 # checked against the paper): slow under MET_SLOW, medium from MET_SLOW to under MET_FAST, fast from MET_FAST.
+# The same bounds class the attacks a second time by the falcon's speed at its closest approach to a bird (the
+# closest event, branch react16; declared in round 15's brief before it was measured): nearer the birds than the
+# first sight, after the falcon has sped up in its stoop.
 # Declared at 02:33 UTC on 27 November, before any re-classified result was looked at, from the model's own
 # thresholds: under escape_alarm_speed (22 m/s) a bird that sees the falcon only turns away and is not copied
 # (no wave can start); from escape_part_speed (30 m/s) a bird that sees the falcon coming straight at it parts
@@ -190,7 +193,8 @@ def analyse(events, metrics, n, seed, extra):
             cur = {"start": t, "end": None, "wave": None, "flock_speed": None, "wave_birds": 0, "copied": None, "direct": None,
                    "hop_m": None, "hop_s": None, "hop_k": None, "part": [], "catch": False, "lock_on": False,
                    "burst": None, "burst_copied": None, "burst_birds": None, "flights": None,
-                   "path": None, "path_rest": None, "path_birds": None, "met_speed": None}
+                   "path": None, "path_rest": None, "path_birds": None, "met_speed": None,
+                   "close_m": None, "close_speed": None}
             attacks.append(cur)
         elif cur is None:
             continue
@@ -198,6 +202,11 @@ def analyse(events, metrics, n, seed, extra):
             cur["end"] = t
             # the speed the birds met, m/s (branch react15; binaries before it write 0: None)
             cur["met_speed"] = float(e.get("aux") or 0) or None
+        elif k == "closest":
+            # the closest approach (branch react16): the falcon's speed on the attack's first tick with its least
+            # distance to a flying bird (aux), and that distance (value); count -1: no bird flew
+            if int(e["count"]) >= 0:
+                cur["close_m"], cur["close_speed"] = float(e["value"]), float(e["aux"])
         elif k == "catch":
             cur["catch"] = True
         elif k == "lock_on":
@@ -297,6 +306,8 @@ def analyse(events, metrics, n, seed, extra):
                     "flash_local": None if a["path_birds"] is None else (a["path"] or 0.0) >= FLASH_JUMP,
                     "flights": a["flights"],
                     "met_speed": a["met_speed"], "met_class": met_class(a["met_speed"]),
+                    # the second reading (branch react16): the speed at the closest approach, the same bounds
+                    "close_m": a["close_m"], "close_speed": a["close_speed"], "close_class": met_class(a["close_speed"]),
                     "part_birds": part[0][3] if part else None, "part_polarisation_before": ppol0,
                     "part_recovery_s": prec, "part_recovery_rel_s": prec_rel,
                     "part_polarisation_after": statistics.mean(plate) if plate else None,

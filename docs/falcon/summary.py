@@ -22,6 +22,49 @@ from run import MET_FAST, MET_SLOW  # noqa: E402
 MET = (MET_SLOW, MET_FAST)
 
 
+def by_class(rows, key, what):
+    cls, spd = key + "_class", key + "_speed"
+    met = [r for r in rows if "m/s" in r["group"] and cls in r]
+    if not met:
+        return
+    print("by %s (slow < %g, medium < %g, fast; m/s):" % (what, MET[0], MET[1]))
+    for c in ("slow", "medium", "fast", None):
+        rs = [r for r in met if r[cls] == c]
+        if not rs:
+            continue
+        sp = [r[spd] for r in rs if r[spd]]
+        print("%-14s %d attacks%s: flash %d (over the window before %d), wave %d, split %d; settings, seed, at m/s: %s" % (
+            c or "not met", len(rs), " (%.1f-%.1f m/s)" % (min(sp), max(sp)) if sp else "",
+            sum(bool(r["flash"]) for r in rs), sum(bool(r.get("flash_strict")) for r in rs),
+            sum(bool(r["wave"]) for r in rs), sum(bool(r["split"]) for r in rs),
+            ", ".join("%s %s %s%s" % (r["group"], r["seed"], "%.1f" % r[spd] if r[spd] else "-",
+                                      " (wave)" if r["wave"] else "") for r in rs)))
+    # how often a class as large as the medium one, drawn at random from these attacks, holds at least as many
+    # of the waves (hypergeometric): whether the medium class's waves stand out from chance
+    med_rs = [r for r in met if r[cls] == "medium"]
+    n_all, w_all, n_med = len(met), sum(bool(r["wave"]) for r in met), len(med_rs)
+    w_med = sum(bool(r["wave"]) for r in med_rs)
+    if n_med and w_all:
+        p = sum(math.comb(w_all, k) * math.comb(n_all - w_all, n_med - k) for k in range(w_med, min(w_all, n_med) + 1))
+        print("medium: %d of the %d waves in %d of %d attacks; a random class of %d holds %d or more with probability %.2g"
+              % (w_med, w_all, n_med, n_all, n_med, w_med, p / math.comb(n_all, n_med)))
+    # attacks within 0.01 m/s of a bound (a level attack at its top speed falcon_attack_speed = MET_FAST reads 30 m/s to
+    # within float rounding, which then decides its class): named, and the medium waves with them in the class above
+    edge = [r for r in met if r[spd] and any(abs(r[spd] - b) < 0.01 for b in MET)]
+    if edge:
+        up = [r for r in met if r[spd] and MET[0] <= r[spd] + 0.01 < MET[1]]
+        print("within 0.01 m/s of a bound: %s; with them in the class above, medium attacks that waved: %d of %d" % (
+            ", ".join("%s %s %.6f%s" % (r["group"], r["seed"], r[spd], " (wave)" if r["wave"] else "") for r in edge),
+            sum(bool(r["wave"]) for r in up), len(up)))
+    if key == "close":
+        moved = [r for r in met if r.get("met_class") != r[cls]]
+        print("classed otherwise than by the speed met: %d of %d (%s); closest approach median %.1f m" % (
+            len(moved), len(met), ", ".join("%s %s %s->%s" % (r["group"], r["seed"], r.get("met_class"), r[cls])
+                                             for r in moved) or "none",
+            statistics.median(r["close_m"] for r in met if r.get("close_m") is not None)
+            if any(r.get("close_m") is not None for r in met) else float("nan")))
+
+
 def main():
     args = sys.argv[1:]
     met_from = None
@@ -105,27 +148,11 @@ def main():
                 statistics.median(di), " ".join(str(x) for x in di)) if di else ""))
     # the pattern mix by the speed the birds met (branch react15: the attack_end event's aux, classed by run.py's
     # MET_SLOW and MET_FAST), beside the settings' above; with each class, the settings its attacks had
-    met = [r for r in rows if "m/s" in r["group"] and "met_class" in r]
-    if met:
-        print("by the speed the birds met (slow < %g, medium < %g, fast; m/s):" % (MET[0], MET[1]))
-        for c in ("slow", "medium", "fast", None):
-            rs = [r for r in met if r["met_class"] == c]
-            if not rs:
-                continue
-            print("%-14s %d attacks: flash %d (over the window before %d), wave %d, split %d; settings, seed, met at m/s: %s" % (
-                c or "not met", len(rs), sum(bool(r["flash"]) for r in rs), sum(bool(r.get("flash_strict")) for r in rs),
-                sum(bool(r["wave"]) for r in rs), sum(bool(r["split"]) for r in rs),
-                ", ".join("%s %s %s%s" % (r["group"], r["seed"], "%.1f" % r["met_speed"] if r["met_speed"] else "-",
-                                          " (wave)" if r["wave"] else "") for r in rs)))
-        # how often a class as large as the medium one, drawn at random from these attacks, holds at least as many
-        # of the waves (hypergeometric): whether the medium class's waves stand out from chance
-        med_rs = [r for r in met if r["met_class"] == "medium"]
-        n_all, w_all, n_med = len(met), sum(bool(r["wave"]) for r in met), len(med_rs)
-        w_med = sum(bool(r["wave"]) for r in med_rs)
-        if n_med and w_all:
-            p = sum(math.comb(w_all, k) * math.comb(n_all - w_all, n_med - k) for k in range(w_med, min(w_all, n_med) + 1))
-            print("medium: %d of the %d waves in %d of %d attacks; a random class of %d holds %d or more with probability %.2g"
-                  % (w_med, w_all, n_med, n_all, n_med, w_med, p / math.comb(n_all, n_med)))
+    # the pattern mix by the speed the birds met (branch react15: the attack_end event's aux, classed by run.py's
+    # MET_SLOW and MET_FAST), beside the settings' above; with each class, the settings its attacks had; then the same
+    # by the falcon's speed at its closest approach (branch react16: the closest event), the same bounds
+    for key, what in (("met", "the speed the birds met"), ("close", "the speed at the closest approach")):
+        by_class(rows, key, what)
     # the burst read locally (branch wave7: the path and burst events), by attack type and for the control
     loc = {}
     for r in rows:

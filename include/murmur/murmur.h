@@ -250,6 +250,7 @@ typedef struct mur_flock_def {
     float falcon_lock_angle;    ///< ... and within this angle of the heading, deg (half angle)
     float falcon_catch;         ///< a bird closer than this to the falcon in an attack is caught, m
     float falcon_dogfight;      ///< pursuit time after lock-on, s
+    float falcon_press;         ///< the pursuit goes on past falcon_dogfight until the falcon came this near a bird, m (0: off)
     float falcon_attack;        ///< longest attack (set-up to retreat), s
     float falcon_retreat;       ///< time flying away from the flock after an attack, s
     float falcon_wait;          ///< time before the next attack after the retreat, s
@@ -444,6 +445,10 @@ typedef enum mur_event_kind {
     MUR_EVENT_PATH = 9,         ///< with the wave: the flock along the falcon's path, each bird's nearest neighbour's distance
                                 ///< 0.5 s after the attack's end over that at its start (sums over the birds): value =
                                 ///< over the birds the falcon came within 10 m of (count), aux = over the others
+    MUR_EVENT_CLOSEST = 10,     ///< with attack_end: the attack's closest approach, on the first tick with the least
+                                ///< distance from the falcon to a flying bird: bird = that bird (-1: no bird flew),
+                                ///< pos = the falcon's position, value = the distance, m, aux = the falcon's speed,
+                                ///< m/s, count = ticks from the attack's start (-1: no bird)
     MUR_EVENT_KIND_COUNT
 } mur_event_kind;
 
@@ -461,7 +466,8 @@ typedef struct mur_event {
 #define MUR_MAX_EVENTS 8
 /// The events of the last step (at most max copied to out); returns how many there were.
 MUR_API int mur_flock_events(const mur_flock *f, mur_event *out, int max);
-/// "attack_start", "lock_on", "catch", "attack_end", "wave", "copied", "hop", "part"; NULL when out of range.
+/// "attack_start", "lock_on", "catch", "attack_end", "wave", "copied", "hop", "part", "burst", "path", "closest";
+/// NULL when out of range.
 MUR_API const char *mur_event_name(int kind);
 /// The def currently in force (after setters).
 MUR_API mur_flock_def mur_flock_get_def(const mur_flock *f);

@@ -116,6 +116,11 @@ static void set_up(mur_flock *f, const mur_flock_def *d)
     F->attacks++;
     F->wave_first = -1;
     F->meet_speed = 0.0f;
+    F->close_d2 = INFINITY;
+    F->close_speed = 0.0f;
+    F->close_bird = -1;
+    F->close_tick = f->tick;
+    memset(F->close_pos, 0, sizeof F->close_pos);
     for (int32_t i = 0; i < f->n; i++) {
         f->alarm_tick[i] = -1;
         f->alarm_src[i] = -1;
@@ -259,6 +264,15 @@ static void plan(mur_flock *f, const mur_step *s)
      * with a flying bird within escape_radius (the prey's sight) */
     if (attacking && F->meet_speed == 0.0f && near_i >= 0 && near_d2 < d->escape_radius * d->escape_radius)
         F->meet_speed = sp;
+    /* the closest approach (a reading, no state bit): the first tick of the attack with the least distance
+     * to a flying bird, and the falcon's speed and position then */
+    if (attacking && near_i >= 0 && near_d2 < F->close_d2) {
+        F->close_d2 = near_d2;
+        F->close_speed = sp;
+        F->close_bird = near_i;
+        F->close_tick = f->tick;
+        memcpy(F->close_pos, F->pos, sizeof F->close_pos);
+    }
     F->fov_cos = (float)cos((double)d->escape_fov * 0.5 * (MUR_TWO_PI / 360.0));
     const float amax = d->falcon_force / d->falcon_mass;
     const float dt = d->dt;
@@ -275,13 +289,16 @@ static void plan(mur_flock *f, const mur_step *s)
     float a[3] = {0, 0, 0};
     float top = d->falcon_speed;
     int next = F->phase;
+    /* the falcon presses the attack home (falcon_press): it does not give up after the dogfight before it has come
+     * that near a flying bird in the attack (the closest approach above, now state) */
+    const bool pressed = d->falcon_press <= 0.0f || F->close_d2 < d->falcon_press * d->falcon_press;
     if (attacking && near_i >= 0 && F->nearest < d->falcon_catch) {
         F->caught = near_i;
         F->catches++;
         event(f, MUR_EVENT_CATCH, near_i, f->pos + 3 * (size_t)near_i, F->nearest, 0.0, F->catches);
         next = MUR_FALCON_RETREAT;
     } else if (attacking && (t_attack >= d->falcon_attack ||
-                             (F->phase == MUR_FALCON_PURSUIT && t_phase >= d->falcon_dogfight) || flying == 0 ||
+                             (F->phase == MUR_FALCON_PURSUIT && t_phase >= d->falcon_dogfight && pressed) || flying == 0 ||
                              (F->target >= 0 && (F->target >= f->n || f->perch[F->target] > 0)))) {
         next = MUR_FALCON_RETREAT;
     }
@@ -290,6 +307,9 @@ static void plan(mur_flock *f, const mur_step *s)
         for (int32_t i = 0; i < f->n; i++)
             alarmed += f->alarm_tick[i] >= 0;
         event(f, MUR_EVENT_ATTACK_END, -1, F->pos, t_attack, F->meet_speed, alarmed);
+        const bool closed = F->close_bird >= 0;
+        event(f, MUR_EVENT_CLOSEST, F->close_bird, F->close_pos, closed ? sqrt((double)F->close_d2) : 0.0,
+              closed ? F->close_speed : 0.0, closed ? (int64_t)(F->close_tick - F->attack_tick) : -1);
         F->end_tick = f->tick;
         F->part_on = true;
     }
@@ -643,6 +663,7 @@ int mur_flock_events(const mur_flock *f, mur_event *out, int max)
 const char *mur_event_name(int kind)
 {
     static const char *const NAMES[MUR_EVENT_KIND_COUNT] = {"attack_start", "lock_on", "catch", "attack_end",
-                                                             "wave", "copied", "hop", "part", "burst", "path"};
+                                                             "wave", "copied", "hop", "part", "burst", "path",
+                                                             "closest"};
     return kind >= 0 && kind < MUR_EVENT_KIND_COUNT ? NAMES[kind] : NULL;
 }

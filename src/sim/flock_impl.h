@@ -68,6 +68,12 @@ typedef struct mur_falcon {
     uint64_t end_tick;         ///< tick the last attack ended (the falcon leaving)
     float meet_speed;          ///< the falcon's speed, m/s, on the first tick of the attack it was within
                                ///< escape_radius of a flying bird (0: not yet); the attack_end event's aux
+    /* the closest approach of the current attack (a reading, no state bit; the closest event) */
+    float close_d2;            ///< the least squared distance to a flying bird at a tick's start (INFINITY: none yet)
+    float close_speed;         ///< the falcon's speed on that tick, m/s
+    float close_pos[3];        ///< the falcon's position then
+    int32_t close_bird;        ///< the bird, -1 none
+    uint64_t close_tick;       ///< the tick
     bool part_on;              ///< the attacked part's polarisation is sampled (30 s after the attack's end)
     int nevents;               ///< events of the last step
     mur_event events[MUR_MAX_EVENTS];

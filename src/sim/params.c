@@ -119,6 +119,7 @@ static const param_row ROWS[] = {
     {{"falcon_lock_angle", MUR_PT_FLOAT, 0, 180, false, "deg", NULL, "... and within this angle of its heading", true}, OFF(falcon_lock_angle), "22.5"},
     {{"falcon_catch", MUR_PT_FLOAT, 0, 100, false, "m", NULL, "a bird closer than this to the attacking falcon is caught (counted; removed with falcon_remove)", true}, OFF(falcon_catch), "0.2"},
     {{"falcon_dogfight", MUR_PT_FLOAT, 0, 1000, false, "s", NULL, "pursuit time after lock-on before the falcon gives up", true}, OFF(falcon_dogfight), "1"},
+    {{"falcon_press", MUR_PT_FLOAT, 0, 100, false, "m", NULL, "the falcon presses the attack home: the pursuit goes on past falcon_dogfight until the falcon has come this near a flying bird in the attack (falcon_attack still ends it; 0 = off: it gives up after falcon_dogfight)", true}, OFF(falcon_press), "0"},
     {{"falcon_attack", MUR_PT_FLOAT, 0, 10000, true, "s", NULL, "longest attack, from the set-up point to the retreat", true}, OFF(falcon_attack), "10"},
     {{"falcon_retreat", MUR_PT_FLOAT, 0, 10000, false, "s", NULL, "time the falcon flies away from the flock after an attack", true}, OFF(falcon_retreat), "3"},
     {{"falcon_wait", MUR_PT_FLOAT, 0, 10000, false, "s", NULL, "time away before the next attack", true}, OFF(falcon_wait), "10"},

@@ -227,7 +227,7 @@ const flag_spec mur_cli_flags[] = {
     {"--metrics", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH, "write metrics for ticks 0..N (also works in the viewer)",
      set_string, FIELD(metrics_path), M_ALL, false},
     {"--events", NULL, ARG_VALUE, "FILE.csv", SEC_BATCH,
-     "write the falcon's events (attack_start, lock_on, catch, attack_end with the speed the birds met as aux, wave; "
+     "write the falcon's events (attack_start, lock_on, catch, attack_end with the speed the birds met as aux, closest (the closest approach: distance, speed), wave; "
      "with --metrics also split and merge of groups): tick,time,event,bird,x,y,z,value,aux,count (docs/falcon.md)",
      set_string, FIELD(events_path), M_BATCH, false},
     {"--quiet", NULL, ARG_NONE, NULL, SEC_BATCH,
