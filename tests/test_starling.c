@@ -109,6 +109,14 @@ static void centrality(void **st)
     assert_non_null(strstr(err.msg, "centrality"));
 }
 
+/* mur_flock_create refuses d with an error naming what */
+static void assert_def_refused(mur_flock_def d, const char *what)
+{
+    mur_error err = {{0}};
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, what));
+}
+
 /* One tick of boid 0 (at the origin, velocity (0, 0, 1)) among still neighbours nb[0..n-1] with
  * topo_k = n, no blind angle and the given def changes; its new velocity must be want. */
 /* Boid 0 at the origin flying along +z at speed 1 (dt 1), its n neighbours at nb all flying (0, 0, nvz):
@@ -298,21 +306,19 @@ static void flight_model(void **st)
     d.separation_exposed = 1.0f;
     d.separation_exposed_from = 0.4f;
     one_tick(d, 3, (const float[][3]){{1, 0, 0}, {0, 0.5f, 0}, {-1.5f, 0, 0}}, (const double[3]){0.0, -0.75, 1.0});
-    /* refused with separation from more than the closest one, and with a separation cone */
+    /* refused with separation from more than the closest one, with a separation cone, and with metric
+     * neighbours */
+    mur_flock_def bad = d;
+    bad.separation_nearest = 2;
+    assert_def_refused(bad, "separation_exposed 1 needs separation_nearest=1");
+    bad = d;
+    bad.separation_view = 180.0f;
+    assert_def_refused(bad, "separation_view 180");
+    bad = d;
+    bad.neighbours = MUR_NEIGHBOURS_METRIC;
+    bad.separation_nearest = 0;
+    assert_def_refused(bad, "separation_exposed");
     mur_error err = {{0}};
-    d.separation_nearest = 2;
-    assert_null(mur_flock_create(&d, &err));
-    assert_non_null(strstr(err.msg, "separation_exposed 1 needs separation_nearest=1"));
-    d.separation_nearest = 1;
-    d.separation_view = 180.0f;
-    assert_null(mur_flock_create(&d, &err));
-    assert_non_null(strstr(err.msg, "separation_view 180"));
-    d.separation_view = 360.0f;
-    d.neighbours = MUR_NEIGHBOURS_METRIC;
-    d.separation_nearest = 0;
-    assert_null(mur_flock_create(&d, &err));
-    assert_non_null(strstr(err.msg, "separation_exposed"));
-    d.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL;
     d.separation_exposed = 0.0f;
     d.separation_edge = 2.0f;
     /* metric neighbours: the topological terms are refused */

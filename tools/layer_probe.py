@@ -36,23 +36,6 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import order_probe as op  # noqa: E402
 
 
-def forces(p, f, q):
-    """separation from the closest seen neighbour and the C^c-weighted cohesion ramp (tools/order_probe.py)."""
-    m = len(p)
-    d, idx, u, seen, w, cnt = op.seen_neighbours(p, f, q)
-    first = np.argmax(seen, axis=1)
-    d1 = d[np.arange(m), first]
-    u1 = u[np.arange(m), first]
-    mm = np.where(d1 < q["separation_radius"], 1 - d1 / q["separation_radius"], 0.0)
-    sep = q["separation"] * (-mm[:, None] * u1)
-    t = np.clip((d - q["cohesion_near"]) / (q["cohesion_far"] - q["cohesion_near"]), 0, 1)
-    r = w * t * t * (3 - 2 * t)
-    co = (r[:, :, None] * u).sum(1) / cnt[:, None]
-    cen = np.linalg.norm((w[:, :, None] * u).sum(1) / cnt[:, None], axis=1)
-    co *= (np.minimum(cen, 1.0) ** q["centrality"])[:, None] * q["cohesion"]
-    return d, cen, sep, co
-
-
 def layer_distances(p, thin, k=30):
     """nearest neighbour within 45 deg of the thin axis and within 45 deg of the plane."""
     tree = cKDTree(p)
@@ -88,7 +71,7 @@ def main():
             thin = ev[:, 0]
             rho = np.sqrt(((pc @ ev) ** 2 / np.maximum(ew, 1e-30)).sum(1))
             ext = [2 * np.sqrt(x) for x in ew]
-            d, cen, sep, co = forces(p, f, q)
+            d, cen, sep, co = op.social_vectors(p, f, q)
             nt, npl = layer_distances(p, thin)
             side = np.sign(pc @ thin)  # away from the mid-plane along the thin axis: +
             inplane = pc - np.outer(pc @ thin, thin)
