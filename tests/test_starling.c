@@ -109,6 +109,14 @@ static void centrality(void **st)
     assert_non_null(strstr(err.msg, "centrality"));
 }
 
+/* mur_flock_create refuses d with an error naming what */
+static void assert_def_refused(mur_flock_def d, const char *what)
+{
+    mur_error err = {{0}};
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, what));
+}
+
 /* One tick of boid 0 (at the origin, velocity (0, 0, 1)) among still neighbours nb[0..n-1] with
  * topo_k = n, no blind angle and the given def changes; its new velocity must be want. */
 /* Boid 0 at the origin flying along +z at speed 1 (dt 1), its n neighbours at nb all flying (0, 0, nvz):
@@ -280,8 +288,40 @@ static void flight_model(void **st)
     one_tick(d, 2, sep, (const double[3]){0.0, -0.375, 1.0});
     d.separation_edge = 2.0f;
     one_tick(d, 2, sep, (const double[3]){0.0, 0.0, 1.0});
-    /* metric neighbours: the topological terms are refused */
+    /* separation_exposed (issue 24, round s15): the same two neighbours, C = |((1, 0, 0) + (0, 1, 0)) / 2|
+     * = 0.70711; the closest one at d = 0.5 pushes 1 - d / r with r = 2 (1 - e t), t = (C - from) / (1 -
+     * from): e 0.5 from 0 gives r = 1.29289 and -0.61327; e 1 from 0.2 gives t = 0.63388, r = 0.73223
+     * and -0.31716; from 0.8 (above C) leaves the full radius's -0.75; e 1 from 0 r = 0.58579, -0.14645 */
+    d.separation_edge = 0.0f;
+    const float ex_e[4] = {0.5f, 1.0f, 0.5f, 1.0f}, ex_from[4] = {0.0f, 0.2f, 0.8f, 0.0f};
+    const double ex_want[4] = {-0.61327, -0.31716, -0.75, -0.14645};
+    for (int q = 0; q < 4; q++) {
+        d.separation_exposed = ex_e[q];
+        d.separation_exposed_from = ex_from[q];
+        one_tick(d, 2, sep, (const double[3]){0.0, ex_want[q], 1.0});
+    }
+    /* a third neighbour on the other side, (-1.5, 0, 0): C = |(1, 0, 0) + (0, 1, 0) + (-1, 0, 0)| / 3 =
+     * 1/3 is below from 0.4, so the interior bird keeps the full radius (-0.75) */
+    d.topo_k = 3.0f;
+    d.separation_exposed = 1.0f;
+    d.separation_exposed_from = 0.4f;
+    one_tick(d, 3, (const float[][3]){{1, 0, 0}, {0, 0.5f, 0}, {-1.5f, 0, 0}}, (const double[3]){0.0, -0.75, 1.0});
+    /* refused with separation from more than the closest one, with a separation cone, and with metric
+     * neighbours */
+    mur_flock_def bad = d;
+    bad.separation_nearest = 2;
+    assert_def_refused(bad, "separation_exposed 1 needs separation_nearest=1");
+    bad = d;
+    bad.separation_view = 180.0f;
+    assert_def_refused(bad, "separation_view 180");
+    bad = d;
+    bad.neighbours = MUR_NEIGHBOURS_METRIC;
+    bad.separation_nearest = 0;
+    assert_def_refused(bad, "separation_exposed");
     mur_error err = {{0}};
+    d.separation_exposed = 0.0f;
+    d.separation_edge = 2.0f;
+    /* metric neighbours: the topological terms are refused */
     d.separation_nearest = 0;
     d.neighbours = MUR_NEIGHBOURS_METRIC;
     assert_null(mur_flock_create(&d, &err));

@@ -44,17 +44,7 @@ def main():
             ew, ev = np.linalg.eigh(np.cov(pc.T))
             rho = np.sqrt(((pc @ ev) ** 2 / np.maximum(ew, 1e-30)).sum(1))
             ext = [np.ptp(pc @ ev[:, k]) for k in range(3)]
-            d, idx, u, seen, w, cnt = op.seen_neighbours(p, f, q)
-            first = np.argmax(seen, axis=1)
-            d1 = d[np.arange(m), first]
-            u1 = u[np.arange(m), first]
-            mm = np.where(d1 < q["separation_radius"], 1 - d1 / q["separation_radius"], 0.0)
-            sep = q["separation"] * (-mm[:, None] * u1)
-            t = np.clip((d - q["cohesion_near"]) / (q["cohesion_far"] - q["cohesion_near"]), 0, 1)
-            r = w * t * t * (3 - 2 * t)
-            co = (r[:, :, None] * u).sum(1) / cnt[:, None]
-            cen = np.linalg.norm((w[:, :, None] * u).sum(1) / cnt[:, None], axis=1)
-            co *= (np.minimum(cen, 1.0) ** q["centrality"])[:, None] * q["cohesion"]
+            d, cen, sep, co = op.social_vectors(p, f, q)
             rad = pc / np.maximum(np.linalg.norm(pc, axis=1), 1e-9)[:, None]
             rs = np.einsum("nc,nc->n", sep, rad)
             rcoh = np.einsum("nc,nc->n", co, rad)

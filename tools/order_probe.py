@@ -60,6 +60,25 @@ def seen_neighbours(p, f, q):
     return d, idx, u, seen, w, w.sum(1)
 
 
+def social_vectors(p, f, q):
+    """Each bird's neighbour distances d (as seen_neighbours), centrality C, separation from the closest
+    seen neighbour and the C^centrality-weighted cohesion ramp, as vectors (m/s2; tools/density_probe.py,
+    tools/layer_probe.py)."""
+    m = len(p)
+    d, idx, u, seen, w, cnt = seen_neighbours(p, f, q)
+    first = np.argmax(seen, axis=1)
+    d1 = d[np.arange(m), first]
+    u1 = u[np.arange(m), first]
+    mm = np.where(d1 < q["separation_radius"], 1 - d1 / q["separation_radius"], 0.0)
+    sep = q["separation"] * (-mm[:, None] * u1)
+    t = np.clip((d - q["cohesion_near"]) / (q["cohesion_far"] - q["cohesion_near"]), 0, 1)
+    r = w * t * t * (3 - 2 * t)
+    co = (r[:, :, None] * u).sum(1) / cnt[:, None]
+    cen = np.linalg.norm((w[:, :, None] * u).sum(1) / cnt[:, None], axis=1)
+    co *= (np.minimum(cen, 1.0) ** q["centrality"])[:, None] * q["cohesion"]
+    return d, cen, sep, co
+
+
 def budget(p, v, q):
     n = len(p)
     s = np.linalg.norm(v, axis=1)

@@ -203,6 +203,9 @@ typedef struct mur_flock_def {
     float separation_up_radius; ///< with separation_up: that part comes back times max(0, 1 - d / this), d the
                                 ///< closest neighbour's distance, wu; 0 = at any distance (topological only)
     float separation_edge;      ///< separation scaled by max(0, 1 - separation_edge C^2) (C: centrality), 0..4; 0 = off
+    float separation_exposed;   ///< the closest neighbour's separation radius times 1 - separation_exposed t,
+                                ///< t = clamp((C - separation_exposed_from) / (1 - from), 0, 1), 0..1; 0 = off
+    float separation_exposed_from; ///< centrality C from which separation_exposed shrinks the radius, 0..0.95
     float cohesion_up;          ///< cohesion's up part scaled by pitch + cohesion_up (1 - pitch), 0..1; 0 = off
     float wander;               ///< random steering: a unit vector per boid per tick times this, m/s^2, 0..100; 0 = off
     float wander_up;            ///< wander's up part scaled by pitch + wander_up (1 - pitch), 0..1; 0 = off

@@ -20,6 +20,7 @@ static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
         {"separation_nearest", def->separation_nearest, 0.0},
         {"centrality", def->centrality, 0.0},
         {"separation_edge", def->separation_edge, 0.0},
+        {"separation_exposed", def->separation_exposed, 0.0},
         {"skin", def->skin, 0.0},
         {"skin_rim", def->skin_rim, 0.0},
         {"up_order", def->up_order, 0.0},
@@ -65,6 +66,13 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     }
     if (!topo_only_ok(def, err))
         return false;
+    if (def->separation_exposed > 0.0f && (def->separation_nearest != 1 || def->separation_view < 360.0f)) {
+        mur_set_error(err,
+                      "separation_exposed %g needs separation_nearest=1 and separation_view=360 (separation_nearest %d, "
+                      "separation_view %g), or separation_exposed=0",
+                      (double)def->separation_exposed, (int)def->separation_nearest, (double)def->separation_view);
+        return false;
+    }
     if (def->cohesion_far > 0.0f && !(def->cohesion_near < def->cohesion_far)) {
         mur_set_error(err, "cohesion_near %g must be below cohesion_far %g", (double)def->cohesion_near,
                       (double)def->cohesion_far);

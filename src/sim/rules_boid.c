@@ -35,6 +35,16 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     const mur_flock_def *d = st->def;
     const mur_rule_k *k = &st->rule;
     const mur_world *w = &st->world;
+    acc se; /* separation_exposed: the sums with the closest neighbour's push at its shrunk radius */
+    if (d->separation_exposed > 0.0f && s->cnt > 0.0f) {
+        se = *s;
+        const float inv = 1.0f / s->cnt;
+        const float g = mur_starling_exposed(d, s->ux * inv, s->uy * inv, s->uz * inv, s->sx, s->sy, s->sz, s->nn);
+        se.sx *= g;
+        se.sy *= g;
+        se.sz *= g;
+        s = &se;
+    }
     float axx = 0, ayy = 0, azz = 0;
     float coh[3] = {0.0f, 0.0f, 0.0f}; /* the cohesion term, for cohesion_up */
     if (s->cnt > 0.0f) {

@@ -117,6 +117,25 @@ void mur_starling_skin_rim(const mur_flock_def *d, float ux, float uz, float out
     out[1] = w * uz;
 }
 
+float mur_starling_exposed(const mur_flock_def *d, float ux, float uy, float uz, float sx, float sy, float sz,
+                           float nn2)
+{
+    const float c = fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz));
+    const float from = d->separation_exposed_from;
+    const float t = fminf(1.0f, (c - from) / (1.0f - from));
+    const float len = sqrtf(sx * sx + sy * sy + sz * sz);
+    if (!(t > 0.0f) || !(len > 0.0f))
+        return 1.0f; /* the interior, or no push: unchanged */
+    const float r = d->separation_radius * (1.0f - d->separation_exposed * t);
+    const float x = sqrtf(nn2) / r;
+    if (!(x < 1.0f))
+        return 0.0f; /* beyond the shrunk radius (or a radius of 0) */
+    float kw = 1.0f - x; /* the kernel of separation (topo_scalar.h), at the shrunk radius */
+    if (d->separation_smooth)
+        kw = 1.0f - x * x * x * (x * (6.0f * x - 15.0f) + 10.0f);
+    return kw / len;
+}
+
 float mur_starling_up_gate(const mur_flock_def *d, float mx, float my, float mz, float vx, float vy, float vz)
 {
     const float m = sqrtf(mx * mx + my * my + mz * mz), v = sqrtf(vx * vx + vy * vy + vz * vz);
