@@ -22,15 +22,16 @@ float mur_starling_skin(const mur_flock_def *d, float uy);
 /// horizontal part of the mean unit direction to the neighbours; 0 for u_h = 0.
 void mur_starling_skin_rim(const mur_flock_def *d, float ux, float uz, float out[2]);
 
+/// separation_exposed: the factor on the closest neighbour's separation vector (sx, sy, sz) that gives
+/// it the kernel at the radius shrunk by exposure (C from the mean unit direction (ux, uy, uz), nn2 the
+/// closest neighbour's squared distance); exactly 1 where the radius is not shrunk.
+float mur_starling_exposed(const mur_flock_def *d, float ux, float uy, float uz, float sx, float sy, float sz,
+                           float nn2);
+
 /// The vertical pulls' order gate (issue 24, thirteenth round): min(1, |m| / |v|)^up_order, m = (mx, my,
 /// mz) the neighbours' mean velocity and v = (vx, vy, vz) the bird's own: 1 where the neighbours fly as
 /// one at the bird's speed, about (1 / sqrt(k))^up_order among k neighbours flying every way; 1 for a
 /// bird that does not move (the caller skips it when up_order is 0, so the bits stay).
-/* separation_exposed: the factor on the closest neighbour's separation vector (sx, sy, sz) that gives
- * it the kernel at the radius shrunk by exposure (C from the mean unit direction (ux, uy, uz), nn2 the
- * closest neighbour's squared distance); exactly 1 where the radius is not shrunk. */
-float mur_starling_exposed(const mur_flock_def *d, float ux, float uy, float uz, float sx, float sy, float sz,
-                           float nn2);
 float mur_starling_up_gate(const mur_flock_def *d, float mx, float my, float mz, float vx, float vy, float vz);
 
 /// Weak pitch on the social steering a of boid b, whose roll is roll (radians): without lift (or bank)
