@@ -201,7 +201,7 @@ static inline void search_boid(search *S, const mur_flock *f, const mur_step *s,
     S->self = k;
     S->n = 0;
     S->nb = 0;
-    S->nh = 0;
+    contacts_clear(S);
     S->hint2 = INFINITY;
 }
 
@@ -446,7 +446,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 if (!done) {
                     S.n = 0;
                     S.nb = 0;
-                    S.nh = 0;
+                    contacts_clear(&S);
                 }
                 *served += done;
                 if (done && f->tl_check)

@@ -344,7 +344,7 @@ static __attribute__((noinline)) TATTR void TOPO_SERVE(const mur_flock *f, searc
             while (h) {
                 const int q = __builtin_ctz(h);
                 h &= h - 1;
-                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], jv[q], sl[q]);
+                contact_add(S, d2[q], jv[q], sl[q]);
             }
         }
         vi mk = v;

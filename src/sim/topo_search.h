@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -135,6 +136,52 @@ static inline void list_add(search *S, float d2, int32_t idx, int32_t slot)
         const float w = list_worst(S);
         S->thr = w < S->thr0 ? w : S->thr0;
     }
+}
+
+/* The contacts' empty entries: after every real one in (d2, index) order (a real d2 is finite), so
+ * that contact_add needs no count of the entries kept. */
+static inline void contacts_clear(search *S)
+{
+    S->nh = 0;
+    if (S->hard)
+        for (int m = 0; m < MAX_CONTACTS; m++)
+            S->hard[m] = (mur_topo_nb){INFINITY, INT32_MAX, -1};
+}
+
+/* (d2, index) as one key: d2 >= +0, so its bits order like the values. */
+static inline uint64_t nb_key(const mur_topo_nb *e)
+{
+    uint32_t b;
+    memcpy(&b, &e->d2, sizeof b);
+    return (uint64_t)b << 32 | (uint32_t)e->idx;
+}
+
+/* insert(S->hard, &S->nh, MAX_CONTACTS, ...) without branches (the same entries in the same order):
+ * the place is the count of kept entries before the new one (the empty ones, contacts_clear, after
+ * it), the entries from there move down one, the last drops out; a candidate after all four goes
+ * nowhere. A candidate's shift count is as random as its distance: the loop of insert mispredicted. */
+static inline void contact_add(search *S, float d2, int32_t idx, int32_t slot)
+{
+    mur_topo_nb *l = S->hard;
+    uint32_t b;
+    memcpy(&b, &d2, sizeof b);
+    const uint64_t key = (uint64_t)b << 32 | (uint32_t)idx;
+    int p = 0;
+    for (int m = 0; m < MAX_CONTACTS; m++)
+        p += nb_key(&l[m]) <= key;
+    for (int m = MAX_CONTACTS - 1; m > 0; m--)
+        l[m] = l[m - (m > p)];
+    mur_topo_nb drop;
+    mur_topo_nb *dst = p < MAX_CONTACTS ? &l[p] : &drop;
+    /* (d2, idx) in one store, as the moves above copy them: a later entry's 8-byte load then reads
+     * from one store, not two (a store forwarding stall) */
+    const struct { float d2; int32_t idx; } e = {d2, idx};
+    uint64_t di;
+    _Static_assert(sizeof e == sizeof di && offsetof(mur_topo_nb, idx) == 4, "(d2, idx): 8 bytes");
+    memcpy(&di, &e, sizeof di);
+    memcpy(dst, &di, sizeof di);
+    dst->slot = slot;
+    S->nh += S->nh < MAX_CONTACTS;
 }
 
 /* Move the buffered candidates into the list one by one. */
