@@ -199,7 +199,7 @@ static inline void search_boid(search *S, const mur_flock *f, const mur_step *s,
     S->vz = f->svz[k];
     S->k2s = mur_cone_k2s(s->rule.cos_half, sqrtf(S->vx * S->vx + S->vy * S->vy + S->vz * S->vz));
     S->self = k;
-    list_clear(S);
+    S->n = 0;
     S->nb = 0;
     contacts_clear(S);
     S->hint2 = INFINITY;
@@ -444,7 +444,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
             if ((mode & TL_SERVE) && f->tl_r[i] >= 0.0f) {
                 done = mur_tl_serve(f, serve, &S, &B, LIST_FLOCK_BOX ? Xg : NULL, &X, i);
                 if (!done) {
-                    list_clear(&S);
+                    S.n = 0;
                     S.nb = 0;
                     contacts_clear(&S);
                 }

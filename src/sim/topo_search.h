@@ -110,56 +110,32 @@ static inline bool list_certain(const search *S, float bound)
     return S->n == S->cap && list_worst(S) <= bound * bound;
 }
 
-/* The list's empty entries: after every real key (a real d2 is finite), so that list_add needs no
- * count of the entries kept. rank_into writes only entries below its new count, so they stay. */
-static inline void list_clear(search *S)
-{
-    S->n = 0;
-    for (int m = 0; m < S->cap; m++)
-        S->key[m] = UINT64_MAX;
-}
-
-/* list_add with the list's length a constant where the caller has one (the loops unrolled). */
-static inline __attribute__((always_inline)) void list_add_cap(search *S, uint64_t key, int32_t slot, const int cap)
-{
-    int p = 0;
-    for (int m = 0; m < cap; m++) {
-        p += S->key[m] <= key;
-#if defined(__GNUC__)
-        /* one 8-byte load per key: the vectoriser's 16-byte loads spanned two of the last insert's
-         * 8-byte stores (no store forwarding) */
-        __asm__("" : "+r"(p));
-#endif
-    }
-    for (int m = cap - 1; m > 0; m--) {
-        const int from = m - (m > p);
-        S->key[m] = S->key[from];
-        S->slot[m] = S->slot[from];
-    }
-    /* after every kept entry (a full list's last or later): into the spare entry past the list */
-    const int dst = p < cap ? p : MUR_TOPO_MAX;
-    S->key[dst] = key;
-    S->slot[dst] = slot;
-    S->n += S->n < cap;
-    const float w = list_worst(S);
-    const float t = w < S->thr0 ? w : S->thr0;
-    S->thr = S->n == cap ? t : S->thr;
-}
-
 /* Insert a candidate into the ascending list: distances are >= +0, so their bits order like the
- * values, and (d2, index) is one 64-bit key. Without branches: the place is the count of entries
- * before it (the empty ones, list_clear, after it), the entries from there move down one, the last
- * drops out (a candidate's place is as random as its distance: the loop that moved entries until
- * its place mispredicted). */
+ * values, and (d2, index) is one 64-bit key. */
 static inline void list_add(search *S, float d2, int32_t idx, int32_t slot)
 {
     uint32_t b;
     memcpy(&b, &d2, sizeof b);
     const uint64_t key = (uint64_t)b << 32 | (uint32_t)idx;
-    if (S->cap == 7) /* topo_k 6.5, the starling preset's */
-        list_add_cap(S, key, slot, 7);
-    else
-        list_add_cap(S, key, slot, S->cap);
+    int m;
+    if (S->n == S->cap) {
+        if (key >= S->key[S->cap - 1])
+            return;
+        m = S->cap - 1;
+    } else {
+        m = S->n++;
+    }
+    while (m > 0 && S->key[m - 1] > key) {
+        S->key[m] = S->key[m - 1];
+        S->slot[m] = S->slot[m - 1];
+        m--;
+    }
+    S->key[m] = key;
+    S->slot[m] = slot;
+    if (S->n == S->cap) {
+        const float w = list_worst(S);
+        S->thr = w < S->thr0 ? w : S->thr0;
+    }
 }
 
 /* The contacts' empty entries: after every real one in (d2, index) order (a real d2 is finite), so
