@@ -206,7 +206,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
                 T(finish)(S, f->order);
                 S->thr0 = tb;
                 const bool sure = S->n == S->cap && (S->hard == NULL || S->h2 <= t1 ||
-                                                     (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 <= t1));
+                                                     (S->nh == MAX_CONTACTS && contact_d2(S, MAX_CONTACTS - 1) <= t1));
                 if (!sure) {
                     const int n0 = S->n;
                     S->thr = n0 == S->cap ? list_worst(S) : S->thr0;
