@@ -182,13 +182,13 @@ static inline void contact_add(search *S, float d2, int32_t idx, int32_t slot)
     memcpy(&sl, S->hslot, sizeof sl);
     const ckey4 before = k <= kv;
     /* the lane after the prefix: not before, and lane 0 or the lane below before */
-    const ckey4 below = __builtin_shuffle(before, (ckey4){0} - 1, (ckey4){4, 0, 1, 2});
+    const ckey4 below = __builtin_shufflevector(before, (ckey4){0} - 1, 4, 0, 1, 2);
     const ckey4 at = ~before & below, moved = ~before & ~at;
-    const ckey4 nk = (before & k) | (at & kv) | (moved & __builtin_shuffle(k, (ckey4){0, 0, 1, 2}));
+    const ckey4 nk = (before & k) | (at & kv) | (moved & __builtin_shufflevector(k, k, 0, 0, 1, 2));
     /* the same lanes for the slots (one narrowing) */
     const cslot4 b32 = __builtin_convertvector(before, cslot4);
-    const cslot4 a32 = ~b32 & __builtin_shuffle(b32, (cslot4){0} - 1, (cslot4){4, 0, 1, 2}), m32 = ~b32 & ~a32;
-    const cslot4 ns = (b32 & sl) | (a32 & ((cslot4){0} + slot)) | (m32 & __builtin_shuffle(sl, (cslot4){0, 0, 1, 2}));
+    const cslot4 a32 = ~b32 & __builtin_shufflevector(b32, (cslot4){0} - 1, 4, 0, 1, 2), m32 = ~b32 & ~a32;
+    const cslot4 ns = (b32 & sl) | (a32 & ((cslot4){0} + slot)) | (m32 & __builtin_shufflevector(sl, sl, 0, 0, 1, 2));
     memcpy(S->hkey, &nk, sizeof nk);
     memcpy(S->hslot, &ns, sizeof ns);
     S->nh += S->nh < MAX_CONTACTS;
