@@ -180,6 +180,37 @@ static void knn_vs_brute_lattice(void **st)
     }
 }
 
+/* The contacts on an integer lattice: a contact radius of more than 1 holds the 6 lattice neighbours
+ * at d2 = 1 (and more farther out), so the 4 kept are ties broken by index, inserted in the scan's
+ * order (topo_search.h contact_add places each by counting, without branches); with 300 boids on 10
+ * lattice points among them (ties at d2 = 0) and a few perching boids that do not count. Every path
+ * against brute force. */
+static void contacts_vs_brute_lattice(void **st)
+{
+    (void)st;
+    const int32_t side = 12, n = side * side * side + 300;
+    mur_flock_def d = topo_def(n, 10.0f);
+    d.perch_neighbours = false;
+    d.hard_radius = 1.2f;
+    for (int k = 0; k < 2; k++) {
+        d.view_angle = k == 0 ? 270.0f : 360.0f;
+        mur_flock *f = make(&d);
+        int32_t i = 0;
+        for (int32_t z = 0; z < side; z++)
+            for (int32_t y = 0; y < side; y++)
+                for (int32_t x = 0; x < side; x++, i++)
+                    put(f, i, (float)x - 6.0f, (float)y - 6.0f, (float)z - 6.0f, (float)(i * 37 % 101 - 50) / 17.0f,
+                        (float)(i * 53 % 97 - 48) / 13.0f, (float)(i * 29 % 89 - 44) / 11.0f);
+        for (; i < n; i++)
+            put(f, i, (float)(i % 10) - 5.0f, 2.0f, 1.0f, 0.3f, -0.1f, (float)(i % 5 - 2) / 7.0f);
+        for (i = 0; i < n; i += 17)
+            f->perch[i] = 5;
+        contacts_check(f);
+        knn_check(f, false);
+        mur_flock_destroy(f);
+    }
+}
+
 /* Shells: around each of a few centres, the 30 lattice points at squared distance 9 ((1, 2, 2) and
  * (0, 0, 3) with their signs and orders) and the 24 at 5, all tied, so a centre's block passes more
  * than 16 candidates into an empty list and the list's last entries are ties broken by index (topo.c
@@ -475,7 +506,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(knn_vs_brute_dense), cmocka_unit_test(knn_vs_brute_sparse),
         cmocka_unit_test(knn_vs_brute_lattice), cmocka_unit_test(knn_vs_brute_coincident),
-        cmocka_unit_test(knn_vs_brute_shell),
+        cmocka_unit_test(knn_vs_brute_shell), cmocka_unit_test(contacts_vs_brute_lattice),
         cmocka_unit_test(knn_vs_brute_spacing), cmocka_unit_test(knn_vs_brute_rod), cmocka_unit_test(public_neighbours_equal_grid),
         cmocka_unit_test(public_neighbours_by_hand), cmocka_unit_test(biggest_group_shape),
     };

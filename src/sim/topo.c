@@ -201,7 +201,7 @@ static inline void search_boid(search *S, const mur_flock *f, const mur_step *s,
     S->self = k;
     S->n = 0;
     S->nb = 0;
-    S->nh = 0;
+    contacts_clear(S);
     S->hint2 = INFINITY;
 }
 
@@ -221,6 +221,7 @@ static int find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *o
     grow_for(s->simd)(f, &S, &B, &G);
     for (int q = 0; q < S.n; q++)
         out[q] = (mur_topo_nb){key_d2(S.key[q]), (int32_t)(uint32_t)S.key[q], S.slot[q]};
+    contacts_out(&S);
     *nh = S.nh;
     return S.n;
 }
@@ -281,7 +282,7 @@ static void held_list(const mur_flock *f, const int32_t *slot, search *S, int32_
         const float d2 = dx * dx + dy * dy + dz * dz;
         list_add(S, d2, j, k);
         if (S->hard && d2 < S->h2)
-            insert(S->hard, &S->nh, MAX_CONTACTS, d2, j, k);
+            contact_add(S, d2, j, k);
     }
 }
 
@@ -446,7 +447,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 if (!done) {
                     S.n = 0;
                     S.nb = 0;
-                    S.nh = 0;
+                    contacts_clear(&S);
                 }
                 *served += done;
                 if (done && f->tl_check)
@@ -459,7 +460,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 /* the radius this search needed: the list's and the contacts' (their radius while fewer
                  * than MAX_CONTACTS were found) */
                 const float w = S.n == S.cap ? key_d2(S.key[S.cap - 1]) : INFINITY;
-                const float c = S.nh == MAX_CONTACTS ? S.hard[MAX_CONTACTS - 1].d2 : h2;
+                const float c = S.nh == MAX_CONTACTS ? contact_d2(&S, MAX_CONTACTS - 1) : h2;
                 const float m = w > c ? w : c;
                 hint[i] = m < INFINITY ? sqrtf(m) : 0.0f;
                 if (mode & TL_BUILD) {
@@ -497,9 +498,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 TB.slot[m][q] = S.slot[m];
             }
             for (int m = 0; m < S.nh; m++) {
-                TB.hd2[m][q] = S.hard[m].d2;
-                TB.hidx[m][q] = S.hard[m].idx;
-                TB.hslot[m][q] = S.hard[m].slot;
+                TB.hd2[m][q] = contact_d2(&S, m);
+                TB.hidx[m][q] = contact_idx(&S, m);
+                TB.hslot[m][q] = S.hslot[m];
             }
 #else
             for (int m = 0; m < S.n; m++)

@@ -114,7 +114,7 @@ static inline __attribute__((always_inline)) TATTR void T(slice)(const mur_flock
                 do {
                     const int q = __builtin_ctz(h);
                     h &= h - 1;
-                    insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[j0 + q], j0 + q);
+                    contact_add(S, d2[q], order[j0 + q], j0 + q);
                 } while (h);
                 hcut = contact_cut(S);
             }
@@ -276,7 +276,7 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
                 do {
                     const int q = __builtin_ctz(h);
                     h &= h - 1;
-                    insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], order[sl[q]], sl[q]);
+                    contact_add(S, d2[q], order[sl[q]], sl[q]);
                 } while (h);
                 hcut = contact_cut(S);
                 hcut = hcut < S->r2 ? hcut : S->r2;

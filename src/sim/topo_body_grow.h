@@ -206,7 +206,7 @@ static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock
                 T(finish)(S, f->order);
                 S->thr0 = tb;
                 const bool sure = S->n == S->cap && (S->hard == NULL || S->h2 <= t1 ||
-                                                     (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 <= t1));
+                                                     (S->nh == MAX_CONTACTS && contact_d2(S, MAX_CONTACTS - 1) <= t1));
                 if (!sure) {
                     const int n0 = S->n;
                     S->thr = n0 == S->cap ? list_worst(S) : S->thr0;
@@ -344,7 +344,7 @@ static __attribute__((noinline)) TATTR void TOPO_SERVE(const mur_flock *f, searc
             while (h) {
                 const int q = __builtin_ctz(h);
                 h &= h - 1;
-                insert(S->hard, &S->nh, MAX_CONTACTS, d2[q], jv[q], sl[q]);
+                contact_add(S, d2[q], jv[q], sl[q]);
             }
         }
         vi mk = v;

@@ -165,7 +165,7 @@ static inline bool list_sure(const search *S, float bnd)
         return false;
     const float bnd2 = bnd * bnd * (1.0f - LIST_REL);
     const bool list_ok = S->n == S->cap ? list_worst(S) < bnd2 : bnd > S->vr * (1.0f + LIST_REL);
-    return list_ok && (S->hard == NULL || (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 < bnd2) ||
+    return list_ok && (S->hard == NULL || (S->nh == MAX_CONTACTS && contact_d2(S, MAX_CONTACTS - 1) < bnd2) ||
                        bnd > S->hr * (1.0f + LIST_REL));
 }
 
@@ -260,7 +260,7 @@ void mur_tl_check(mur_flock *f, const mur_step *s, const search *S, int32_t i, i
     for (int q = 0; same && q < nl; q++)
         same = key_d2(S->key[q]) == l[q].d2 && (int32_t)(uint32_t)S->key[q] == l[q].idx && S->slot[q] == l[q].slot;
     for (int q = 0; same && S->hard && q < nh; q++)
-        same = S->hard[q].d2 == h[q].d2 && S->hard[q].idx == h[q].idx && S->hard[q].slot == h[q].slot;
+        same = contact_d2(S, q) == h[q].d2 && contact_idx(S, q) == h[q].idx && S->hslot[q] == h[q].slot;
     (void)i;
     if (!same) {
 #ifdef _OPENMP

@@ -86,15 +86,15 @@ static void contacts(const mur_flock *f, const mur_step *s, const search *S, int
     const float hr = s->def->hard_radius;
     memset(c, 0, sizeof *c);
     for (int q = 0; q < S->nh; q++) {
-        const int32_t j = S->hard[q].slot;
+        const int32_t j = S->hslot[q];
         float ux = f->sx[j] - S->px, uy = f->sy[j] - S->py, uz = f->sz[j] - S->pz;
-        const float dist = sqrtf(S->hard[q].d2);
+        const float dist = sqrtf(contact_d2(S, q));
         if (dist > 0.0f) {
             ux /= dist;
             uy /= dist;
             uz /= dist;
         } else {
-            ux = S->hard[q].idx > i ? 1.0f : -1.0f; /* coincident: split along x by index */
+            ux = contact_idx(S, q) > i ? 1.0f : -1.0f; /* coincident: split along x by index */
             uy = uz = 0.0f;
         }
         if (dist < hr) {

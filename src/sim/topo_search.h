@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -57,7 +58,9 @@ typedef struct search {
     int nb;             ///< candidates in the buffer (block pass): d2 <= thr
     float bd2[BUF_SIZE + 16]; ///< (+16: rank_into pads the candidates it ranks with 16 values)
     int32_t bslot[BUF_SIZE];
-    mur_topo_nb *hard;  ///< contacts (any direction) closer than the contact radius, or NULL
+    mur_topo_nb *hard;  ///< contacts wanted (hard_radius > 0: the rows contacts_out fills), or NULL
+    _Alignas(32) int64_t hkey[MUR_TOPO_CONTACTS]; ///< the contacts (any direction) closer than the
+    _Alignas(16) int32_t hslot[MUR_TOPO_CONTACTS]; ///< contact radius: keys as key[], ascending, and slots
     int nh;
     int64_t tested;     ///< candidates tested
 } search;
@@ -137,6 +140,68 @@ static inline void list_add(search *S, float d2, int32_t idx, int32_t slot)
     }
 }
 
+/* A contact key after every real one (a real key's d2 bits are at most those of infinity). */
+#define HKEY_NONE INT64_MAX
+
+/* The contacts' empty entries: after every real key, so that contact_add needs no count of the
+ * entries kept. */
+static inline void contacts_clear(search *S)
+{
+    S->nh = 0;
+    for (int m = 0; m < MAX_CONTACTS; m++)
+        S->hkey[m] = HKEY_NONE;
+}
+
+/* The contact m's squared distance and boid index. */
+static inline float contact_d2(const search *S, int m)
+{
+    return key_d2((uint64_t)S->hkey[m]);
+}
+static inline int32_t contact_idx(const search *S, int m)
+{
+    return (int32_t)(uint32_t)S->hkey[m];
+}
+
+typedef int64_t ckey4 __attribute__((vector_size(32)));
+typedef int32_t cslot4 __attribute__((vector_size(16)));
+
+/* insert(hard, &nh, MAX_CONTACTS, ...) on the keys, in vectors and without branches (the same
+ * entries in the same order): the entries before the candidate in (d2, index) order are a prefix
+ * (the empty ones after it); the candidate goes to the first entry after them, the entries from there
+ * move down one and the last drops out; after all four, nothing changes. (The loop of insert ran as
+ * far as the candidate's place, as random as its distance: its exit mispredicted.) */
+static inline void contact_add(search *S, float d2, int32_t idx, int32_t slot)
+{
+    _Static_assert(MAX_CONTACTS == 4, "contact_add: 4 contacts, one vector");
+    uint32_t b;
+    memcpy(&b, &d2, sizeof b);
+    const ckey4 kv = (ckey4){0} + (int64_t)((uint64_t)b << 32 | (uint32_t)idx);
+    ckey4 k;
+    cslot4 sl;
+    memcpy(&k, S->hkey, sizeof k);
+    memcpy(&sl, S->hslot, sizeof sl);
+    const ckey4 before = k <= kv;
+    /* the lane after the prefix: not before, and lane 0 or the lane below before */
+    const ckey4 below = __builtin_shufflevector(before, (ckey4){0} - 1, 4, 0, 1, 2);
+    const ckey4 at = ~before & below, moved = ~before & ~at;
+    const ckey4 nk = (before & k) | (at & kv) | (moved & __builtin_shufflevector(k, k, 0, 0, 1, 2));
+    /* the same lanes for the slots (one narrowing) */
+    const cslot4 b32 = __builtin_convertvector(before, cslot4);
+    const cslot4 a32 = ~b32 & __builtin_shufflevector(b32, (cslot4){0} - 1, 4, 0, 1, 2), m32 = ~b32 & ~a32;
+    const cslot4 ns = (b32 & sl) | (a32 & ((cslot4){0} + slot)) | (m32 & __builtin_shufflevector(sl, sl, 0, 0, 1, 2));
+    memcpy(S->hkey, &nk, sizeof nk);
+    memcpy(S->hslot, &ns, sizeof ns);
+    S->nh += S->nh < MAX_CONTACTS;
+}
+
+/* The kept contacts into the rows of S->hard (when wanted). */
+static inline void contacts_out(const search *S)
+{
+    if (S->hard)
+        for (int m = 0; m < S->nh; m++)
+            S->hard[m] = (mur_topo_nb){contact_d2(S, m), contact_idx(S, m), S->hslot[m]};
+}
+
 /* Move the buffered candidates into the list one by one. */
 static inline void buffer_flush(search *S, const int32_t *order)
 {
@@ -213,7 +278,7 @@ static inline int32_t axis_range(const mur_grid *g, int a, float q, int32_t r0, 
  * are kept (only nearer ones, or as near with a lower index, can still enter). */
 static inline float contact_limit(const search *S)
 {
-    return S->nh == MAX_CONTACTS ? S->hard[MAX_CONTACTS - 1].d2 : S->h2;
+    return S->nh == MAX_CONTACTS ? contact_d2(S, MAX_CONTACTS - 1) : S->h2;
 }
 
 /* Candidates with d2 below this may still enter the contacts: the contact radius squared, or once
@@ -223,8 +288,7 @@ static inline float contact_cut(const search *S)
 {
     if (S->nh < MAX_CONTACTS)
         return S->h2;
-    uint32_t b;
-    memcpy(&b, &S->hard[MAX_CONTACTS - 1].d2, sizeof b);
+    uint32_t b = (uint32_t)((uint64_t)S->hkey[MAX_CONTACTS - 1] >> 32);
     b++; /* d2 >= +0 and finite: the next float up */
     float c;
     memcpy(&c, &b, sizeof c);
@@ -244,7 +308,7 @@ static inline float scan_limit(const search *S, bool hard)
 static inline bool contacts_certain(const search *S, float bound)
 {
     return S->hard == NULL || bound >= S->hr ||
-           (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 <= bound * bound);
+           (S->nh == MAX_CONTACTS && contact_d2(S, MAX_CONTACTS - 1) <= bound * bound);
 }
 
 /* Whether the list, and the contacts, hold only boids at the boid's own point (d2 = 0): then no boid
@@ -254,7 +318,7 @@ static inline bool contacts_certain(const search *S, float bound)
 static inline bool zero_full(const search *S)
 {
     return S->n == S->cap && (uint32_t)(S->key[S->cap - 1] >> 32) == 0u &&
-           (S->hard == NULL || (S->nh == MAX_CONTACTS && S->hard[MAX_CONTACTS - 1].d2 == 0.0f));
+           (S->hard == NULL || (S->nh == MAX_CONTACTS && contact_d2(S, MAX_CONTACTS - 1) == 0.0f));
 }
 
 /* A crowded cell's own slots [lo, hi) are scanned in chunks from j, with a zero_full test after
