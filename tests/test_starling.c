@@ -201,6 +201,36 @@ static void wander(void **st)
  * push from the one at 1. Cohesion ramp from 0.5 to 3: the neighbour at 0.4 does not pull, the one
  * at 1.75 (t = 0.5, smoothstep 0.5) pulls 0.5 along its unit vector, averaged over the two. Surge
  * scales the part along the flight direction. */
+/* Separation's own surge (issue 24, fifteenth round, third part): the closest neighbour, 0.5 ahead,
+ * pushes back 0.75 (separation 1, radius 2, the closest one only); cohesion pulls toward the mean
+ * offset (1, 0, 1.25) of it and the one at (2, 0, 2). The steering (1, 0, 0.5) keeps its part across
+ * the flight (x); along it (z) surge 0.5 keeps half of both, 0.25 (vz 1.25); surge_separation 0 keeps
+ * none of the separation's -0.75 and half of the cohesion's 1.25 (vz 1.625), 1 all of the separation's
+ * (vz 0.875), and 0.5 is surge's own (vz 1.25); with surge 1 (off) surge_separation 0 scales the
+ * separation alone (vz 2.25). Values between -1 and 0 are refused. */
+static void surge_separation(void **st)
+{
+    (void)st;
+    mur_flock_def d = topo_def(3, 10.0f);
+    d.cohesion = 1.0f;
+    d.separation = 1.0f;
+    d.separation_radius = 2.0f;
+    d.separation_nearest = 1;
+    d.surge = 0.5f;
+    const float nb[2][3] = {{0, 0, 0.5f}, {2, 0, 2}};
+    const float sig[4] = {-1.0f, 0.0f, 1.0f, 0.5f};
+    const double vz[4] = {1.25, 1.625, 0.875, 1.25};
+    for (int q = 0; q < 4; q++) {
+        d.surge_separation = sig[q];
+        one_tick(d, 2, nb, (const double[3]){1.0, 0.0, vz[q]});
+    }
+    d.surge = 1.0f;
+    d.surge_separation = 0.0f;
+    one_tick(d, 2, nb, (const double[3]){1.0, 0.0, 2.25});
+    d.surge_separation = -0.5f;
+    assert_def_refused(d, "surge_separation -0.5: need -1");
+}
+
 static void flight_model(void **st)
 {
     (void)st;
@@ -595,6 +625,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hard_sphere), cmocka_unit_test(banking), cmocka_unit_test(cruise),
         cmocka_unit_test(centrality),  cmocka_unit_test(presets), cmocka_unit_test(flight_model),
+        cmocka_unit_test(surge_separation),
         cmocka_unit_test(ground_avoidance), cmocka_unit_test(wander), cmocka_unit_test(separation_view),
         cmocka_unit_test(skin),        cmocka_unit_test(up_order),
     };

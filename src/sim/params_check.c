@@ -73,6 +73,11 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
                       (double)def->separation_exposed, (int)def->separation_nearest, (double)def->separation_view);
         return false;
     }
+    if (def->surge_separation < 0.0f && def->surge_separation != -1.0f) {
+        mur_set_error(err, "surge_separation %g: need -1 (off: separation takes surge) or 0..1",
+                      (double)def->surge_separation);
+        return false;
+    }
     if (def->cohesion_far > 0.0f && !(def->cohesion_near < def->cohesion_far)) {
         mur_set_error(err, "cohesion_near %g must be below cohesion_far %g", (double)def->cohesion_near,
                       (double)def->cohesion_far);

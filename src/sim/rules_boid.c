@@ -124,9 +124,14 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         const float sk = mur_starling_skin(d, s->uy * (1.0f / s->cnt));
         ayy += gate * sk;
     }
-    if (d->surge < 1.0f) { /* the part along the flight direction scaled by surge (starling.c) */
+    if (d->surge < 1.0f || d->surge_separation >= 0.0f) { /* along the flight direction (starling.c) */
         float a[3] = {axx, ayy, azz};
-        mur_starling_surge(d, b, a);
+        if (d->surge < 1.0f)
+            mur_starling_surge(d, b, a);
+        if (d->surge_separation >= 0.0f) { /* separation's own surge */
+            const float sep[3] = {ks * s->sx, ks * s->sy, ks * s->sz};
+            mur_starling_surge_separation(d, b, sep, a);
+        }
         axx = a[0];
         ayy = a[1];
         azz = a[2];

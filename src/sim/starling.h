@@ -61,6 +61,12 @@ void mur_starling_up_back(const mur_flock_def *d, const boid_in *b, float roll, 
 /// tick, boid i): the same for any thread count and for the scalar and batched updates.
 void mur_starling_wander(const mur_flock_def *d, uint64_t tick, int32_t i, float w[3]);
 void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3]);
+/// Separation's own surge (surge_separation >= 0), after mur_starling_surge: a gets
+/// (surge_separation - surge) (sep . f) f, f = b's flight direction and sep the separation's
+/// acceleration (its weight included, before the weak pitch), so separation's part along the flight is
+/// scaled by surge_separation instead of surge (nothing for a bird that does not move; the caller skips
+/// it when surge_separation is negative, so the bits stay).
+void mur_starling_surge_separation(const mur_flock_def *d, const boid_in *b, const float sep[3], float a[3]);
 
 /// Ground avoidance (ground_avoid > 0): the upward acceleration of a boid at height y with vertical
 /// velocity vy: below ground + ground_avoid a critically damped pull-up,

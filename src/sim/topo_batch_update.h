@@ -175,6 +175,16 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         a1 = SEL(mv, a1 - m * fy, a1);
         a2 = SEL(mv, a2 - m * fz, a2);
     }
+    if (d->surge_separation >= 0.0f) { /* starling.c mur_starling_surge_separation */
+        const v4 s = vsqrt(bvx * bvx + bvy * bvy + bvz * bvz);
+        const i4 mv = s > zero;
+        const v4 fx = bvx / s, fy = bvy / s, fz = bvz / s;
+        const v4 e0 = ksep * S->sx, e1 = ksep * S->sy, e2 = ksep * S->sz;
+        const v4 m = (d->surge_separation - d->surge) * (e0 * fx + e1 * fy + e2 * fz);
+        a0 = SEL(mv, a0 + m * fx, a0);
+        a1 = SEL(mv, a1 + m * fy, a1);
+        a2 = SEL(mv, a2 + m * fz, a2);
+    }
     if (d->skin_rim > 0.0f) { /* rules.c: starling.c mur_starling_skin_rim per lane, after the surge */
         const v4 ux = S->ux * inv, uz = S->uz * inv;
         for (int l = 0; l < W; l++)
