@@ -195,12 +195,6 @@ static void wander(void **st)
     wander_case(0.25f, 1.0f, 2); /* all of it */
 }
 
-/* Issue 24's flight model, each term by hand. Weak pitch: the cohesion toward (2, 2, 0) keeps its
- * horizontal part and a quarter of its vertical one. Separation from the closest one: only the
- * neighbour at 0.5 pushes, (1 - 0.5/2) = 0.75 away from it; from all: the mean of that and the 0.5
- * push from the one at 1. Cohesion ramp from 0.5 to 3: the neighbour at 0.4 does not pull, the one
- * at 1.75 (t = 0.5, smoothstep 0.5) pulls 0.5 along its unit vector, averaged over the two. Surge
- * scales the part along the flight direction. */
 /* Separation's own surge (issue 24, fifteenth round, third part): the closest neighbour, 0.5 ahead,
  * pushes back 0.75 (separation 1, radius 2, the closest one only); cohesion pulls toward the mean
  * offset (1, 0, 1.25) of it and the one at (2, 0, 2). The steering (1, 0, 0.5) keeps its part across
@@ -231,6 +225,12 @@ static void surge_separation(void **st)
     assert_def_refused(d, "surge_separation -0.5: need -1");
 }
 
+/* Issue 24's flight model, each term by hand. Weak pitch: the cohesion toward (2, 2, 0) keeps its
+ * horizontal part and a quarter of its vertical one. Separation from the closest one: only the
+ * neighbour at 0.5 pushes, (1 - 0.5/2) = 0.75 away from it; from all: the mean of that and the 0.5
+ * push from the one at 1. Cohesion ramp from 0.5 to 3: the neighbour at 0.4 does not pull, the one
+ * at 1.75 (t = 0.5, smoothstep 0.5) pulls 0.5 along its unit vector, averaged over the two. Surge
+ * scales the part along the flight direction. */
 static void flight_model(void **st)
 {
     (void)st;
