@@ -173,6 +173,7 @@ static __attribute__((noinline)) TATTR void TOPO_GATHER(const mur_flock *f, cons
     for (int q = 1; q < B->ns; q++)
         o = T(gather_slice)(f, G, o, B->lo[q], B->hi[q] - B->lo[q]);
     memcpy(G->x + o, &nan, sizeof nan);
+    memcpy(G->x + o + TW, &nan, sizeof nan); /* (scan_gathered tests two vectors at a time) */
     G->n = o;
     G->cell = B->cell;
 }
@@ -191,25 +192,77 @@ static inline float T(below)(float x)
     return x;
 }
 
+/* One vector of the gathered candidates at j0 (scan_gathered's body): its distances d2 and differences
+ * dx, dy, dz (p - x) already computed. The running thresholds (thr, tsk, hcut) and the buffer's count
+ * nb are the caller's locals. */
+static inline __attribute__((always_inline)) TATTR void T(scan_one)(const mur_flock *f, search *S, const gathered *G,
+    int32_t j0, int32_t j2, int32_t jf, T(tvf) dx, T(tvf) dy, T(tvf) dz, T(tvf) d2, float dlo, float hmax, float r2b,
+    float *thr, T(tvf) *tsk, float *hcut, int *nb, const bool cone, const bool hard, const bool buf, const bool above)
+{
+    typedef T(tvf) vf;
+    typedef T(tvi) vi;
+    const int32_t *restrict order = f->order;
+    vi iota;
+    memcpy(&iota, lane_iota, sizeof iota);
+    vi v = (vi){0} - 1;
+    if (above)
+        v = d2 > dlo;
+    if (j0 >= jf)
+        v &= iota + j0 < j2; /* past j2: the next part's candidates */
+    vi vis = v & (d2 <= *thr);
+    if (cone)
+        vis &= T(in_cone)(dx, dy, dz, d2, -S->vx, -S->vy, -S->vz, S->k2s);
+    const vi sl = *(const T(tviu) *)(const void *)(G->s + j0);
+    uint32_t b = T(bits)(vis);
+    if (buf) {
+        if (*nb > BUF_SIZE - TW) {
+            S->nb = *nb;
+            buffer_flush(S, order);
+            *nb = 0;
+            *thr = S->thr < r2b ? S->thr : r2b;
+            *tsk = (vf){0} + (hard && T(below)(*hcut) > *thr ? T(below)(*hcut) : *thr);
+        }
+        T(append)(S->bd2, S->bslot, nb, d2, sl, b);
+    } else if (b) {
+        do {
+            const int q = __builtin_ctz(b);
+            b &= b - 1;
+            list_add(S, d2[q], order[sl[q]], sl[q]);
+        } while (b);
+        *thr = S->thr < r2b ? S->thr : r2b;
+        *tsk = (vf){0} + (hard && T(below)(*hcut) > *thr ? T(below)(*hcut) : *thr);
+    }
+    if (hard) {
+        uint32_t h = T(bits)(v & (d2 < *hcut));
+        if (h) {
+            do {
+                const int q = __builtin_ctz(h);
+                h &= h - 1;
+                contact_add(S, d2[q], order[sl[q]], sl[q]);
+            } while (h);
+            float c = contact_cut(S);
+            c = c < S->r2 ? c : S->r2;
+            *hcut = c < hmax ? c : hmax;
+            *tsk = (vf){0} + (T(below)(*hcut) > *thr ? T(below)(*hcut) : *thr);
+        }
+    }
+}
+
 /* The gathered candidates with d2 > dlo (only with above; else every one): into the buffer (buf) or
  * the list, and the contacts (hard). The boid itself is not among them: grow_ sets its x in G to NaN
  * while it searches. A vector that reaches past j2 masks its lanes unless j2 is the end of G (a
  * vector of NaN follows it). The view radius is folded into the thresholds: d2 < r2 and d2 <= thr
- * is d2 <= min(thr, the float below r2); d2 < r2 and d2 < hcut is d2 < min(hcut, r2). */
+ * is d2 <= min(thr, the float below r2); d2 < r2 and d2 < hcut is d2 < min(hcut, r2). Two vectors are
+ * tested together for the skip: the second may lie past j2 (its lanes are masked, and G has slack
+ * to read there). */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
     const gathered *G, int32_t j1, int32_t j2, float dlo, float hmax, const bool cone, const bool hard,
     const bool buf, const bool above)
 {
     typedef T(tvf) vf;
     typedef T(tvi) vi;
-    const int32_t *restrict order = f->order;
     const float *restrict gx = G->x, *restrict gy = G->y, *restrict gz = G->z;
-    const int32_t *restrict gs = G->s;
-    vi iota;
-    memcpy(&iota, lane_iota, sizeof iota);
-    /* locals: the buffers' stores could otherwise alias the counts and thresholds in S */
-    const float px = S->px, py = S->py, pz = S->pz, vx = S->vx, vy = S->vy, vz = S->vz;
-    const float k2s = S->k2s;
+    const float px = S->px, py = S->py, pz = S->pz;
     const float r2b = T(below)(S->r2);
     float hcut = 0.0f;
     if (hard) {
@@ -225,65 +278,35 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     S->tested += j2 - j1;
     /* whole vectors without a lane mask up to jf */
     const int32_t jf = j2 == G->n ? j2 : j1 + (j2 - j1) / TW * TW;
-    for (int32_t j0 = j1; j0 < j2; j0 += TW) {
+    for (int32_t j0 = j1; j0 < j2; j0 += 2 * TW) {
         /* p - x, not x - p (the same bits negated: d2 is the same, and so is the view cone's dot
          * with the negated velocity), so that the loads fold into the subtractions */
-        const vf dx = pxv - *(const T(tvfu) *)(const void *)(gx + j0);
-        const vf dy = pyv - *(const T(tvfu) *)(const void *)(gy + j0);
-        const vf dz = pzv - *(const T(tvfu) *)(const void *)(gz + j0);
-        const vf d2 = dx * dx + dy * dy + dz * dz;
+        const int32_t j3 = j0 + TW;
+        const vf dxa = pxv - *(const T(tvfu) *)(const void *)(gx + j0);
+        const vf dya = pyv - *(const T(tvfu) *)(const void *)(gy + j0);
+        const vf dza = pzv - *(const T(tvfu) *)(const void *)(gz + j0);
+        const vf d2a = dxa * dxa + dya * dya + dza * dza;
+        const vf dxb = pxv - *(const T(tvfu) *)(const void *)(gx + j3);
+        const vf dyb = pyv - *(const T(tvfu) *)(const void *)(gy + j3);
+        const vf dzb = pzv - *(const T(tvfu) *)(const void *)(gz + j3);
+        const vf d2b = dxb * dxb + dyb * dyb + dzb * dzb;
         /* most vectors hold no candidate near enough (35-60% of them, with a first radius from the
          * last tick or the block's bound): skip the rest for them, after one compare (two with a
          * lower bound; the lane mask past j2 can only drop more) */
-        {
-            vi near = d2 <= tsk;
-            if (above)
-                near &= d2 > dlo;
-            if (!T(bits)(near))
-                continue;
+        vi neara = d2a <= tsk, nearb = d2b <= tsk;
+        if (above) {
+            neara &= d2a > dlo;
+            nearb &= d2b > dlo;
         }
-        vi v = (vi){0} - 1;
-        if (above)
-            v = d2 > dlo;
-        if (j0 >= jf)
-            v &= iota + j0 < j2; /* past j2: the next part's candidates */
-        vi vis = v & (d2 <= thr);
-        if (cone)
-            vis &= T(in_cone)(dx, dy, dz, d2, -vx, -vy, -vz, k2s);
-        const vi sl = *(const T(tviu) *)(const void *)(gs + j0);
-        uint32_t b = T(bits)(vis);
-        if (buf) {
-            if (nb > BUF_SIZE - TW) {
-                S->nb = nb;
-                buffer_flush(S, order);
-                nb = 0;
-                thr = S->thr < r2b ? S->thr : r2b;
-                tsk = (vf){0} + (hard && T(below)(hcut) > thr ? T(below)(hcut) : thr);
-            }
-            T(append)(S->bd2, S->bslot, &nb, d2, sl, b);
-        } else if (b) {
-            do {
-                const int q = __builtin_ctz(b);
-                b &= b - 1;
-                list_add(S, d2[q], order[sl[q]], sl[q]);
-            } while (b);
-            thr = S->thr < r2b ? S->thr : r2b;
-            tsk = (vf){0} + (hard && T(below)(hcut) > thr ? T(below)(hcut) : thr);
-        }
-        if (hard) {
-            uint32_t h = T(bits)(v & (d2 < hcut));
-            if (h) {
-                do {
-                    const int q = __builtin_ctz(h);
-                    h &= h - 1;
-                    contact_add(S, d2[q], order[sl[q]], sl[q]);
-                } while (h);
-                hcut = contact_cut(S);
-                hcut = hcut < S->r2 ? hcut : S->r2;
-                hcut = hcut < hmax ? hcut : hmax;
-                tsk = (vf){0} + (T(below)(hcut) > thr ? T(below)(hcut) : thr);
-            }
-        }
+        const uint32_t na = T(bits)(neara), nbb = T(bits)(nearb);
+        if (!(na | nbb))
+            continue;
+        if (na)
+            T(scan_one)(f, S, G, j0, j2, jf, dxa, dya, dza, d2a, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard,
+                        buf, above);
+        if (nbb && j3 < j2)
+            T(scan_one)(f, S, G, j3, j2, jf, dxb, dyb, dzb, d2b, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard,
+                        buf, above);
     }
     if (buf)
         S->nb = nb;

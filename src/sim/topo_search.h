@@ -90,7 +90,8 @@ typedef struct gathered {
     int32_t *s;
 } gathered;
 
-/* Values the gather may write past cap: 16 per column copy and a vector of NaN. */
+/* Values the gather may write past cap: 16 per column copy, then two vectors of NaN (scan_gathered
+ * tests two vectors at a time). */
 #define GATHER_SLACK 48
 
 static inline float key_d2(uint64_t key)
