@@ -5,18 +5,22 @@ comes, falcon_wait 60 s: one attack), followed tick by tick until the last escap
 
 Per attack it prints and writes (--out, json):
 - the share of the flying birds alarmed (state 1..4) at some tick of the attack (`ever`) and at once (`peak`);
-- the front's reach: each alarmed bird's distance at its alarm from the attack's first bird alarmed (that bird's
-  position moved on at its velocity then, the wave's frame), the largest and the 95th percentile, against the
-  flock's length (the largest distance from that bird to a flying bird at its alarm: how far the alarm had to go
-  to cross the flock) and against the flock's longest extent (its diameter along its longest axis);
-- what stopped it. The birds never alarmed are split by what they met: `no_front` (no escaping bird was ever
-  among its 7 nearest: the front died before it came near), `other_group` (of those, in a group, linked at
-  view_radius at the attack's end, that no alarmed bird is in), `met` (an escaping bird was among its 7 nearest
-  in some tick, and it did not copy), and of `met` how many met only a neighbour farther than escape_copy_speed
-  x 15 ticks (6 m: the longest latency), and the ticks they had an escaping neighbour (median); the last
-  first alarm's tick from the attack's start, and the tick the escapes ended;
-- the whole flock's NN distance jump (as run.py: the largest in the attack and 2 s after it over the mean of the
-  second before) and the groups before and after (run.py's split).
+- the group the attack's first bird alarmed is in (linked at view_radius, as the groups metric, at that bird's
+  alarm): its share of the flock (`group`), the share of it alarmed (`g_ever`), its length along its longest axis
+  (`g_long`, 2.5-97.5 percentiles, m) and the share of that length the alarms covered (`cover`: the group's
+  alarmed birds at their alarms, in the group's frame);
+- the front's reach (`reach`): each alarmed bird's distance at its alarm from the first bird alarmed (that bird's
+  position moved on at its velocity then, the wave's frame), 95th percentile / largest, m; the farthest flying bird
+  from the first bird at its alarm (json: flock_length, flock_p95); the last first alarm, s from the attack's start;
+- what stopped it: the birds never alarmed (`never`; `in_g` of them in the first bird's group), split by what they
+  met: `nofrnt` (no escaping bird was ever among its 7 nearest), `othgrp` (of those, in a group at the attack's
+  end, linked at view_radius, that no alarmed bird is in), `met` (an escaping bird was among its 7 nearest in some
+  tick, and it did not copy) and `far` (of those, the ones that met only neighbours farther than escape_copy_speed
+  x 15 ticks, 6 m: the longest latency);
+- the whole flock's NN distance jump (`jump`, as run.py: the largest in the attack and 2 s after it over the mean
+  of the second before), the first bird's group's own (`g_jump`: the mean NN distance of its birds, from the first
+  alarm to 2 s after the attack's end, largest over the second before the attack) and the groups before and after
+  (run.py's split).
 
     /usr/bin/python3 docs/falcon/spread.py [--seeds 101 102 103] [--sizes 500 2000 8000] [--set NAME=VALUE ...]
 
