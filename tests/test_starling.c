@@ -556,6 +556,57 @@ static void skin(void **st)
     }
 }
 
+/* Issue 24, round s16: the caps pull. Boid 0 flies along +z (dt 1) with its 7 neighbours below it at
+ * (cos t, -1, sin t), t = 2 pi j / 7: cohesion 1 pulls it by the mean offset (0, -1, 0), and the mean
+ * unit direction to them is (0, -1/sqrt 2, 0), |u_y| = 0.70711. With pitch 0.25 it keeps 0.25 of the
+ * up part (-0.25); with cohesion_caps 1 from 0.2, t = (0.70711 - 0.2) / 0.8 = 0.63388 and it keeps
+ * 0.25 + 0.63388 * 0.75 = 0.72541 of it, with 2 0.25 + 2 * 0.63388 * 0.75 = 1.20083; from 0.8 (above
+ * 0.70711) only the pitch's 0.25. Mirrored above, up. An interior bird, one neighbour at (0, 1, 0) and one
+ * at (0, -3, 0) (cohesion's up part -1, u_y = 0), keeps the pitch's -0.25. With lift and bank, level and
+ * unbanked, the up axis is the vertical: the same. Out of range and with metric neighbours: refused. */
+static void cohesion_caps(void **st)
+{
+    (void)st;
+    float below[7][3], above[7][3];
+    for (int j = 0; j < 7; j++) {
+        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
+        below[j][0] = above[j][0] = (float)cos(t);
+        below[j][2] = above[j][2] = (float)sin(t);
+        below[j][1] = -1.0f;
+        above[j][1] = 1.0f;
+    }
+    const float inside[2][3] = {{0, 1, 0}, {0, -3, 0}};
+    mur_flock_def d = topo_def(8, 10.0f);
+    d.cohesion = 1.0f;
+    d.pitch = 0.25f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.25, 1.0});
+    d.cohesion_caps = 1.0f;
+    d.cohesion_caps_from = 0.2f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.725413, 1.0});
+    one_tick(d, 7, (const float(*)[3])above, (const double[3]){0.0, 0.725413, 1.0});
+    one_tick(d, 2, inside, (const double[3]){0.0, -0.25, 1.0});
+    d.cohesion_caps = 2.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -1.200825, 1.0});
+    d.cohesion_caps_from = 0.8f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.25, 1.0});
+    d.cohesion_caps = 1.0f;
+    d.cohesion_caps_from = 0.2f;
+    d.lift = true;
+    d.bank = true;
+    d.max_turn = 120.0f;
+    d.bank_rate = 10.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.725413, 1.0});
+    one_tick(d, 2, inside, (const double[3]){0.0, -0.25, 1.0});
+    mur_error err = {{0}};
+    assert_false(mur_def_set_pair(&d, "cohesion_caps=10.5", &err));
+    assert_non_null(strstr(err.msg, "cohesion_caps"));
+    assert_false(mur_def_set_pair(&d, "cohesion_caps_from=1", &err));
+    assert_non_null(strstr(err.msg, "cohesion_caps_from"));
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "cohesion_caps 1 needs neighbours=topological"));
+}
+
 /* Issue 24, thirteenth round: the vertical pulls' order gate. The skin case above (7 neighbours below,
  * skin 2, skin_edge 2: pulled down by 1) with the neighbours flying (0, 0, 0.5): their mean velocity is
  * half boid 0's speed, so up_order 2 scales the pull by 0.5^2 = 0.25 and up_order 1 by 0.5; neighbours
@@ -627,7 +678,7 @@ int main(void)
         cmocka_unit_test(centrality),  cmocka_unit_test(presets), cmocka_unit_test(flight_model),
         cmocka_unit_test(surge_separation),
         cmocka_unit_test(ground_avoidance), cmocka_unit_test(wander), cmocka_unit_test(separation_view),
-        cmocka_unit_test(skin),        cmocka_unit_test(up_order),
+        cmocka_unit_test(skin),        cmocka_unit_test(cohesion_caps), cmocka_unit_test(up_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,7 +46,7 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         s = &se;
     }
     float axx = 0, ayy = 0, azz = 0;
-    float coh[3] = {0.0f, 0.0f, 0.0f}; /* the cohesion term, for cohesion_up */
+    float coh[3] = {0.0f, 0.0f, 0.0f}; /* the cohesion term, for cohesion_up and cohesion_caps */
     if (s->cnt > 0.0f) {
         float inv = 1.0f / s->cnt;
         float cx = s->cx * inv, cy = s->cy * inv, cz = s->cz * inv;
@@ -104,6 +104,11 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
             const float cg[3] = {gate * coh[0], gate * coh[1], gate * coh[2]};
             mur_starling_cohesion_up(d, b, f->roll[i], cg, a);
         }
+        if (d->cohesion_caps > 0.0f && s->cnt > 0.0f) { /* the caps pull (starling.c) */
+            const float t = gate * mur_starling_caps(d, s->uy * (1.0f / s->cnt));
+            const float cg[3] = {t * coh[0], t * coh[1], t * coh[2]};
+            mur_starling_up_back(d, b, f->roll[i], d->cohesion_caps * (1.0f - d->pitch), cg, a);
+        }
         if (d->wander_up > 0.0f && d->wander > 0.0f)
             mur_starling_up_back(d, b, f->roll[i], d->wander_up * (1.0f - d->pitch), wv, a);
         axx = a[0];
@@ -117,6 +122,10 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         }
         if (d->cohesion_up > 0.0f)
             ayy += d->cohesion_up * (1.0f - d->pitch) * (gate * coh[1]);
+        if (d->cohesion_caps > 0.0f && s->cnt > 0.0f) {
+            const float t = gate * mur_starling_caps(d, s->uy * (1.0f / s->cnt));
+            ayy += d->cohesion_caps * (1.0f - d->pitch) * (t * coh[1]);
+        }
         if (d->wander_up > 0.0f && d->wander > 0.0f)
             ayy += d->wander_up * (1.0f - d->pitch) * wv[1];
     }
