@@ -563,7 +563,8 @@ static void skin(void **st)
  * 0.25 + 0.63388 * 0.75 = 0.72541 of it, with 2 0.25 + 2 * 0.63388 * 0.75 = 1.20083; from 0.8 (above
  * 0.70711) only the pitch's 0.25. Mirrored above, up. An interior bird, one neighbour at (0, 1, 0) and one
  * at (0, -3, 0) (cohesion's up part -1, u_y = 0), keeps the pitch's -0.25. With lift and bank, level and
- * unbanked, the up axis is the vertical: the same. Out of range and with metric neighbours: refused. */
+ * unbanked, the up axis is the vertical: the same. Out of range and with metric neighbours: refused.
+ * separation_caps gives separation's up part back by the same share (below). */
 static void cohesion_caps(void **st)
 {
     (void)st;
@@ -597,7 +598,30 @@ static void cohesion_caps(void **st)
     d.bank_rate = 10.0f;
     one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.725413, 1.0});
     one_tick(d, 2, inside, (const double[3]){0.0, -0.25, 1.0});
+    /* separation_caps: separation 1 from all seven (radius 2, each at sqrt 2) pushes it up by (1 - sqrt 2 / 2)
+     * / sqrt 2 = 0.20711, of which the pitch keeps 0.25 (0.051777), separation_caps 1 from 0.2 0.72541
+     * (0.150238); cohesion_caps alone leaves the push at the pitch's */
+    d = topo_def(8, 10.0f);
+    d.separation = 1.0f;
+    d.separation_radius = 2.0f;
+    d.pitch = 0.25f;
+    d.cohesion_caps_from = 0.2f;
+    d.cohesion_caps = 1.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.051777, 1.0});
+    d.separation_caps = 1.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.150238, 1.0});
+    d.cohesion_caps = 0.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.150238, 1.0});
+    one_tick(d, 2, inside, (const double[3]){0.0, -0.0625, 1.0}); /* (0, 1, 0) pushes -0.5 / 2, pitched */
     mur_error err = {{0}};
+    assert_false(mur_def_set_pair(&d, "separation_caps=11", &err));
+    assert_non_null(strstr(err.msg, "separation_caps"));
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "separation_caps 1 needs neighbours=topological"));
+    d.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL;
+    d.separation_caps = 0.0f;
+    d.cohesion_caps = 1.0f;
     assert_false(mur_def_set_pair(&d, "cohesion_caps=10.5", &err));
     assert_non_null(strstr(err.msg, "cohesion_caps"));
     assert_false(mur_def_set_pair(&d, "cohesion_caps_from=1", &err));

@@ -211,7 +211,9 @@ typedef struct mur_flock_def {
     float cohesion_caps;        ///< the caps pull: cohesion's up part scaled by pitch + cohesion_caps t (1 - pitch),
                                 ///< t = clamp((|u_y| - cohesion_caps_from) / (1 - from), 0, 1), u_y the up part of
                                 ///< the mean unit direction to the neighbours, 0..10; 0 = off (topological only)
-    float cohesion_caps_from;   ///< |u_y| from which cohesion_caps acts, 0..0.95
+    float cohesion_caps_from;   ///< |u_y| from which cohesion_caps (and separation_caps) act, 0..0.95
+    float separation_caps;      ///< separation's up part scaled by pitch + separation_caps t (1 - pitch), t as for
+                                ///< cohesion_caps, 0..10; 0 = off (topological only)
     float wander;               ///< random steering: a unit vector per boid per tick times this, m/s^2, 0..100; 0 = off
     float wander_up;            ///< wander's up part scaled by pitch + wander_up (1 - pitch), 0..1; 0 = off
     bool flight;                ///< flight model on/off (with bank): gravity, lift along the body's up axis
