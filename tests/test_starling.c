@@ -490,6 +490,19 @@ static void presets(void **st)
     assert_int_equal(d.neighbours, MUR_NEIGHBOURS_TOPOLOGICAL);
 }
 
+/* Seven neighbours on a unit ring one unit below the origin, at (cos t, -1, sin t), t = 2 pi j / 7, and
+ * the same ring above it (the skin's and the caps pull's cases). */
+static void rings7(float below[7][3], float above[7][3])
+{
+    for (int j = 0; j < 7; j++) {
+        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
+        below[j][0] = above[j][0] = (float)cos(t);
+        below[j][2] = above[j][2] = (float)sin(t);
+        below[j][1] = -1.0f;
+        above[j][1] = 1.0f;
+    }
+}
+
 /* Issue 24, twelfth round: the skin. Boid 0 flies along +z (dt 1) with its 7 neighbours below it at
  * (cos t, -1, sin t), t = 2 pi j / 7: the mean unit direction to them is (0, -1/sqrt 2, 0), so skin 2
  * with skin_edge 2 pulls it down by 2 * 1/2 = 1 and skin_edge 4 by 2 * 1/4 = 0.5; mirrored above, up
@@ -499,13 +512,7 @@ static void skin(void **st)
 {
     (void)st;
     float below[7][3], above[7][3], both[7][3];
-    for (int j = 0; j < 7; j++) {
-        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
-        below[j][0] = above[j][0] = (float)cos(t);
-        below[j][2] = above[j][2] = (float)sin(t);
-        below[j][1] = -1.0f;
-        above[j][1] = 1.0f;
-    }
+    rings7(below, above);
     for (int k = 0; k < 3; k++) {
         const double t = 2.0 * 3.14159265358979323846 * k / 3.0;
         for (int m = 0; m < 2; m++) {
@@ -569,13 +576,7 @@ static void cohesion_caps(void **st)
 {
     (void)st;
     float below[7][3], above[7][3];
-    for (int j = 0; j < 7; j++) {
-        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
-        below[j][0] = above[j][0] = (float)cos(t);
-        below[j][2] = above[j][2] = (float)sin(t);
-        below[j][1] = -1.0f;
-        above[j][1] = 1.0f;
-    }
+    rings7(below, above);
     const float inside[2][3] = {{0, 1, 0}, {0, -3, 0}};
     mur_flock_def d = topo_def(8, 10.0f);
     d.cohesion = 1.0f;
