@@ -490,6 +490,19 @@ static void presets(void **st)
     assert_int_equal(d.neighbours, MUR_NEIGHBOURS_TOPOLOGICAL);
 }
 
+/* Seven neighbours on a unit ring one unit below the origin, at (cos t, -1, sin t), t = 2 pi j / 7, and
+ * the same ring above it (the skin's and the caps pull's cases). */
+static void rings7(float below[7][3], float above[7][3])
+{
+    for (int j = 0; j < 7; j++) {
+        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
+        below[j][0] = above[j][0] = (float)cos(t);
+        below[j][2] = above[j][2] = (float)sin(t);
+        below[j][1] = -1.0f;
+        above[j][1] = 1.0f;
+    }
+}
+
 /* Issue 24, twelfth round: the skin. Boid 0 flies along +z (dt 1) with its 7 neighbours below it at
  * (cos t, -1, sin t), t = 2 pi j / 7: the mean unit direction to them is (0, -1/sqrt 2, 0), so skin 2
  * with skin_edge 2 pulls it down by 2 * 1/2 = 1 and skin_edge 4 by 2 * 1/4 = 0.5; mirrored above, up
@@ -499,13 +512,7 @@ static void skin(void **st)
 {
     (void)st;
     float below[7][3], above[7][3], both[7][3];
-    for (int j = 0; j < 7; j++) {
-        const double t = 2.0 * 3.14159265358979323846 * j / 7.0;
-        below[j][0] = above[j][0] = (float)cos(t);
-        below[j][2] = above[j][2] = (float)sin(t);
-        below[j][1] = -1.0f;
-        above[j][1] = 1.0f;
-    }
+    rings7(below, above);
     for (int k = 0; k < 3; k++) {
         const double t = 2.0 * 3.14159265358979323846 * k / 3.0;
         for (int m = 0; m < 2; m++) {
@@ -554,6 +561,75 @@ static void skin(void **st)
         assert_null(mur_flock_create(&d, &err));
         assert_non_null(strstr(err.msg, q ? "skin_rim" : "skin"));
     }
+}
+
+/* Issue 24, round s16: the caps pull. Boid 0 flies along +z (dt 1) with its 7 neighbours below it at
+ * (cos t, -1, sin t), t = 2 pi j / 7: cohesion 1 pulls it by the mean offset (0, -1, 0), and the mean
+ * unit direction to them is (0, -1/sqrt 2, 0), |u_y| = 0.70711. With pitch 0.25 it keeps 0.25 of the
+ * up part (-0.25); with cohesion_caps 1 from 0.2, t = (0.70711 - 0.2) / 0.8 = 0.63388 and it keeps
+ * 0.25 + 0.63388 * 0.75 = 0.72541 of it, with 2 0.25 + 2 * 0.63388 * 0.75 = 1.20083; from 0.8 (above
+ * 0.70711) only the pitch's 0.25. Mirrored above, up. An interior bird, one neighbour at (0, 1, 0) and one
+ * at (0, -3, 0) (cohesion's up part -1, u_y = 0), keeps the pitch's -0.25. With lift and bank, level and
+ * unbanked, the up axis is the vertical: the same. Out of range and with metric neighbours: refused.
+ * separation_caps gives separation's up part back by the same share (below). */
+static void cohesion_caps(void **st)
+{
+    (void)st;
+    float below[7][3], above[7][3];
+    rings7(below, above);
+    const float inside[2][3] = {{0, 1, 0}, {0, -3, 0}};
+    mur_flock_def d = topo_def(8, 10.0f);
+    d.cohesion = 1.0f;
+    d.pitch = 0.25f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.25, 1.0});
+    d.cohesion_caps = 1.0f;
+    d.cohesion_caps_from = 0.2f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.725413, 1.0});
+    one_tick(d, 7, (const float(*)[3])above, (const double[3]){0.0, 0.725413, 1.0});
+    one_tick(d, 2, inside, (const double[3]){0.0, -0.25, 1.0});
+    d.cohesion_caps = 2.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -1.200825, 1.0});
+    d.cohesion_caps_from = 0.8f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.25, 1.0});
+    d.cohesion_caps = 1.0f;
+    d.cohesion_caps_from = 0.2f;
+    d.lift = true;
+    d.bank = true;
+    d.max_turn = 120.0f;
+    d.bank_rate = 10.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, -0.725413, 1.0});
+    one_tick(d, 2, inside, (const double[3]){0.0, -0.25, 1.0});
+    /* separation_caps: separation 1 from all seven (radius 2, each at sqrt 2) pushes it up by (1 - sqrt 2 / 2)
+     * / sqrt 2 = 0.20711, of which the pitch keeps 0.25 (0.051777), separation_caps 1 from 0.2 0.72541
+     * (0.150238); cohesion_caps alone leaves the push at the pitch's */
+    d = topo_def(8, 10.0f);
+    d.separation = 1.0f;
+    d.separation_radius = 2.0f;
+    d.pitch = 0.25f;
+    d.cohesion_caps_from = 0.2f;
+    d.cohesion_caps = 1.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.051777, 1.0});
+    d.separation_caps = 1.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.150238, 1.0});
+    d.cohesion_caps = 0.0f;
+    one_tick(d, 7, (const float(*)[3])below, (const double[3]){0.0, 0.150238, 1.0});
+    one_tick(d, 2, inside, (const double[3]){0.0, -0.0625, 1.0}); /* (0, 1, 0) pushes -0.5 / 2, pitched */
+    mur_error err = {{0}};
+    assert_false(mur_def_set_pair(&d, "separation_caps=11", &err));
+    assert_non_null(strstr(err.msg, "separation_caps"));
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "separation_caps 1 needs neighbours=topological"));
+    d.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL;
+    d.separation_caps = 0.0f;
+    d.cohesion_caps = 1.0f;
+    assert_false(mur_def_set_pair(&d, "cohesion_caps=10.5", &err));
+    assert_non_null(strstr(err.msg, "cohesion_caps"));
+    assert_false(mur_def_set_pair(&d, "cohesion_caps_from=1", &err));
+    assert_non_null(strstr(err.msg, "cohesion_caps_from"));
+    d.neighbours = MUR_NEIGHBOURS_METRIC;
+    assert_null(mur_flock_create(&d, &err));
+    assert_non_null(strstr(err.msg, "cohesion_caps 1 needs neighbours=topological"));
 }
 
 /* Issue 24, thirteenth round: the vertical pulls' order gate. The skin case above (7 neighbours below,
@@ -627,7 +703,7 @@ int main(void)
         cmocka_unit_test(centrality),  cmocka_unit_test(presets), cmocka_unit_test(flight_model),
         cmocka_unit_test(surge_separation),
         cmocka_unit_test(ground_avoidance), cmocka_unit_test(wander), cmocka_unit_test(separation_view),
-        cmocka_unit_test(skin),        cmocka_unit_test(up_order),
+        cmocka_unit_test(skin),        cmocka_unit_test(cohesion_caps), cmocka_unit_test(up_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

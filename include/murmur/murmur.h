@@ -208,6 +208,12 @@ typedef struct mur_flock_def {
                                 ///< t = clamp((C - separation_exposed_from) / (1 - from), 0, 1), 0..1; 0 = off
     float separation_exposed_from; ///< centrality C from which separation_exposed shrinks the radius, 0..0.95
     float cohesion_up;          ///< cohesion's up part scaled by pitch + cohesion_up (1 - pitch), 0..1; 0 = off
+    float cohesion_caps;        ///< the caps pull: cohesion's up part scaled by pitch + cohesion_caps t (1 - pitch),
+                                ///< t = clamp((|u_y| - cohesion_caps_from) / (1 - from), 0, 1), u_y the up part of
+                                ///< the mean unit direction to the neighbours, 0..10; 0 = off (topological only)
+    float cohesion_caps_from;   ///< |u_y| from which cohesion_caps (and separation_caps) act, 0..0.95
+    float separation_caps;      ///< separation's up part scaled by pitch + separation_caps t (1 - pitch), t as for
+                                ///< cohesion_caps, 0..10; 0 = off (topological only)
     float wander;               ///< random steering: a unit vector per boid per tick times this, m/s^2, 0..100; 0 = off
     float wander_up;            ///< wander's up part scaled by pitch + wander_up (1 - pitch), 0..1; 0 = off
     bool flight;                ///< flight model on/off (with bank): gravity, lift along the body's up axis
@@ -227,7 +233,8 @@ typedef struct mur_flock_def {
                                 ///< horizontal part of the mean unit direction to the neighbours, m/s^2, 0..100;
                                 ///< after the surge; 0 = off (topological only)
     float up_order;             ///< the vertical pulls' order gate, 0..16: skin, skin_rim, separation_up and
-                                ///< cohesion_up scaled by min(1, |mean neighbour velocity| / |v|)^up_order;
+                                ///< cohesion_up (and cohesion_caps) scaled by min(1, |mean neighbour velocity| /
+                                ///< |v|)^up_order;
                                 ///< 0 = off (topological only)
     float spawn_spacing;        ///< the compact start: new boids uniform in an ellipsoid (4:2:1, along a common
                                 ///< heading, across, vertical) at the box centre, spawn_spacing^3 wu^3 per boid,

@@ -21,6 +21,8 @@ static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
         {"centrality", def->centrality, 0.0},
         {"separation_edge", def->separation_edge, 0.0},
         {"separation_exposed", def->separation_exposed, 0.0},
+        {"cohesion_caps", def->cohesion_caps, 0.0},
+        {"separation_caps", def->separation_caps, 0.0},
         {"skin", def->skin, 0.0},
         {"skin_rim", def->skin_rim, 0.0},
         {"up_order", def->up_order, 0.0},

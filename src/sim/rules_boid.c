@@ -46,7 +46,7 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         s = &se;
     }
     float axx = 0, ayy = 0, azz = 0;
-    float coh[3] = {0.0f, 0.0f, 0.0f}; /* the cohesion term, for cohesion_up */
+    float coh[3] = {0.0f, 0.0f, 0.0f}; /* the cohesion term, for cohesion_up and cohesion_caps */
     if (s->cnt > 0.0f) {
         float inv = 1.0f / s->cnt;
         float cx = s->cx * inv, cy = s->cy * inv, cz = s->cz * inv;
@@ -85,6 +85,9 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         const float inv = 1.0f / s->cnt;
         gate = mur_starling_up_gate(d, s->ax * inv, s->ay * inv, s->az * inv, b->vx, b->vy, b->vz);
     }
+    float ct = 0.0f; /* the caps' share (starling.c mur_starling_caps), gated as the vertical pulls */
+    if ((d->cohesion_caps > 0.0f || d->separation_caps > 0.0f) && s->cnt > 0.0f)
+        ct = gate * mur_starling_caps(d, s->uy * (1.0f / s->cnt));
     float wv[3] = {0.0f, 0.0f, 0.0f}; /* the random steering, for wander_up */
     if (d->wander > 0.0f) { /* random steering (starling.c) */
         mur_starling_wander(d, f->tick, i, wv);
@@ -104,6 +107,14 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
             const float cg[3] = {gate * coh[0], gate * coh[1], gate * coh[2]};
             mur_starling_cohesion_up(d, b, f->roll[i], cg, a);
         }
+        if (d->cohesion_caps > 0.0f) { /* the caps pull (starling.c) */
+            const float cg[3] = {ct * coh[0], ct * coh[1], ct * coh[2]};
+            mur_starling_up_back(d, b, f->roll[i], d->cohesion_caps * (1.0f - d->pitch), cg, a);
+        }
+        if (d->separation_caps > 0.0f) { /* and the caps' own spacing */
+            const float sg[3] = {ct * (ks * s->sx), ct * (ks * s->sy), ct * (ks * s->sz)};
+            mur_starling_up_back(d, b, f->roll[i], d->separation_caps * (1.0f - d->pitch), sg, a);
+        }
         if (d->wander_up > 0.0f && d->wander > 0.0f)
             mur_starling_up_back(d, b, f->roll[i], d->wander_up * (1.0f - d->pitch), wv, a);
         axx = a[0];
@@ -117,6 +128,10 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         }
         if (d->cohesion_up > 0.0f)
             ayy += d->cohesion_up * (1.0f - d->pitch) * (gate * coh[1]);
+        if (d->cohesion_caps > 0.0f)
+            ayy += d->cohesion_caps * (1.0f - d->pitch) * (ct * coh[1]);
+        if (d->separation_caps > 0.0f)
+            ayy += d->separation_caps * (1.0f - d->pitch) * (ct * (ks * s->sy));
         if (d->wander_up > 0.0f && d->wander > 0.0f)
             ayy += d->wander_up * (1.0f - d->pitch) * wv[1];
     }

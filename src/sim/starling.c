@@ -99,6 +99,13 @@ void mur_starling_cohesion_up(const mur_flock_def *d, const boid_in *b, float ro
     mur_starling_up_back(d, b, roll, d->cohesion_up * (1.0f - d->pitch), coh, a);
 }
 
+float mur_starling_caps(const mur_flock_def *d, float uy)
+{
+    const float from = d->cohesion_caps_from;
+    const float t = (fminf(1.0f, fabsf(uy)) - from) / (1.0f - from);
+    return t > 0.0f ? fminf(1.0f, t) : 0.0f; /* NaN (no neighbours) gives 0 */
+}
+
 float mur_starling_skin(const mur_flock_def *d, float uy)
 {
     const float w = d->skin * powf(fminf(1.0f, fabsf(uy)), d->skin_edge);

@@ -53,6 +53,10 @@ float mur_starling_up_near(const mur_flock_def *d, float nn2);
 /// As mur_starling_separation_up for cohesion coh (its acceleration, cohesion weight and centrality
 /// included) with cohesion_up (the caller skips it when cohesion_up is 0).
 void mur_starling_cohesion_up(const mur_flock_def *d, const boid_in *b, float roll, const float coh[3], float a[3]);
+/// The caps pull's share t = clamp((|uy| - cohesion_caps_from) / (1 - cohesion_caps_from), 0, 1) for a bird
+/// whose mean unit direction to its neighbours has up part uy: 0 in the interior (neighbours above and below
+/// alike), up to 1 where they all lie straight above or below.
+float mur_starling_caps(const mur_flock_def *d, float uy);
 /// Both: vector v gets back kup times its part along the weak pitch's up axis (the vertical without
 /// lift or bank, or when b flies nearly straight up or down).
 void mur_starling_up_back(const mur_flock_def *d, const boid_in *b, float roll, float kup, const float v[3],
