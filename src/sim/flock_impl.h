@@ -122,6 +122,9 @@ struct mur_flock {
     /// distance, or the 4th contact's, whichever is larger), or 0: the next search's first radius
     /// (topo.c). A hint: only the speed depends on it, never a result.
     float *topo_hint;
+    /// Per boid (by index), how much topo_hint moved at its last search (|new - old|, wu), or 0: the
+    /// margin of the next first radius (topo.c). A hint too.
+    float *topo_dhint;
     /* The held neighbour readings (reaction_ticks > 1, react.h), allocated when first used, react_cap
      * boids, per boid (by index): the tick + 1 of its last reading (low 32 bits; 0: none) and its phase
      * (of react_phase_r ticks and react_phase_seed); with reaction_hold=sums (react_list false) the sums

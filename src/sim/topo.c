@@ -15,10 +15,12 @@
  * at 2 boids per cell), a second scan of the block's copy ranks its candidates out to 1.25 b_1 after
  * them, which usually completes the list; the rest of the block and the next rings follow, skipping
  * the columns and cells farther than the list's last distance, inserting one by one. In the pass, a boid
- * whose last search needed a radius r inside b_1 scans its block first with the threshold of 1.1 r + 0.1
- * wu (f->topo_hint), and the rest of the block only when that leaves the list short or the contacts
- * uncertain. The result does not depend on the visiting order or on the first radius, so the pass is
- * bit-identical for any grid, hint, thread count or vector path. */
+ * whose last search needed a radius r inside b_1 scans its block first with the threshold of
+ * 1.01 r + 1.5 |r - r'| + 0.05 wu (f->topo_hint; r' the radius of the search before, through
+ * f->topo_dhint: loose where the boid's k-th distance moves, tight where it is steady), and the rest
+ * of the block only when that leaves the list short or the contacts uncertain. The result does not
+ * depend on the visiting order or on the first radius, so the pass is bit-identical for any grid,
+ * hint, thread count or vector path. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -252,10 +254,12 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 #define SPACING_BINS 2048
 #define SPACING_SHIFT 20
 
-/* The first search radius: the last tick's times HINT_SCALE plus HINT_ADD wu; hints are prefetched
- * HINT_AHEAD slots ahead (by boid index: random reads). */
-#define HINT_SCALE 1.1f
-#define HINT_ADD 0.1f
+/* The first search radius: the last tick's r times HINT_SCALE, plus HINT_MOVE times how much r moved at
+ * that search (topo_dhint), plus HINT_ADD wu; hints are prefetched HINT_AHEAD slots ahead (by boid
+ * index: random reads). */
+#define HINT_SCALE 1.01f
+#define HINT_MOVE 1.5f
+#define HINT_ADD 0.05f
 #define HINT_AHEAD 8
 
 /* The reaction time in the pass (react.h): off, holding the sums, holding the list. */
@@ -351,6 +355,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
      * store) */
     gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
     float *restrict hint = f->topo_hint;
+    float *restrict dhint = f->topo_dhint;
     const float h2 = S.hard ? S.h2 : 0.0f;
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
@@ -407,11 +412,12 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
         } else {
             {
                 /* the last tick's radius, a little larger (the flock moves): the first radius searched */
-                const float r = hint[i] * HINT_SCALE + HINT_ADD;
+                const float r = hint[i] * HINT_SCALE + dhint[i] * HINT_MOVE + HINT_ADD;
                 S.hint2 = hint[i] > 0.0f ? r * r : INFINITY;
                 if (k + HINT_AHEAD < k1) {
                     const int32_t ia = f->order[k + HINT_AHEAD];
                     __builtin_prefetch(hint + ia, 1);
+                    __builtin_prefetch(dhint + ia, 1);
                     if (mode & TL_SERVE) {
                         /* the list's rows, by boid index (random reads) */
                         __builtin_prefetch(f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)ia);
@@ -462,7 +468,11 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 const float w = S.n == S.cap ? key_d2(S.key[S.cap - 1]) : INFINITY;
                 const float c = S.nh == MAX_CONTACTS ? contact_d2(&S, MAX_CONTACTS - 1) : h2;
                 const float m = w > c ? w : c;
-                hint[i] = m < INFINITY ? sqrtf(m) : 0.0f;
+                {
+                    const float r = m < INFINITY ? sqrtf(m) : 0.0f;
+                    dhint[i] = fabsf(r - hint[i]);
+                    hint[i] = r;
+                }
                 if (mode & TL_BUILD) {
                     /* after the serve, which read the old epoch's position */
                     float *q = f->tl_p0 + 3 * (size_t)i;
