@@ -255,11 +255,12 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 #define SPACING_SHIFT 20
 
 /* The first search radius: the last tick's r times HINT_SCALE, plus HINT_MOVE times how much r moved at
- * that search (topo_dhint), plus HINT_ADD wu; hints are prefetched HINT_AHEAD slots ahead (by boid
- * index: random reads). */
+ * that search (topo_dhint; HINT_FIRST r when it had none before), plus HINT_ADD wu; hints are
+ * prefetched HINT_AHEAD slots ahead (by boid index: random reads). */
 #define HINT_SCALE 1.01f
 #define HINT_MOVE 1.5f
 #define HINT_ADD 0.05f
+#define HINT_FIRST 0.06f
 #define HINT_AHEAD 8
 
 /* The reaction time in the pass (react.h): off, holding the sums, holding the list. */
@@ -470,7 +471,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 const float m = w > c ? w : c;
                 {
                     const float r = m < INFINITY ? sqrtf(m) : 0.0f;
-                    dhint[i] = fabsf(r - hint[i]);
+                    /* no radius before (the first search, or a list left short): the move is taken as
+                     * HINT_FIRST r, so that the next first radius is about 1.1 r */
+                    dhint[i] = hint[i] > 0.0f ? fabsf(r - hint[i]) : HINT_FIRST * r;
                     hint[i] = r;
                 }
                 if (mode & TL_BUILD) {
