@@ -195,7 +195,7 @@ static void spacing_free(void **st)
 }
 
 /* Each boid's first search radius comes from the last tick (f->topo_hint: the radius its search
- * needed, and f->topo_dhint: how much that moved), which no result may depend on: flocks whose hints
+ * needed, and how much that moved), which no result may depend on: flocks whose hints
  * and their moves are overwritten before every tick (none, far too small, a little too small or
  * large, beyond the block, huge, negative, NaN; per boid) stay bit-identical to one left alone, on 1
  * and 2 threads, with the preset's contacts and with wider ones (hard_radius 2: contacts farther than
@@ -219,10 +219,10 @@ static void topo_hint_free(void **st)
         for (int t = 0; t < 30; t++) {
             mur_flock_steps(a, 1);
             for (int32_t i = 0; i < b->n; i++) {
-                b->topo_hint[i] = a->topo_hint[i] * scale[(i + t) % 9];
-                c->topo_hint[i] = 1.5f * scale[(i * 7 + t) % 9];
-                b->topo_dhint[i] = a->topo_dhint[i] * scale[(i * 5 + t) % 9];
-                c->topo_dhint[i] = scale[(i * 3 + t) % 9];
+                b->topo_hint[2 * i] = a->topo_hint[2 * i] * scale[(i + t) % 9];
+                c->topo_hint[2 * i] = 1.5f * scale[(i * 7 + t) % 9];
+                b->topo_hint[2 * i + 1] = a->topo_hint[2 * i + 1] * scale[(i * 5 + t) % 9];
+                c->topo_hint[2 * i + 1] = scale[(i * 3 + t) % 9];
             }
             mur_flock_steps(b, 1);
             mur_flock_steps(c, 1);

@@ -91,8 +91,7 @@ static const buffer BUFFERS[] = {
     BUF(svz, PER_SORTED, sizeof(float)),
     BUF(sw, PER_SORTED, sizeof(float)),
     BUF(sroll, PER_SORTED, sizeof(float)),
-    BUF(topo_hint, PER_SORTED, sizeof(float)), /* by boid index; PER_SORTED: zeroed when grown */
-    BUF(topo_dhint, PER_SORTED, sizeof(float)), /* by boid index, as topo_hint */
+    BUF(topo_hint, PER_SORTED, 2 * sizeof(float)), /* by boid index; PER_SORTED: zeroed when grown */
     BUF(grid.start, PER_CELL, sizeof(int32_t)),
     BUF(cwhole, PER_CELL, sizeof(uint8_t)),
     BUF(ppos, PER_PREDATOR, 3 * sizeof(float)),

@@ -16,8 +16,8 @@
  * them, which usually completes the list; the rest of the block and the next rings follow, skipping
  * the columns and cells farther than the list's last distance, inserting one by one. In the pass, a boid
  * whose last search needed a radius r inside b_1 scans its block first with the threshold of
- * 1.01 r + 1.5 |r - r'| + 0.05 wu (f->topo_hint; r' the radius of the search before, through
- * f->topo_dhint: loose where the boid's k-th distance moves, tight where it is steady), and the rest
+ * 1.01 r + 1.5 |r - r'| + 0.05 wu (f->topo_hint; r' the radius of the search before, kept there
+ * as the move |r - r'|: loose where the boid's k-th distance moves, tight where it is steady), and the rest
  * of the block only when that leaves the list short or the contacts uncertain. The result does not
  * depend on the visiting order or on the first radius, so the pass is bit-identical for any grid,
  * hint, thread count or vector path. */
@@ -255,7 +255,7 @@ int mur_topo_find_contacts(const mur_flock *f, const mur_step *s, int32_t k, mur
 #define SPACING_SHIFT 20
 
 /* The first search radius: the last tick's r times HINT_SCALE, plus HINT_MOVE times how much r moved at
- * that search (topo_dhint; HINT_FIRST r when it had none before), plus HINT_ADD wu; hints are
+ * that search (topo_hint's second float; HINT_FIRST r when it had none before), plus HINT_ADD wu; hints are
  * prefetched HINT_AHEAD slots ahead (by boid index: random reads). */
 #define HINT_SCALE 1.01f
 #define HINT_MOVE 1.5f
@@ -355,8 +355,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
     /* the slots go into the float array vx as int32 (allocated memory: its type is that of the last
      * store) */
     gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
-    float *restrict hint = f->topo_hint;
-    float *restrict dhint = f->topo_dhint;
+    float *restrict hint = f->topo_hint; /* radius and move, side by side */
     const float h2 = S.hard ? S.h2 : 0.0f;
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
@@ -413,12 +412,12 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
         } else {
             {
                 /* the last tick's radius, a little larger (the flock moves): the first radius searched */
-                const float r = hint[i] * HINT_SCALE + dhint[i] * HINT_MOVE + HINT_ADD;
-                S.hint2 = hint[i] > 0.0f ? r * r : INFINITY;
+                const float *hi = hint + 2 * (size_t)i;
+                const float r = hi[0] * HINT_SCALE + hi[1] * HINT_MOVE + HINT_ADD;
+                S.hint2 = hi[0] > 0.0f ? r * r : INFINITY;
                 if (k + HINT_AHEAD < k1) {
                     const int32_t ia = f->order[k + HINT_AHEAD];
-                    __builtin_prefetch(hint + ia, 1);
-                    __builtin_prefetch(dhint + ia, 1);
+                    __builtin_prefetch(hint + 2 * (size_t)ia, 1);
                     if (mode & TL_SERVE) {
                         /* the list's rows, by boid index (random reads) */
                         __builtin_prefetch(f->tl_idx + (size_t)MUR_TOPO_LIST_CAP * (size_t)ia);
@@ -473,8 +472,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                     const float r = m < INFINITY ? sqrtf(m) : 0.0f;
                     /* no radius before (the first search, or a list left short): the move is taken as
                      * HINT_FIRST r, so that the next first radius is about 1.1 r */
-                    dhint[i] = hint[i] > 0.0f ? fabsf(r - hint[i]) : HINT_FIRST * r;
-                    hint[i] = r;
+                    float *hi = hint + 2 * (size_t)i;
+                    hi[1] = hi[0] > 0.0f ? fabsf(r - hi[0]) : HINT_FIRST * r;
+                    hi[0] = r;
                 }
                 if (mode & TL_BUILD) {
                     /* after the serve, which read the old epoch's position */
@@ -482,7 +482,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                     q[0] = S.px;
                     q[1] = S.py;
                     q[2] = S.pz;
-                    mur_tl_build(f, scan, &S, &B, i, k, hint[i]);
+                    mur_tl_build(f, scan, &S, &B, i, k, hint[2 * (size_t)i]);
                 }
             }
             if (S.n == S.cap && S.key[S.cap - 1] >> 32 != 0)
