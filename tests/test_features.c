@@ -470,8 +470,7 @@ static void parameter_table(void **s)
     mur_flock_destroy(NULL);
 }
 
-/* Memory stays lean: at most 100 bytes a boid at 100k (metrics on; 96 until branch speed16 kept each
- * boid's last move of its search radius beside the radius, 4 bytes: 98.8 then). */
+/* Memory stays lean: at most 96 bytes a boid at 100k (metrics on). */
 static void memory_per_boid(void **s)
 {
     (void)s;
@@ -482,7 +481,7 @@ static void memory_per_boid(void **s)
     mur_flock_step(f);
     double per = (double)mur_flock_memory(f) / d.boids;
     print_message("%.1f bytes per boid\n", per);
-    assert_true(per <= 100.0);
+    assert_true(per <= 96.0);
     mur_flock_destroy(f);
 }
 
