@@ -195,14 +195,16 @@ static void spacing_free(void **st)
 }
 
 /* Each boid's first search radius comes from the last tick (f->topo_hint: the radius its search
- * needed), which no result may depend on: flocks whose hints are overwritten before every tick (none,
- * far too small, a little too small or large, beyond the block, huge, negative, NaN; per boid) stay
- * bit-identical to one left alone, on 1 and 2 threads, with the preset's contacts and with wider ones
- * (hard_radius 2: contacts farther than most lists reach) and a short list. */
+ * needed, and how much that moved), which no result may depend on: flocks whose hints and their moves
+ * are overwritten before every tick (none, far too small, a little too small or large, beyond the
+ * block, huge, negative, NaN, infinite; per boid) stay bit-identical to one left alone, on 1 and 2
+ * threads, with the preset's contacts and with wider ones (hard_radius 2: contacts farther than most
+ * lists reach) and a short list. */
 static void topo_hint_free(void **st)
 {
     (void)st;
-    const float scale[] = {0.0f, 1e-6f, 0.5f, 0.97f, 1.03f, 4.0f, 1e30f, -1.0f, NAN};
+    /* the hints' 16-bit floats (topo.c): 0, the least, 1e-6, 0.5, 0.97, 1.5, 4, 1e30, -1, NaN, inf */
+    const uint16_t pat[] = {0x0000, 0x0001, 0x3586, 0x3f00, 0x3f78, 0x3fc0, 0x4080, 0x7149, 0xbf80, 0x7fc0, 0x7f80};
     for (int v = 0; v < 2; v++) {
         mur_flock_def d;
         assert_true(mur_def_preset(&d, "starling", NULL));
@@ -218,8 +220,11 @@ static void topo_hint_free(void **st)
         for (int t = 0; t < 30; t++) {
             mur_flock_steps(a, 1);
             for (int32_t i = 0; i < b->n; i++) {
-                b->topo_hint[i] = a->topo_hint[i] * scale[(i + t) % 9];
-                c->topo_hint[i] = 1.5f * scale[(i * 7 + t) % 9];
+                const int q = (i + t) % 12;
+                b->topo_hint[2 * i] = q == 11 ? a->topo_hint[2 * i] : pat[q];
+                b->topo_hint[2 * i + 1] = q == 11 ? a->topo_hint[2 * i + 1] : pat[(i * 5 + t) % 11];
+                c->topo_hint[2 * i] = pat[(i * 7 + t) % 11];
+                c->topo_hint[2 * i + 1] = pat[(i * 3 + t) % 11];
             }
             mur_flock_steps(b, 1);
             mur_flock_steps(c, 1);

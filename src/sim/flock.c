@@ -91,7 +91,7 @@ static const buffer BUFFERS[] = {
     BUF(svz, PER_SORTED, sizeof(float)),
     BUF(sw, PER_SORTED, sizeof(float)),
     BUF(sroll, PER_SORTED, sizeof(float)),
-    BUF(topo_hint, PER_SORTED, sizeof(float)), /* by boid index; PER_SORTED: zeroed when grown */
+    BUF(topo_hint, PER_SORTED, 2 * sizeof(uint16_t)), /* by boid index; PER_SORTED: zeroed when grown */
     BUF(grid.start, PER_CELL, sizeof(int32_t)),
     BUF(cwhole, PER_CELL, sizeof(uint8_t)),
     BUF(ppos, PER_PREDATOR, 3 * sizeof(float)),

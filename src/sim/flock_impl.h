@@ -118,10 +118,12 @@ struct mur_flock {
     /// with a full list), wu; 0 before the first. Sizes the search's cells (grid.c): only the speed
     /// depends on it, never a result.
     float topo_spacing;
-    /// Per boid (by index), the radius its last topological search needed (the k-th neighbour's
-    /// distance, or the 4th contact's, whichever is larger), or 0: the next search's first radius
-    /// (topo.c). A hint: only the speed depends on it, never a result.
-    float *topo_hint;
+    /// Per boid (by index), two 16-bit floats (a float's upper half, rounded up: topo.c): [2 i] the
+    /// radius its last topological search needed (the k-th neighbour's distance, or the 4th
+    /// contact's, whichever is larger), or 0, and [2 i + 1] how much that radius moved at that search
+    /// (wu): the next search's first radius (topo.c; 4 bytes a boid). A hint: only the speed depends
+    /// on it, never a result.
+    uint16_t *topo_hint;
     /* The held neighbour readings (reaction_ticks > 1, react.h), allocated when first used, react_cap
      * boids, per boid (by index): the tick + 1 of its last reading (low 32 bits; 0: none) and its phase
      * (of react_phase_r ticks and react_phase_seed); with reaction_hold=sums (react_list false) the sums
