@@ -103,12 +103,37 @@ def flattened(p):
     return (w * np.sqrt(ew)) @ ev.T
 
 
+def profile(a):
+    print("state | m | ratio | NN q1..q5 (m) | q5 radial^2 of the NN direction")
+    for f in sorted(glob.glob(os.path.join(a.states, "*.csv"))):
+        p, _ = op.load(f)
+        p = p[op.biggest(p)]
+        d, j = cKDTree(p).query(p, k=2)
+        u = p[j[:, 1]] - p
+        u /= np.linalg.norm(u, axis=1)[:, None]
+        pc = p - p.mean(0)
+        ew, ev = np.linalg.eigh(np.cov(pc.T))
+        # the outward normal of the rho level set at the bird: grad rho^2 = C^-1 pc
+        nrm = ((pc @ ev) / ew) @ ev.T
+        nrm /= np.linalg.norm(nrm, axis=1)[:, None]
+        r = rho_of(p)
+        q5 = r > np.quantile(r, 0.8)
+        rad2 = (np.einsum("nc,nc->n", u, nrm) ** 2)[q5].mean()
+        print("%-22s | %5d | %.3f | %s | %.3f" % (os.path.basename(f), len(p), ratio(p, page_border(p)),
+                                                  " ".join("%.2f" % x for x in fifths(p, d[:, 1])), rad2), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--states", required=True)
     ap.add_argument("--draws", type=int, default=3)
     ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--profile", action="store_true",
+                    help="no null flocks: per state its ratio, NN per fifth of rho, and the outer fifth's nearest "
+                    "neighbour direction (mean square projection on the outward radius in the whitened frame; 1/3 if isotropic)")
     a = ap.parse_args()
+    if a.profile:
+        return profile(a)
     rng = np.random.default_rng(a.seed)
     print("state | m | murmur | poisson (hull) | hardcore (hull) | flattened | skin x2 (hull) "
           "| NN q1..q5 murmur (m) | NN q1..q5 hardcore (m)   [random ones: mean over %d draws]" % a.draws)
