@@ -196,6 +196,8 @@ typedef struct mur_flock_def {
     float hard_radius;          ///< hard-sphere radius, wu; 0 = off (topological neighbours only)
     float centrality;           ///< cohesion scaled by C^centrality, C = |mean unit direction to the neighbours|
                                 ///< in [0, 1] (1 at the flock's edge, ~0 inside); 0 = off (topological only)
+    float centrality_from;      ///< with centrality: cohesion scaled by t^centrality instead, t = clamp((C - from) /
+                                ///< (1 - from), 0, 1), so birds with C <= from feel no cohesion, 0..0.95; 0 = off
     float pitch;                ///< gain of the vertical part of the social steering (weak pitch), 0..1; 1 = full
     bool lift;                  ///< weak pitch along the rolled body's up axis instead of the vertical (with bank)
     float surge;                ///< gain of the social steering's part along the flight direction, 0..1; 1 = full

@@ -75,6 +75,11 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
                       (double)def->separation_exposed, (int)def->separation_nearest, (double)def->separation_view);
         return false;
     }
+    if (def->centrality_from > 0.0f && !(def->centrality > 0.0f)) {
+        mur_set_error(err, "centrality_from %g needs centrality > 0 (it gates centrality's cohesion weight), or "
+                      "centrality_from=0", (double)def->centrality_from);
+        return false;
+    }
     if (def->surge_separation < 0.0f && def->surge_separation != -1.0f) {
         mur_set_error(err, "surge_separation %g: need -1 (off: separation takes surge) or 0..1",
                       (double)def->surge_separation);

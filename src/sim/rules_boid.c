@@ -59,7 +59,10 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         }
         if (d->centrality > 0.0f) { /* StarDisplay's circularity: cohesion acts at the flock's edge */
             const float ux = s->ux * inv, uy = s->uy * inv, uz = s->uz * inv;
-            const float kc = powf(fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz)), d->centrality);
+            float c = fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz));
+            if (d->centrality_from > 0.0f) /* exposure-gated cohesion: nothing at C <= centrality_from */
+                c = mur_starling_gate_from(c, d->centrality_from);
+            const float kc = powf(c, d->centrality);
             cx *= kc; cy *= kc; cz *= kc;
         }
         coh[0] = k->cohesion * cx;

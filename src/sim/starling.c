@@ -124,6 +124,12 @@ void mur_starling_skin_rim(const mur_flock_def *d, float ux, float uz, float out
     out[1] = w * uz;
 }
 
+float mur_starling_gate_from(float c, float from)
+{
+    const float t = (c - from) / (1.0f - from);
+    return t > 0.0f ? fminf(1.0f, t) : 0.0f; /* NaN gives 0 */
+}
+
 float mur_starling_exposed(const mur_flock_def *d, float ux, float uy, float uz, float sx, float sy, float sz,
                            float nn2)
 {

@@ -22,6 +22,10 @@ float mur_starling_skin(const mur_flock_def *d, float uy);
 /// horizontal part of the mean unit direction to the neighbours; 0 for u_h = 0.
 void mur_starling_skin_rim(const mur_flock_def *d, float ux, float uz, float out[2]);
 
+/// Exposure-gated cohesion (issue 24, round s17): t = clamp((c - from) / (1 - from), 0, 1) for a centrality
+/// c in [0, 1] and 0 < from < 1; 0 for c <= from (and for NaN).
+float mur_starling_gate_from(float c, float from);
+
 /// separation_exposed: the factor on the closest neighbour's separation vector (sx, sy, sz) that gives
 /// it the kernel at the radius shrunk by exposure (C from the mean unit direction (ux, uy, uz), nn2 the
 /// closest neighbour's squared distance); exactly 1 where the radius is not shrunk.
