@@ -59,6 +59,11 @@ def figures(d, tag):
         "ratio_median": statistics.median(ratio), "ratio_n": len(ratio), "ratio_ge13": sum(x >= 1.3 for x in ratio),
         "ratio_2000": statistics.median([r["wave_speed"] / r["flock_speed"] for r in rep
                                          if "m/s" in r["group"] and r["wave_speed"] and r["flock_speed"]]),
+        "wave_2000": [r["wave_speed"] for r in rep if "m/s" in r["group"] and r["wave_speed"]],
+        "wave_by_n_71": {k: statistics.median(r["wave_speed"] for r in rep if r["group"] == "N = %d" % k and r["wave_speed"])
+                         for k in (500, 2000, 8000)},
+        "reacted_2000": sum(bool(r["flash"] or r["split"]) for r in rep if "m/s" in r["group"]),
+        "reacted_sizes": {k: sum(bool(r["flash"] or r["split"]) for r in rep if r["group"] == "N = %d" % k) for k in (500, 2000, 8000)},
         "reacted": sum(bool(r["flash"] or r["split"]) for r in rep),
         "flash": sum(bool(r["flash"]) for r in rep), "split": sum(bool(r["split"]) for r in rep),
         "waves": sum(bool(r["wave"]) for r in rep),
@@ -70,6 +75,12 @@ def figures(d, tag):
         "group_reacted": sum(1 for r in sp if (r.get("group_jump") or 0) >= 1.25 or r["groups_max"] > r["groups_before"]),
         "group_jump_ge125": sum(x >= 1.25 for x in gj), "group_jump_median": statistics.median(gj),
         "whole_jump_ge125": sum(r["nn_jump"] >= 1.25 for r in sp),
+        "group_only": sum(1 for r in sp if (r.get("group_jump") or 0) >= 1.25 and r["nn_jump"] < 1.25),
+        "whole_only": sum(1 for r in sp if (r.get("group_jump") or 0) < 1.25 and r["nn_jump"] >= 1.25),
+        "not_group_reacted": ["N = %d seed %d %s (group %.2f of the flock, group_jump %.3f, groups %d>%d)" % (
+            r["n"], r["seed"], " ".join(x for x in r["extra"] if not x.startswith("escape_copy_speed")) or "defaults",
+            r.get("group", 0), r.get("group_jump") or 0, r["groups_before"], r["groups_max"]) for r in sp
+            if not ((r.get("group_jump") or 0) >= 1.25 or r["groups_max"] > r["groups_before"])],
         "spread_reacted": sum(bool(r["reacted"]) for r in sp),
         "group_ever_median": statistics.median(r["group_ever"] for r in sp if "group_ever" in r),
         "group_share_median": statistics.median(r["group"] for r in sp if "group" in r),
@@ -94,11 +105,19 @@ def main():
                  f["flash"], f["split"], f["waves"], f["wave_median"],
                  ", ".join("%d: %.2f (%d waves)" % (k, v, f["wave_n"][k]) for k, v in f["wave_by_n"].items()),
                  100 * f["across_n"], 100 * f["across_n_span"], f["in_field"], f["fitted"], *f["wave_range"]))
+        print("   the 27 at N = 2000: wave speed median %.2f (%.1f-%.1f) m/s, reacted %d of 27; N = 500, 2000, 8000 from "
+              "above at 30 m/s (seeds 71-73): reacted %s, wave speed medians %s (%.1f%% from N = 500 to 8000)"
+              % (statistics.median(f["wave_2000"]), min(f["wave_2000"]), max(f["wave_2000"]), f["reacted_2000"],
+                 " ".join("%d" % v for v in f["reacted_sizes"].values()),
+                 " ".join("%.2f" % v for v in f["wave_by_n_71"].values()),
+                 100 * abs(f["wave_by_n_71"][8000] - f["wave_by_n_71"][500]) / f["wave_by_n_71"][500]))
         print("   per group (spread.py, %d attacks): reacted (group_jump >= 1.25 or more groups) %d; group_jump >= 1.25 %d "
               "(median %.3f), whole flock's jump >= 1.25 %d; spread.py's issue reading %d; alarmed ever median %.3f, "
               "the attacked group %.3f of the flock, %.3f of it alarmed"
               % (f["spread_attacks"], f["group_reacted"], f["group_jump_ge125"], f["group_jump_median"],
                  f["whole_jump_ge125"], f["spread_reacted"], f["ever_median"], f["group_share_median"], f["group_ever_median"]))
+        print("   group_jump >= 1.25 with the whole flock's under: %d; the reverse: %d; not reacting per group: %s"
+              % (f["group_only"], f["whole_only"], "; ".join(f["not_group_reacted"]) or "none"))
     # attack by attack: where the two rules differ
     ok = {(r["group"], r["seed"]): r for r in orep}
     for r in nrep:
