@@ -86,6 +86,18 @@ def figures(d, tag):
         "group_share_median": statistics.median(r["group"] for r in sp if "group" in r),
         "ever_median": statistics.median(r["ever"] for r in sp),
     }
+    # run.py's reaction against spread.py's on the same attack (spread.py reads the metrics before each tick's step)
+    runk = {(r["n"], r["seed"], tuple(x for x in r["extra"] if not x.startswith("escape_copy_speed"))): r for r in rep}
+    f["run_vs_spread"] = []
+    for r in sp:
+        q = runk.get((r["n"], r["seed"], tuple(x for x in r["extra"] if not x.startswith("escape_copy_speed"))))
+        if q is not None and bool(q["flash"] or q["split"]) != bool(r["reacted"]):
+            f["run_vs_spread"].append("N = %d seed %d %s: run.py %s (groups %d>%d, jump %.3f), spread.py %s (groups %d>%d, "
+                                      "jump %.3f)" % (r["n"], r["seed"], " ".join(x for x in r["extra"] if not
+                                                      x.startswith("escape_copy_speed")) or "defaults",
+                                                      bool(q["flash"] or q["split"]), q["groups_before"], q["groups_max"],
+                                                      q["nn_jump"], bool(r["reacted"]), r["groups_before"], r["groups_max"],
+                                                      r["nn_jump"]))
     return f, rep, sp
 
 
@@ -116,6 +128,7 @@ def main():
               "the attacked group %.3f of the flock, %.3f of it alarmed"
               % (f["spread_attacks"], f["group_reacted"], f["group_jump_ge125"], f["group_jump_median"],
                  f["whole_jump_ge125"], f["spread_reacted"], f["ever_median"], f["group_share_median"], f["group_ever_median"]))
+        print("   run.py and spread.py disagree on the reaction in %d: %s" % (len(f["run_vs_spread"]), "; ".join(f["run_vs_spread"])))
         print("   group_jump >= 1.25 with the whole flock's under: %d; the reverse: %d; not reacting per group: %s"
               % (f["group_only"], f["whole_only"], "; ".join(f["not_group_reacted"]) or "none"))
     # attack by attack: where the two rules differ
