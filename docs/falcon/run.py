@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Falcon attacks on murmur's starling flock, measured against the field (docs/falcon.md, issue 26).
 
-    docs/falcon/run.py                   # the reporting run (seeds 11, 12, 13): N = 500, 2000, 8000,
+    docs/falcon/run.py                   # the reporting run (REPORT_SEEDS, 71-73 since react19): N = 500, 2000, 8000,
                                          # strategies x attack speeds at N = 2000, and the control
     docs/falcon/run.py --tuning [--cases sizes|strategies] [--set NAME=VALUE ...]
                                          # the same cases on the tuning seeds (101, 102, 103), with
