@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Falcon attacks on murmur's starling flock, measured against the field (docs/falcon.md, issue 26).
 
-    docs/falcon/run.py                   # the reporting run (seeds 11, 12, 13): N = 500, 2000, 8000,
+    docs/falcon/run.py                   # the reporting run (REPORT_SEEDS, 71-73 since react19): N = 500, 2000, 8000,
                                          # strategies x attack speeds at N = 2000, and the control
     docs/falcon/run.py --tuning [--cases sizes|strategies] [--set NAME=VALUE ...]
                                          # the same cases on the tuning seeds (101, 102, 103), with
@@ -103,6 +103,11 @@ SUPPLEMENT_SEEDS = [54, 55, 56, 57, 58, 59]
 # at N = 2000 on more flocks (--mix, the pattern mix only; run once on the lead's 16-core machine, each paired with
 # main's rule)
 MIX_SEEDS = [61, 62, 63, 64, 65, 66]
+# this round (issue 26, branch react19, from main 0b768c7): no tuning (round 16's escape_copy_speed 22 against main's
+# 20); NEW reporting seeds, declared in docs/falcon.md (Round 18) before any run on them: REPORT_SEEDS 71, 72, 73 and
+# SUPPLEMENT_SEEDS 74-79 (run once per rule, each paired with main's)
+REPORT_SEEDS = [71, 72, 73]
+SUPPLEMENT_SEEDS = [74, 75, 76, 77, 78, 79]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
