@@ -14,7 +14,7 @@ for k,v in byrow.items():
     for b in ('old','new'):
         vv=[r for r in v if r['build']==b]
         cpu=[ (r['cpu_ms_per_tick']*1e6/r['n'] if 'cpu_ms_per_tick' in r else r['cpu_ns_per_boid_tick']) for r in vv]
-        print('  ',b,vv[0]['simd'],'cpu ns/boid-tick',[round(c,1) for c in cpu],'median %.1f'%st.median(cpu),'wall ms',[round(r['ms_per_tick'],1) for r in vv])
+        print('  ',b,vv[0].get('simd', '-'),'cpu ns/boid-tick',[round(c,1) for c in cpu],'median %.1f'%st.median(cpu),'wall ms',[round(r['ms_per_tick'],1) for r in vv])
     o=[r for r in v if r['build']=='old']; n=[r for r in v if r['build']=='new']
     c=lambda r:(r['cpu_ms_per_tick']*1e6/r['n'] if 'cpu_ms_per_tick' in r else r['cpu_ns_per_boid_tick'])
-    print('   avx512/avx2 per round', [round(c(b)/c(a),3) for a,b in zip(o,n)])
+    print('   new/old per round (new: --simd avx512 in the simd files)', [round(c(b)/c(a),3) for a,b in zip(o,n)])
