@@ -63,7 +63,6 @@ static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 
 /* The search, once per vector width (topo_body.h): grow_base, gather_base, block_in_place_base,
  * beyond_base and their _avx2 twins. */
 #define TOPO_GROW grow_base
-#define TOPO_GROW2 grow2_base
 #define TOPO_GATHER gather_base
 #define TOPO_BLOCK_IN_PLACE block_in_place_base
 #define TOPO_BEYOND beyond_base
@@ -75,7 +74,6 @@ static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 
 #include "topo_body.h"
 #ifdef MUR_X86_PATHS
 #define TOPO_GROW grow_avx2
-#define TOPO_GROW2 grow2_avx2
 #define TOPO_GATHER gather_avx2
 #define TOPO_BLOCK_IN_PLACE block_in_place_avx2
 #define TOPO_BEYOND beyond_avx2
@@ -116,19 +114,6 @@ static grow_fn grow_for(mur_simd simd)
         return grow_avx2;
 #endif
     return grow_base;
-}
-
-/* Two boids of one cell at once (topo_body_grow.h TOPO_GROW2): the same lists as grow_for's, each. */
-typedef void (*grow2_fn)(const mur_flock *f, search *SA, search *SB, const block *B, gathered *G);
-
-static grow2_fn grow2_for(mur_simd simd)
-{
-    (void)simd;
-#ifdef MUR_X86_PATHS
-    if (simd == MUR_SIMD_AVX2 || simd == MUR_SIMD_AVX512)
-        return grow2_avx2;
-#endif
-    return grow2_base;
 }
 
 static inline int32_t axis_cell(float p, float origin, float inv, int32_t dim)
@@ -373,20 +358,14 @@ static inline void tl_unlisted(mur_flock *f, int32_t i, float x, float y, float 
     f->tl_r[i] = -1.0f;
 }
 
-static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn grow2, list_scan_fn scan, serve_fn serve,
-                     const dbox *Xg, mur_gather *gb, int32_t k0, int32_t k1, mur_item_sums *T, int32_t *hist, int mode,
+static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn scan, serve_fn serve, const dbox *Xg,
+                     mur_gather *gb, int32_t k0, int32_t k1, mur_item_sums *T, int32_t *hist, int mode,
                      int64_t *served, int64_t *searched, int react)
 {
     dbox X = {-1, {0}, {0}, 0.0f};
-    mur_topo_nb hard[2][MAX_CONTACTS];
-    /* two search states: a boid's search made with the one before it (grow2: the next slot of the
-     * same cell) waits in the other until its turn (pend: its slot) */
-    search SS[2];
-    search_setup(&SS[0], f, s, hard[0]);
-    search_setup(&SS[1], f, s, hard[1]);
-    int cur = 0;
-    int32_t pend = -1;
-    search *S = &SS[0];
+    mur_topo_nb hard[MAX_CONTACTS];
+    search S;
+    search_setup(&S, f, s, hard);
     block B;
     B.cell = -1;
     B.own_lo = B.own_hi = 0;
@@ -394,7 +373,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn gro
      * store) */
     gathered G = {-1, 0, MUR_GATHER_CAP - GATHER_SLACK, 0, gb->x, gb->y, gb->z, (int32_t *)(void *)gb->vx};
     uint16_t *restrict hint = f->topo_hint; /* radius and move, side by side */
-    const float h2 = S->hard ? S->h2 : 0.0f;
+    const float h2 = S.hard ? S.h2 : 0.0f;
     mur_topo_batch TB;
     acc TA[MUR_TOPO_BATCH];
     TB.nb = 0;
@@ -403,9 +382,6 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn gro
     const int32_t *react_slot = react == REACT_LIST ? mur_react_slots(f) : NULL;
     for (int32_t k = k0; k < k1; k++) {
         const int32_t i = f->order[k];
-        if (k == pend)
-            cur ^= 1;
-        S = &SS[cur];
         if (react != REACT_OFF)
             react_prefetch(f, react, react_slot, k, k1);
         if (!(f->sw[k] > MUR_W_PERCHED)) {
@@ -417,12 +393,11 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn gro
                 mur_escape_publish_one(f, s, i);
             continue;
         }
-        if (k != pend)
-            search_boid(S, f, s, k);
+        search_boid(&S, f, s, k);
         /* (reaction_hold=list reads its list's rows by slot: none written, every boid searches) */
         const bool held = react != REACT_OFF && (react == REACT_SUMS || react_slot) && !mur_react_fresh(f, i, R);
         if (held && (mode & TL_BUILD)) /* no search: no list of its own */
-            tl_unlisted(f, i, S->px, S->py, S->pz);
+            tl_unlisted(f, i, S.px, S.py, S.pz);
         if (held && react == REACT_SUMS) {
             /* between its reactions: no search, the held sums (react.h), no contacts */
             acc a;
@@ -437,7 +412,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn gro
             const int q = TB.nb++;
             TB.i[q] = i;
             TB.n[q] = 0;
-            TB.b[q] = (boid_in){S->px, S->py, S->pz, S->vx, S->vy, S->vz, 0.0f};
+            TB.b[q] = (boid_in){S.px, S.py, S.pz, S.vx, S.vy, S.vz, 0.0f};
             TB.nh[q] = 0;
             TB.held[q] = true;
 #ifndef MUR_X86_PATHS
@@ -450,13 +425,13 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn gro
         }
         if (held) {
             /* reaction_hold=list between its reactions: no search, its held list (react.h) */
-            held_list(f, react_slot, S, i);
+            held_list(f, react_slot, &S, i);
         } else {
             {
                 /* the last tick's radius, a little larger (the flock moves): the first radius searched */
                 const float h0 = hint_unpack(hint[2 * (size_t)i]), h1 = hint_unpack(hint[2 * (size_t)i + 1]);
                 const float r = h0 * HINT_SCALE + h1 * HINT_MOVE + HINT_ADD;
-                S->hint2 = h0 > 0.0f ? r * r : INFINITY;
+                S.hint2 = h0 > 0.0f ? r * r : INFINITY;
                 if (k + HINT_AHEAD < k1) {
                     const int32_t ia = f->order[k + HINT_AHEAD];
                     __builtin_prefetch(hint + 2 * (size_t)ia, 1);
@@ -488,43 +463,27 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn gro
             }
             /* the boids of a cell are the slots [start, next start): the same block as the last boid's */
             if (!(k >= B.own_lo && k < B.own_hi))
-                block_at(f, S->px, S->py, S->pz, &B);
+                block_at(f, S.px, S.py, S.pz, &B);
             bool done = false;
             if ((mode & TL_SERVE) && f->tl_r[i] >= 0.0f) {
-                done = mur_tl_serve(f, serve, S, &B, LIST_FLOCK_BOX ? Xg : NULL, &X, i);
+                done = mur_tl_serve(f, serve, &S, &B, LIST_FLOCK_BOX ? Xg : NULL, &X, i);
                 if (!done) {
-                    S->n = 0;
-                    S->nb = 0;
-                    contacts_clear(S);
+                    S.n = 0;
+                    S.nb = 0;
+                    contacts_clear(&S);
                 }
                 *served += done;
                 if (done && f->tl_check)
-                    mur_tl_check(f, s, S, i, k);
+                    mur_tl_check(f, s, &S, i, k);
             }
             *searched += 1;
-            if (!done && k != pend) {
-                /* the next slot of the same cell, searched now with this one when it will be searched
-                 * (not perched, no reaction time, no list to serve it): one scan of the block for both */
-                const int32_t k2 = k + 1;
-                if (react == REACT_OFF && k2 < k1 && k2 < B.own_hi && f->sw[k2] > MUR_W_PERCHED &&
-                    (!(mode & TL_SERVE) || !(f->tl_r[f->order[k2]] >= 0.0f))) {
-                    search *S2 = &SS[cur ^ 1];
-                    search_boid(S2, f, s, k2);
-                    const int32_t i2 = f->order[k2];
-                    const float h0 = hint_unpack(hint[2 * (size_t)i2]), h1 = hint_unpack(hint[2 * (size_t)i2 + 1]);
-                    const float r = h0 * HINT_SCALE + h1 * HINT_MOVE + HINT_ADD;
-                    S2->hint2 = h0 > 0.0f ? r * r : INFINITY;
-                    grow2(f, S, S2, &B, &G);
-                    pend = k2;
-                } else {
-                    grow(f, S, &B, &G);
-                }
-            }
+            if (!done)
+                grow(f, &S, &B, &G);
             {
                 /* the radius this search needed: the list's and the contacts' (their radius while fewer
                  * than MAX_CONTACTS were found) */
-                const float w = S->n == S->cap ? key_d2(S->key[S->cap - 1]) : INFINITY;
-                const float c = S->nh == MAX_CONTACTS ? contact_d2(S, MAX_CONTACTS - 1) : h2;
+                const float w = S.n == S.cap ? key_d2(S.key[S.cap - 1]) : INFINITY;
+                const float c = S.nh == MAX_CONTACTS ? contact_d2(&S, MAX_CONTACTS - 1) : h2;
                 const float m = w > c ? w : c;
                 const float r = m < INFINITY ? sqrtf(m) : 0.0f;
                 {
@@ -537,21 +496,21 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn gro
                 if (mode & TL_BUILD) {
                     /* after the serve, which read the old epoch's position */
                     float *q = f->tl_p0 + 3 * (size_t)i;
-                    q[0] = S->px;
-                    q[1] = S->py;
-                    q[2] = S->pz;
-                    mur_tl_build(f, scan, S, &B, i, k, r);
+                    q[0] = S.px;
+                    q[1] = S.py;
+                    q[2] = S.pz;
+                    mur_tl_build(f, scan, &S, &B, i, k, r);
                 }
             }
-            if (S->n == S->cap && S->key[S->cap - 1] >> 32 != 0)
-                hist[(uint32_t)(S->key[S->cap - 1] >> (32 + SPACING_SHIFT))]++;
+            if (S.n == S.cap && S.key[S.cap - 1] >> 32 != 0)
+                hist[(uint32_t)(S.key[S.cap - 1] >> (32 + SPACING_SHIFT))]++;
             if (react == REACT_LIST)
-                mur_react_keep_list(f, i, S->key, S->n);
+                mur_react_keep_list(f, i, S.key, S.n);
         }
         if (s->metrics) {
-            T->cnt += S->n;
-            if (S->n > 0) {
-                T->nn += sqrt((double)key_d2(S->key[0])); /* sums()'s nn */
+            T->cnt += S.n;
+            if (S.n > 0) {
+                T->nn += sqrt((double)key_d2(S.key[0])); /* sums()'s nn */
                 T->with++;
             }
         }
@@ -559,28 +518,28 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn gro
             /* the update waits for the batch: the searches read only the sorted copies */
             const int q = TB.nb++;
             TB.i[q] = i;
-            TB.n[q] = S->n;
-            TB.b[q] = (boid_in){S->px, S->py, S->pz, S->vx, S->vy, S->vz, 0.0f};
-            TB.nh[q] = S->nh;
+            TB.n[q] = S.n;
+            TB.b[q] = (boid_in){S.px, S.py, S.pz, S.vx, S.vy, S.vz, 0.0f};
+            TB.nh[q] = S.nh;
             TB.held[q] = false;
 #ifdef MUR_X86_PATHS
-            for (int m = 0; m < S->n; m++) {
-                TB.d2[m][q] = key_d2(S->key[m]);
-                TB.slot[m][q] = S->slot[m];
+            for (int m = 0; m < S.n; m++) {
+                TB.d2[m][q] = key_d2(S.key[m]);
+                TB.slot[m][q] = S.slot[m];
             }
-            for (int m = 0; m < S->nh; m++) {
-                TB.hd2[m][q] = contact_d2(S, m);
-                TB.hidx[m][q] = contact_idx(S, m);
-                TB.hslot[m][q] = S->hslot[m];
+            for (int m = 0; m < S.nh; m++) {
+                TB.hd2[m][q] = contact_d2(&S, m);
+                TB.hidx[m][q] = contact_idx(&S, m);
+                TB.hslot[m][q] = S.hslot[m];
             }
 #else
-            for (int m = 0; m < S->n; m++)
-                TB.slot[m][q] = S->slot[m]; /* the escape's neighbours (escape.c) */
-            contacts(f, s, S, i, &TB.c[q]);
-            TB.has_c[q] = S->nh > 0;
-            sums(f, s, S, &TA[q]);
+            for (int m = 0; m < S.n; m++)
+                TB.slot[m][q] = S.slot[m]; /* the escape's neighbours (escape.c) */
+            contacts(f, s, &S, i, &TB.c[q]);
+            TB.has_c[q] = S.nh > 0;
+            sums(f, s, &S, &TA[q]);
             if (react == REACT_SUMS)
-                mur_react_keep(f, i, &TA[q], S->n);
+                mur_react_keep(f, i, &TA[q], S.n);
 #endif
             if (TB.nb == MUR_TOPO_BATCH)
                 mur_topo_batch_flush(f, s, &TB, TA);
@@ -588,7 +547,7 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, grow2_fn gro
     }
     if (TB.nb > 0)
         mur_topo_batch_flush(f, s, &TB, TA);
-    T->cand += SS[0].tested + SS[1].tested;
+    T->cand += S.tested;
 }
 
 /* The median of the histogram (its bin's upper edge), or 0 when it is empty. */
@@ -616,7 +575,6 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);
     int64_t cand_total = 0;
     const grow_fn grow = grow_for(s->simd);
-    const grow2_fn grow2 = grow2_for(s->simd);
     f->gather_dirty = true; /* the gather buffers hold NaNs and slot numbers (mur_rules_pass clears them) */
     /* each thread's CPU time against the pass's wall time: did every thread have its core? (cores.h;
      * as mur_rules_pass) */
@@ -670,7 +628,7 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
             mur_item_sums T = {0, 0, 0, 0.0};
             const int32_t k0 = (int32_t)(it * ITEM_SLOTS);
             const int32_t k1 = k0 + ITEM_SLOTS < f->n ? k0 + ITEM_SLOTS : f->n;
-            run_item(f, s, grow, grow2, scan, serve, &Xg, &f->gather[tid], k0, k1, &T, hist, mode, &served, &searched, react);
+            run_item(f, s, grow, scan, serve, &Xg, &f->gather[tid], k0, k1, &T, hist, mode, &served, &searched, react);
             cand_total += T.cand;
             if (s->metrics)
                 mur_item_keep(f, it, &T);

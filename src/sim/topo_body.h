@@ -1,5 +1,5 @@
 /* The topological search of one vector width (see topo.c), included by topo.c once per width with
- *   TOPO_GROW, TOPO_GROW2, TOPO_GATHER, TOPO_BLOCK_IN_PLACE, TOPO_BEYOND   the names of this width's functions
+ *   TOPO_GROW, TOPO_GATHER, TOPO_BLOCK_IN_PLACE, TOPO_BEYOND   the names of this width's functions
  *           that are not inlined (grow_avx2, ...: the names a profiler shows)
  *   TNAME   the path (base, avx2): the inlined helpers get the suffix _TNAME
  *   TW      floats per vector (4, 8)
@@ -312,79 +312,6 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
         S->nb = nb;
 }
 
-/* The first scan of the gathered block (every candidate, into the buffer, no lower bound: as
- * scan_gathered with j1 0, j2 G->n, dlo -1, buf, not above) for two boids A and B of the block's cell
- * at once: each vector of candidates is loaded once and tested against both boids' thresholds, and
- * each boid's vectors that hold a candidate near enough go through scan_one with that boid's own
- * state, in the same order as its own scan would: so each boid's buffer, list and contacts are those
- * of scan_gathered. Neither boid is among the candidates (the caller sets both x to NaN). */
-static inline __attribute__((always_inline)) TATTR void T(scan_gathered2)(const mur_flock *f, search *SA,
-    search *SB, const gathered *G, float hmaxa, float hmaxb, const bool cone, const bool hard)
-{
-    typedef T(tvf) vf;
-    const float *restrict gx = G->x, *restrict gy = G->y, *restrict gz = G->z;
-    const int32_t j2 = G->n;
-    float thr[2], hcut[2] = {0.0f, 0.0f}, hmax[2] = {hmaxa, hmaxb};
-    vf tsk[2], pxv[2], pyv[2], pzv[2];
-    int nb[2];
-    search *S2[2] = {SA, SB};
-    for (int u = 0; u < 2; u++) {
-        search *S = S2[u];
-        const float r2b = T(below)(S->r2);
-        if (hard) {
-            float c = contact_cut(S);
-            c = c < S->r2 ? c : S->r2;
-            hcut[u] = c < hmax[u] ? c : hmax[u];
-        }
-        thr[u] = S->thr < r2b ? S->thr : r2b;
-        tsk[u] = (vf){0} + (hard && T(below)(hcut[u]) > thr[u] ? T(below)(hcut[u]) : thr[u]);
-        pxv[u] = (vf){0} + S->px;
-        pyv[u] = (vf){0} + S->py;
-        pzv[u] = (vf){0} + S->pz;
-        nb[u] = S->nb;
-        S->tested += j2;
-    }
-    const float r2ba = T(below)(SA->r2), r2bb = T(below)(SB->r2);
-    for (int32_t j0 = 0; j0 < j2; j0 += 2 * TW) {
-        const int32_t j3 = j0 + TW;
-        const vf xa = *(const T(tvfu) *)(const void *)(gx + j0), xb = *(const T(tvfu) *)(const void *)(gx + j3);
-        const vf ya = *(const T(tvfu) *)(const void *)(gy + j0), yb = *(const T(tvfu) *)(const void *)(gy + j3);
-        const vf za = *(const T(tvfu) *)(const void *)(gz + j0), zb = *(const T(tvfu) *)(const void *)(gz + j3);
-        {
-            const vf dxa = pxv[0] - xa, dya = pyv[0] - ya, dza = pzv[0] - za;
-            const vf d2a = dxa * dxa + dya * dya + dza * dza;
-            const vf dxb = pxv[0] - xb, dyb = pyv[0] - yb, dzb = pzv[0] - zb;
-            const vf d2b = dxb * dxb + dyb * dyb + dzb * dzb;
-            const uint32_t na = T(bits)(d2a <= tsk[0]), nbb = T(bits)(d2b <= tsk[0]);
-            if (na | nbb) {
-                if (na)
-                    T(scan_one)(f, SA, G, j0, j2, j2, dxa, dya, dza, d2a, -1.0f, hmax[0], r2ba, &thr[0], &tsk[0],
-                                &hcut[0], &nb[0], cone, hard, true, false);
-                if (nbb && j3 < j2)
-                    T(scan_one)(f, SA, G, j3, j2, j2, dxb, dyb, dzb, d2b, -1.0f, hmax[0], r2ba, &thr[0], &tsk[0],
-                                &hcut[0], &nb[0], cone, hard, true, false);
-            }
-        }
-        {
-            const vf dxa = pxv[1] - xa, dya = pyv[1] - ya, dza = pzv[1] - za;
-            const vf d2a = dxa * dxa + dya * dya + dza * dza;
-            const vf dxb = pxv[1] - xb, dyb = pyv[1] - yb, dzb = pzv[1] - zb;
-            const vf d2b = dxb * dxb + dyb * dyb + dzb * dzb;
-            const uint32_t na = T(bits)(d2a <= tsk[1]), nbb = T(bits)(d2b <= tsk[1]);
-            if (na | nbb) {
-                if (na)
-                    T(scan_one)(f, SB, G, j0, j2, j2, dxa, dya, dza, d2a, -1.0f, hmax[1], r2bb, &thr[1], &tsk[1],
-                                &hcut[1], &nb[1], cone, hard, true, false);
-                if (nbb && j3 < j2)
-                    T(scan_one)(f, SB, G, j3, j2, j2, dxb, dyb, dzb, d2b, -1.0f, hmax[1], r2bb, &thr[1], &tsk[1],
-                                &hcut[1], &nb[1], cone, hard, true, false);
-            }
-        }
-    }
-    SA->nb = nb[0];
-    SB->nb = nb[1];
-}
-
 /* Put nb buffered candidates, all farther than the list's base entries, into the list by rank: the
  * one with r candidates before it in (d2, index) order goes to base + r (counted without branches).
  * The ranks are first counted by d2 alone, TW candidates at a time; they are a permutation exactly
@@ -532,7 +459,6 @@ static inline __attribute__((always_inline)) TATTR void T(finish)(search *S, con
 
 /* the path's parameters end with it: the next inclusion defines its own */
 #undef TOPO_GROW
-#undef TOPO_GROW2
 #undef TOPO_GATHER
 #undef TOPO_BLOCK_IN_PLACE
 #undef TOPO_BEYOND

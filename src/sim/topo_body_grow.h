@@ -166,99 +166,65 @@ static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, sear
     }
 }
 
-/* What follows the block's first scan, when the block is gathered and not crowded: the first scan's
- * thresholds were t1 (the first radius, when t1 < tl) or the whole block's (tl); b1 and tb the block's
- * bound and its square (see grow_). */
-static inline __attribute__((always_inline)) TATTR void T(grow_tail)(const mur_flock *f, search *S, const block *B,
-    gathered *G, float b1, float tb, float t1, float tl, const bool cone, const bool hard)
-{
-    if (t1 < tl) {
-        T(finish)(S, f->order);
-        S->thr0 = tb;
-        const bool sure = S->n == S->cap && (S->hard == NULL || S->h2 <= t1 ||
-                                             (S->nh == MAX_CONTACTS && contact_d2(S, MAX_CONTACTS - 1) <= t1));
-        if (!sure) {
-            const int n0 = S->n;
-            S->thr = n0 == S->cap ? list_worst(S) : S->thr0;
-            S->thr = S->thr < S->thr0 ? S->thr : S->thr0;
-            T(scan_gathered)(f, S, G, 0, G->n, t1, INFINITY, cone, hard, true, true);
-            if (S->n == n0)
-                T(rank_into)(S, f->order, S->bd2, S->bslot, S->nb, n0);
-            else
-                buffer_flush(S, f->order);
-            S->nb = 0;
-        }
-    } else {
-        S->thr0 = tb;
-    }
-    T(finish)(S, f->order);
-    if (b1 >= S->vr || (S->n == S->cap && contacts_certain(S, b1)))
-        return;
-    TOPO_BEYOND(f, S, B, G, b1);
-}
-
-/* The first scan's thresholds of a gathered block that is not crowded (see grow_): into S, and t1, tl,
- * and the scan's contact bound (hmax) returned. */
-static inline __attribute__((always_inline)) TATTR float T(grow_head)(search *S, const block *B, float *b1p,
-    float *tbp, float *t1p, float *tlp)
-{
-    const float b1 = block_bound(S, B);
-    const float tb = b1 >= S->vr ? INFINITY : b1 * b1;
-    const float tl = b1 >= S->vr ? S->r2 : tb;
-    const float t1 = S->hint2 < tl ? S->hint2 : tl;
-    S->thr0 = S->thr = t1;
-    *b1p = b1;
-    *tbp = tb;
-    *t1p = t1;
-    *tlp = tl;
-    return t1 < tl ? t1 : INFINITY;
-}
-
 /* The search of one boid (see the top of topo.c): the block of rings 0 and 1 with the threshold of
  * ring 1's bound, and only when that does not make the list certain, the rest of the block and the
  * rings beyond. */
 static inline __attribute__((always_inline)) TATTR void T(grow_)(const mur_flock *f, search *S, const block *B,
     gathered *G, const bool cone, const bool hard)
 {
-    if (B->total <= G->cap) {
-        if (G->cell != B->cell)
-            TOPO_GATHER(f, B, G, CROWDED);
-        if (G->own_n == 0) {
-            /* first with the threshold of the last tick's radius (t1, when it is within the block's
-             * bound), keeping only the contacts within it; then, unless that made the list and the
-             * contacts certain, the block's candidates farther than t1 (those within b1 for the list,
-             * and every contact: the passes beyond the block look for none in it) */
-            float b1, tb, t1, tl;
-            const float hmax = T(grow_head)(S, B, &b1, &tb, &t1, &tl);
-            if (t1 < tl) {
-                T(scan_gathered)(f, S, G, 0, G->n, -1.0f, hmax, cone, hard, true, false);
-            } else {
-                /* (a second copy of the scan: its skip branch is predicted apart from the first's, and
-                 * its contact cut is a constant) */
-                T(scan_gathered)(f, S, G, 0, G->n, -1.0f, INFINITY, cone, hard, true, false);
-            }
-            T(grow_tail)(f, S, B, G, b1, tb, t1, tl, cone, hard);
-            return;
-        }
-    }
     const float b1 = block_bound(S, B);
     /* the block's threshold: ring 1's bound squared (none when it reaches past the view radius) */
     const float tb = b1 >= S->vr ? INFINITY : b1 * b1;
     S->thr0 = S->thr = tb;
     if (B->total <= G->cap) {
-        /* a crowded cell: its own boids first, which may make the list certain, or at least give
-         * the rest of the block a closer threshold */
-        for (int32_t j = 0, e; j < G->own_n; j = e) {
-            e = own_chunk_end(j, 0, G->own_n);
-            T(scan_gathered)(f, S, G, j, e, -1.0f, INFINITY, cone, hard, true, false);
-            T(finish)(S, f->order);
-            if (zero_full(S))
-                break;
+        if (G->cell != B->cell)
+            TOPO_GATHER(f, B, G, CROWDED);
+        if (G->own_n > 0) {
+            /* a crowded cell: its own boids first, which may make the list certain, or at least give
+             * the rest of the block a closer threshold */
+            for (int32_t j = 0, e; j < G->own_n; j = e) {
+                e = own_chunk_end(j, 0, G->own_n);
+                T(scan_gathered)(f, S, G, j, e, -1.0f, INFINITY, cone, hard, true, false);
+                T(finish)(S, f->order);
+                if (zero_full(S))
+                    break;
+            }
+            const float b0 = ring_bound(f, S, B->c, 0);
+            if (b0 > 0.0f && contacts_certain(S, b0) && list_certain(S, b0))
+                return;
+            T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, INFINITY, cone, hard, true, false);
+        } else {
+            /* first with the threshold of the last tick's radius (t1, when it is within the block's
+             * bound), keeping only the contacts within it; then, unless that made the list and the
+             * contacts certain, the block's candidates farther than t1 (those within b1 for the list,
+             * and every contact: the passes beyond the block look for none in it) */
+            const float tl = b1 >= S->vr ? S->r2 : tb;
+            const float t1 = S->hint2 < tl ? S->hint2 : tl;
+            S->thr0 = S->thr = t1;
+            if (t1 < tl) {
+                T(scan_gathered)(f, S, G, 0, G->n, -1.0f, t1, cone, hard, true, false);
+                T(finish)(S, f->order);
+                S->thr0 = tb;
+                const bool sure = S->n == S->cap && (S->hard == NULL || S->h2 <= t1 ||
+                                                     (S->nh == MAX_CONTACTS && contact_d2(S, MAX_CONTACTS - 1) <= t1));
+                if (!sure) {
+                    const int n0 = S->n;
+                    S->thr = n0 == S->cap ? list_worst(S) : S->thr0;
+                    S->thr = S->thr < S->thr0 ? S->thr : S->thr0;
+                    T(scan_gathered)(f, S, G, 0, G->n, t1, INFINITY, cone, hard, true, true);
+                    if (S->n == n0)
+                        T(rank_into)(S, f->order, S->bd2, S->bslot, S->nb, n0);
+                    else
+                        buffer_flush(S, f->order);
+                    S->nb = 0;
+                }
+            } else {
+                /* (a second copy of the scan: its skip branch is predicted apart from the first's, and
+                 * its contact cut is a constant) */
+                T(scan_gathered)(f, S, G, 0, G->n, -1.0f, INFINITY, cone, hard, true, false);
+                S->thr0 = tb;
+            }
         }
-        const float b0 = ring_bound(f, S, B->c, 0);
-        if (b0 > 0.0f && contacts_certain(S, b0) && list_certain(S, b0))
-            return;
-        T(scan_gathered)(f, S, G, G->own_n, G->n, -1.0f, INFINITY, cone, hard, true, false);
     } else {
         if (TOPO_BLOCK_IN_PLACE(f, S, B))
             return;
@@ -292,62 +258,6 @@ static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathe
     }
     if (me >= 0)
         G->x[me] = keep;
-}
-
-/* Two boids of the block's cell (A in slot SA->self, B in SB->self): when the block is gathered and
- * not crowded, the first scan for both at once (scan_gathered2), then each one's own candidate for the
- * other (scan_gathered over that one slot: the buffer's ranking does not depend on the candidates'
- * order), then the rest of each search alone; else each search alone. The same lists and contacts as
- * TOPO_GROW for each. */
-static inline __attribute__((always_inline)) TATTR void T(grow2_)(const mur_flock *f, search *SA, search *SB,
-    const block *B, gathered *G, int32_t ma, int32_t mb, float keepa, float keepb, const bool cone, const bool hard)
-{
-    float b1a, tba, t1a, tla, b1b, tbb, t1b, tlb;
-    const float hmaxa = T(grow_head)(SA, B, &b1a, &tba, &t1a, &tla);
-    const float hmaxb = T(grow_head)(SB, B, &b1b, &tbb, &t1b, &tlb);
-    T(scan_gathered2)(f, SA, SB, G, hmaxa, hmaxb, cone, hard);
-    /* each boid's candidate for the other (its place in G counted once: as in scan_gathered) */
-    G->x[mb] = keepb;
-    T(scan_gathered)(f, SA, G, mb, mb + 1, -1.0f, hmaxa, cone, hard, true, false);
-    SA->tested--;
-    G->x[mb] = NAN;
-    G->x[ma] = keepa;
-    T(scan_gathered)(f, SB, G, ma, ma + 1, -1.0f, hmaxb, cone, hard, true, false);
-    SB->tested--;
-    /* the rest of each search, with only its own boid hidden */
-    G->x[ma] = NAN;
-    G->x[mb] = keepb;
-    T(grow_tail)(f, SA, B, G, b1a, tba, t1a, tla, cone, hard);
-    G->x[mb] = NAN;
-    G->x[ma] = keepa;
-    T(grow_tail)(f, SB, B, G, b1b, tbb, t1b, tlb, cone, hard);
-    G->x[ma] = NAN;
-}
-
-static TATTR void TOPO_GROW(const mur_flock *f, search *S, const block *B, gathered *G);
-
-static TATTR void TOPO_GROW2(const mur_flock *f, search *SA, search *SB, const block *B, gathered *G)
-{
-    if (B->total <= G->cap && G->cell != B->cell)
-        TOPO_GATHER(f, B, G, CROWDED);
-    if (!(B->total <= G->cap && G->own_n == 0)) {
-        TOPO_GROW(f, SA, B, G);
-        TOPO_GROW(f, SB, B, G);
-        return;
-    }
-    const int32_t ma = SA->self - B->lo[0], mb = SB->self - B->lo[0];
-    const float keepa = G->x[ma], keepb = G->x[mb];
-    G->x[ma] = NAN;
-    G->x[mb] = NAN;
-    const int sel = (SA->cone ? 2 : 0) | (SA->hard ? 1 : 0);
-    switch (sel) {
-    case 0: T(grow2_)(f, SA, SB, B, G, ma, mb, keepa, keepb, false, false); break;
-    case 1: T(grow2_)(f, SA, SB, B, G, ma, mb, keepa, keepb, false, true); break;
-    case 2: T(grow2_)(f, SA, SB, B, G, ma, mb, keepa, keepb, true, false); break;
-    default: T(grow2_)(f, SA, SB, B, G, ma, mb, keepa, keepb, true, true); break;
-    }
-    G->x[ma] = keepa;
-    G->x[mb] = keepb;
 }
 
 /* The neighbour list's scan (topo_lists.c mur_tl_build): the boids of the block's columns other than slot k
