@@ -31,9 +31,9 @@ for b in "$@"; do
       /^fn=/ { fn = substr($0, 4); next }
       /^calls=/ { skip = 1; next }
       /^[0-9+*-]/ { if (skip) { skip = 0; next } t += $2
-                    if (fn ~ /^(grow_|beyond_|gather_avx2|gather_base|block_at|block_in_place_|mur_topo_pass|serve_|list_scan_)/) s += $2
+                    if (fn ~ /^(grow_|grow2_|beyond_|gather_avx2|gather_base|block_at|block_in_place_|mur_topo_pass|serve_|list_scan_)/) s += $2
                     if (fn ~ /^mur_topo_batch_run/) bt += $2
-                    if (fn ~ /^grow_/) gr += $2 }
+                    if (fn ~ /^grow2?_/) gr += $2 }
       END { printf "dump %s: total %.1f, search and driver %.1f, batch %.1f per boid (grow %.1f)\n", F, t / N, s / N, bt / N, gr / N }' "$f"
   done | tee "$d/sum.txt"
   # the ticks' mean, less the first tick and the last dump (see the top)

@@ -540,14 +540,15 @@ MUR_API int mur_flock_threads(const mur_flock *f);
 
 /// Code path of the neighbour kernel. Every path gives bit-identical results; only speed differs.
 typedef enum mur_simd {
-    MUR_SIMD_AUTO = 0,   ///< the widest this CPU runs (the default)
+    MUR_SIMD_AUTO = 0,   ///< the widest this CPU runs, but AVX2 on AMD Zen 4 (the default)
     MUR_SIMD_BASE = 1,   ///< SSE2 / plain C, 4 lanes
     MUR_SIMD_AVX2 = 2,   ///< AVX2 with FMA, 8 lanes (x86-64 gcc builds)
     MUR_SIMD_AVX512 = 3, ///< AVX-512F, 16 lanes (x86-64 gcc builds)
     MUR_SIMD_COUNT
 } mur_simd;
 
-/// Choose the kernel path (AUTO: the widest available). False + err when this CPU or build lacks
+/// Choose the kernel path (AUTO: the widest available, but AVX2 where AVX-512 is split in halves:
+/// AMD Zen 4). False + err when this CPU or build lacks
 /// the path; the flock then keeps its path.
 MUR_API bool mur_flock_set_simd(mur_flock *f, mur_simd path, mur_error *err);
 /// The path in use (never AUTO).

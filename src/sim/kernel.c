@@ -4,6 +4,10 @@
  * which of them this CPU runs. */
 #include "kernel.h"
 
+#ifdef MUR_X86_PATHS
+#include <cpuid.h>
+#endif
+
 bool mur_kernel_supports(mur_simd path)
 {
     if (path == MUR_SIMD_BASE)
@@ -18,9 +22,42 @@ bool mur_kernel_supports(mur_simd path)
     return false;
 }
 
-mur_simd mur_kernel_best(void)
+mur_simd mur_kernel_widest(void)
 {
     if (mur_kernel_supports(MUR_SIMD_AVX512))
+        return MUR_SIMD_AVX512;
+    if (mur_kernel_supports(MUR_SIMD_AVX2))
+        return MUR_SIMD_AVX2;
+    return MUR_SIMD_BASE;
+}
+
+/* Whether this CPU runs each 512-bit operation as two 256-bit halves: AMD family 0x19 (Zen 4; Zen 3,
+ * the same family, has no AVX-512). There the AVX-512 path's uniform step took more CPU time than
+ * AVX2's in 19 of 20 alternated rounds, median 1.084x (docs/performance.md, branch speed17); the
+ * starling step runs the same 8-lane search on either. */
+static bool avx512_halves(void)
+{
+#ifdef MUR_X86_PATHS
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return false;
+    /* "AuthenticAMD" in ebx, edx, ecx */
+    if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u)
+        return false;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return false;
+    unsigned family = (a >> 8) & 0xfu;
+    if (family == 0xfu)
+        family += (a >> 20) & 0xffu;
+    return family == 0x19u;
+#else
+    return false;
+#endif
+}
+
+mur_simd mur_kernel_best(void)
+{
+    if (mur_kernel_supports(MUR_SIMD_AVX512) && !avx512_halves())
         return MUR_SIMD_AVX512;
     if (mur_kernel_supports(MUR_SIMD_AVX2))
         return MUR_SIMD_AVX2;

@@ -89,6 +89,9 @@ void mur_scan_boid2_avx512(const scan_job *J, const kparams *p2, int32_t self2, 
 /// Whether this CPU and build run path (AUTO is not a path: false).
 bool mur_kernel_supports(mur_simd path);
 /// The widest path this CPU runs.
+mur_simd mur_kernel_widest(void);
+/// The path AUTO picks: the widest, but AVX2 where AVX-512 runs as two 256-bit halves (AMD Zen 4:
+/// measured slower there, docs/performance.md branch speed17).
 mur_simd mur_kernel_best(void);
 
 #endif

@@ -6,6 +6,7 @@
  *                [--brute-max N] [--neighbours metric|topological|metric,topological] [--bounds wrap|none]
  *                [--background-load N] [--fallback on|off] [--density D] [--topo-k K]
  *                [--cache DIR] [--settle-base N] [--settle-ticks T] [--crowd-max N] [--json]
+ *                [--simd auto|base|avx2|avx512]
  *
  * The command line (this file) and its scenarios, each in its own file with the shared driver
  * bench_run.c (bench.h: the options and a row's result):
@@ -20,6 +21,7 @@
  * --background-load N: N child processes spin (a busy loop each, the bench's priority) for the whole
  * run, the stand-in for a build or a browser beside the simulation; the bench stops them itself on
  * exit, on an error and on SIGINT/SIGTERM/SIGHUP, and the kernel kills them if the bench dies.
+ * --simd P: every flock on kernel path P (mur_flock_set_simd; over MURMUR_SIMD); the rows name it ("simd").
  * --fallback off: the step always runs on the threads asked for (mur_flock_set_thread_fallback).
  * --density D: both scenarios at D expected neighbours per boid instead of 30 (the box grows or
  * shrinks); --topo-k K: the topological rows' topo_k (default 6.5). The program's cost model
@@ -49,6 +51,7 @@ static void usage(FILE *fp)
           "                    [--cache DIR] [--settle-base N] [--settle-ticks T]\n"
           "                    [--crowd-max N] [--reference on|off] [--json]\n"
           "                    [--spawn-order index|cell|shuffle] [--per-tick on|off]\n"
+          "                    [--simd auto|base|avx2|avx512]\n"
           "  uniform: wrap world, ~30 neighbours, 1 warm-up + 20 timed ticks (x repeats, default 3)\n"
           "  flock:   default parameters, soft bounds, same density; ticks 500..1000 timed\n"
           "  coincident: starling preset, every boid at one point (default 20k); crowded: starling preset\n"
@@ -81,6 +84,8 @@ static void usage(FILE *fp)
           "           Morton curve of their positions, or at random (another state: what the order of the\n"
           "           boids' rows costs; default index: the library's own spawn order, which is\n"
           "           already a Morton curve of the spawn's places for 65,536 boids or more)\n"
+          "  --simd P: the kernel path of every flock (default auto: the library's choice, or MURMUR_SIMD);\n"
+          "           a path this CPU lacks is an error; each JSON row names the path it ran (\"simd\")\n"
           "  --per-tick on: each timed tick's ms, CPU ms, grid ms and candidates per boid on stderr\n",
           fp);
 }
@@ -224,6 +229,15 @@ static int parse_args(int argc, char **argv, opts *o, const char **scenario)
         } else if (!strcmp(a, "--spawn-order")) {
             ok = !strcmp(v, "index") || !strcmp(v, "cell") || !strcmp(v, "shuffle");
             o->spawn_order = !strcmp(v, "cell") ? 1 : !strcmp(v, "shuffle") ? 2 : 0;
+        } else if (!strcmp(a, "--simd")) {
+            o->simd = -1;
+            for (int p = MUR_SIMD_AUTO; p < MUR_SIMD_COUNT; p++)
+                if (!strcmp(v, mur_simd_name((mur_simd)p)))
+                    o->simd = p;
+            if (o->simd < 0) {
+                fprintf(stderr, "murmur-bench: bad value '%s' for --simd: expected one of auto|base|avx2|avx512\n", v);
+                return 2;
+            }
         } else if (!strcmp(a, "--per-tick")) {
             ok = !strcmp(v, "on") || !strcmp(v, "off");
             o->per_tick = !strcmp(v, "on");
@@ -289,6 +303,7 @@ int main(int argc, char **argv)
     o.settle_ticks = 2500;
     o.crowd_max = 100000;
     o.reaction_ticks = 1;
+    o.simd = -1;
     const char *scenario = "all";
     mur_env_wait_policy(argv); /* OMP_WAIT_POLICY=PASSIVE unless set, as the murmur program (env.h) */
     int rc = parse_args(argc, argv, &o, &scenario);

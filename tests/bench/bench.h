@@ -47,6 +47,7 @@ typedef struct opts {
     int spawn_order;   /* --spawn-order: 0 index, 1 cell (the starling rows' boids renumbered along a
                         * Morton curve), 2 shuffle (renumbered at random) */
     bool per_tick;     /* --per-tick: each timed tick's times on stderr */
+    int simd;          /* --simd: the kernel path (mur_simd; -1: not given, MURMUR_SIMD or the library's choice) */
 } opts;
 
 /* The flock's boids renumbered (bench_order.c; a different flock, the same boids): along a Morton
@@ -64,9 +65,13 @@ typedef struct result {
     double min_ms, grid_min_ms; /* the fastest timed tick and grid build: the least disturbed on a busy machine */
     double cpu_ms;        /* median CPU time of the process per tick (all threads) */
     double rss_peak, rss; /* resident memory per boid: peak growth over the row, growth at its end */
+    int simd;             /* the kernel path the flock ran (mur_flock_simd) */
 } result;
 
 /* bench_run.c: the shared driver */
+/* The flock onto the path of --simd when given (after mur_env_apply: the option wins over MURMUR_SIMD);
+ * a path this CPU or build lacks: the library's one-line error and exit 2. */
+void bench_apply_simd(const opts *o, mur_flock *f);
 double now_ms(void);
 /* CPU time of the process (every thread), ms. */
 double cpu_ms(void);

@@ -13,7 +13,7 @@
  * without the falcon (set up 10 m from the flock: it attacks during the timed ticks); median of the
  * ticks. */
 static double falcon_ms(const opts *o, int32_t n, int threads, bool falcon, int warm, int ticks, uint64_t *hash,
-                        double *cpu)
+                        double *cpu, int *simd)
 {
     mur_flock_def d = bench_starling_def(n);
     d.falcon = falcon;
@@ -28,6 +28,7 @@ static double falcon_ms(const opts *o, int32_t n, int threads, bool falcon, int 
         fprintf(stderr, "murmur-bench: %s\n", err.msg);
         exit(2);
     }
+    bench_apply_simd(o, f);
     if (threads > 0)
         mur_flock_set_threads(f, threads);
     mur_flock_set_thread_fallback(f, !o->fixed);
@@ -44,6 +45,7 @@ static double falcon_ms(const opts *o, int32_t n, int threads, bool falcon, int 
     const double m = median(t, (size_t)ticks);
     *cpu = median(t + ticks, (size_t)ticks);
     *hash = mur_flock_hash(f);
+    *simd = (int)mur_flock_simd(f);
     free(t);
     mur_flock_destroy(f);
     return m;
@@ -65,10 +67,11 @@ int run_falcon(const opts *o)
             const int thr = o->threads[ti];
             double off[MAX_LIST], on[MAX_LIST], rat[MAX_LIST], coff[MAX_LIST], con[MAX_LIST];
             uint64_t h0 = 0, h1 = 0;
+            int simd = 0;
             const int np = pairs < MAX_LIST ? pairs : MAX_LIST;
             for (int k = 0; k < np; k++) {
-                off[k] = falcon_ms(o, n, thr, false, warm, ticks, &h0, &coff[k]);
-                on[k] = falcon_ms(o, n, thr, true, warm, ticks, &h1, &con[k]);
+                off[k] = falcon_ms(o, n, thr, false, warm, ticks, &h0, &coff[k], &simd);
+                on[k] = falcon_ms(o, n, thr, true, warm, ticks, &h1, &con[k], &simd);
                 rat[k] = on[k] / off[k];
                 if (!isfinite(rat[k]))
                     return 1;
@@ -82,9 +85,9 @@ int run_falcon(const opts *o)
             if (o->json)
                 printf("{\"scenario\":\"falcon\",\"n\":%d,\"threads\":%d,\"ticks\":%d,\"pairs\":%d,"
                        "\"off_ms_per_tick\":%.6g,\"on_ms_per_tick\":%.6g,\"ratio\":%.6g,\"min_ratio\":%.6g,"
-                       "\"cpu_ratio\":%.6g,\"loadavg\":%.3g,\"hash_off\":\"%016llx\",\"hash_on\":\"%016llx\"}\n",
+                       "\"cpu_ratio\":%.6g,\"loadavg\":%.3g,\"hash_off\":\"%016llx\",\"hash_on\":\"%016llx\",\"simd\":\"%s\"}\n",
                        (int)n, thr, ticks, np, moff, mon, mon / moff, lo, cr, load, (unsigned long long)h0,
-                       (unsigned long long)h1);
+                       (unsigned long long)h1, mur_simd_name((mur_simd)simd));
             else
                 printf("%-8s %8d %3d %5d %10.3f %10.3f %7.3f %7.3f %7.3f %7.2f\n", "falcon", (int)n, thr, ticks, moff,
                        mon, mon / moff, lo, cr, load);

@@ -94,9 +94,11 @@ bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int threads, 
             fprintf(stderr, "murmur-bench: %s\n", err.msg);
             exit(2);
         }
+        bench_apply_simd(o, f);
         if (threads > 0)
             mur_flock_set_threads(f, threads);
         r->threads = mur_flock_threads(f);
+        r->simd = (int)mur_flock_simd(f);
         mur_flock_set_thread_fallback(f, !o->fixed);
         mur_flock_set_metrics(f, o->metrics);
         crowd_place(f, sc, n);
@@ -152,6 +154,15 @@ bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int threads, 
     return true;
 }
 
+void bench_apply_simd(const opts *o, mur_flock *f)
+{
+    mur_error err;
+    if (o->simd >= 0 && !mur_flock_set_simd(f, (mur_simd)o->simd, &err)) {
+        fprintf(stderr, "murmur-bench: bad value '%s' for --simd: %s\n", mur_simd_name((mur_simd)o->simd), err.msg);
+        exit(2);
+    }
+}
+
 /* The fields every JSON row has, without the closing brace. */
 void print_json_core(const opts *o, const char *sname, int32_t n, const char *mname, const char *bname,
                      const result *r)
@@ -161,10 +172,11 @@ void print_json_core(const opts *o, const char *sname, int32_t n, const char *mn
            "\"ticks\":%d,\"ms_per_tick\":%.6g,\"ns_per_boid_tick\":%.6g,\"mean_neighbours\":%.6g,"
            "\"candidates_per_boid\":%.6g,\"bytes_per_boid\":%.6g,\"grid_ms\":%.6g,"
            "\"metrics_ms\":%.6g,\"step_ms\":%.6g,\"threads_used\":%.4g,\"background_load\":%d,"
-           "\"loadavg\":%.3g,\"hash\":\"%016llx\",\"min_ms_per_tick\":%.6g,\"grid_ms_min\":%.6g",
+           "\"loadavg\":%.3g,\"hash\":\"%016llx\",\"min_ms_per_tick\":%.6g,\"grid_ms_min\":%.6g,\"simd\":\"%s\"",
            sname, (int)n, mname, bname, r->threads, o->metrics ? "true" : "false", r->ticks, r->ms_per_tick, ns,
            r->mean_neighbours, r->candidates, r->bytes_per_boid, r->grid_ms, r->metrics_ms, r->step_ms,
-           r->threads_used, o->load, r->load, (unsigned long long)r->hash, r->min_ms, r->grid_min_ms);
+           r->threads_used, o->load, r->load, (unsigned long long)r->hash, r->min_ms, r->grid_min_ms,
+           mur_simd_name((mur_simd)r->simd));
 }
 
 /* One result row, as JSON or as a table line. */

@@ -202,3 +202,22 @@ with tempfile.TemporaryDirectory() as cache:
         p = subprocess.run([bench, '--scenario', 'starling', *bad], capture_output=True, text=True, timeout=30)
         assert p.returncode == 2 and p.stderr.count('\n') == 1 and bad[0] in p.stderr, (bad, p.stderr)
 print(f'{len(star) + len(again)} starling rows ok')
+
+# --simd: every path this CPU runs gives the same bits (uniform and starling-forming rows), each row names
+# the path it ran, auto names the library's choice; a bad or missing path: one line, exit 2
+simd_hash = {}
+for path in ('auto', 'base', 'avx2', 'avx512'):
+    for sc in ('uniform', 'starling-forming'):
+        p = subprocess.run([bench, '--scenario', sc, '--n', '700', '--threads', '2', '--ticks', '3', '--warmup', '1',
+                            '--repeats', '1', '--reference', 'off', '--simd', path, '--json'],
+                           capture_output=True, text=True, timeout=100)
+        if p.returncode == 2 and path != 'auto' and 'not available' in p.stderr:
+            assert p.stderr.count('\n') == 1 and '--simd' in p.stderr, p.stderr
+            continue
+        assert p.returncode == 0, (path, p.stderr)
+        r = [json.loads(line) for line in p.stdout.splitlines() if line.strip()][-1]
+        assert r['simd'] == path if path != 'auto' else r['simd'] in ('base', 'avx2', 'avx512'), (path, r)
+        assert simd_hash.setdefault(sc, r['hash']) == r['hash'], (path, sc, r['hash'], simd_hash)
+p = subprocess.run([bench, '--scenario', 'uniform', '--simd', 'sse9'], capture_output=True, text=True, timeout=30)
+assert p.returncode == 2 and p.stderr.count('\n') == 1 and 'auto|base|avx2|avx512' in p.stderr, p.stderr
+print('simd paths ok')
