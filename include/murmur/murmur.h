@@ -198,6 +198,10 @@ typedef struct mur_flock_def {
                                 ///< in [0, 1] (1 at the flock's edge, ~0 inside); 0 = off (topological only)
     float centrality_from;      ///< with centrality: cohesion scaled by t^centrality instead, t = clamp((C - from) /
                                 ///< (1 - from), 0, 1), so birds with C <= from feel no cohesion, 0..0.95; 0 = off
+    float rim_pull;             ///< short-range pull of exposed birds towards their closest 3 neighbours, wu/s^2;
+                                ///< 0 = off (topological only; docs/rules.md)
+    float rim_spacing;          ///< rim_pull's target spacing s0, wu: the pull acts between s0 and 2 s0
+    float rim_from;             ///< rim_pull's exposure gate: weight clamp((C - from) / (1 - from), 0, 1), 0..0.95
     float pitch;                ///< gain of the vertical part of the social steering (weak pitch), 0..1; 1 = full
     bool lift;                  ///< weak pitch along the rolled body's up axis instead of the vertical (with bank)
     float surge;                ///< gain of the social steering's part along the flight direction, 0..1; 1 = full

@@ -34,7 +34,24 @@ typedef struct acc {
     float cnt, cx, cy, cz, ax, ay, az, sx, sy, sz, nn;
     float ux, uy, uz; ///< sum of the unit directions to the neighbours (topological pass only)
     float rl;         ///< weighted sum of the neighbours' rolls (topological pass with bank_align only)
+    float rx, ry, rz; ///< rim_pull's sum over the MUR_RIM_NEAREST closest (topological pass with rim_pull only)
 } acc;
+
+/// Closest neighbours that rim_pull steers towards (docs/rules.md "Short-range rim pull").
+#define MUR_RIM_NEAREST 3
+
+/// rim_pull's term of one of the MUR_RIM_NEAREST closest neighbours, at offset (dx, dy, dz) and distance
+/// dist: h(dist / s0) unit(d) added to a->rx, ry, rz, h(x) = 4 (x - 1) (2 - x) for 1 < x < 2, else 0.
+static inline void mur_rim_add(acc *a, float s0, float dx, float dy, float dz, float dist)
+{
+    const float x = dist / s0;
+    if (!(x > 1.0f && x < 2.0f))
+        return;
+    const float h = 4.0f * (x - 1.0f) * (2.0f - x) / dist;
+    a->rx += h * dx;
+    a->ry += h * dy;
+    a->rz += h * dz;
+}
 
 /* The neighbour kernel sums MUR_LANES (16) lanes: candidate j of a run always goes to lane
  * j mod 16 of each sum, and the lanes are added in one fixed tree at the end. It is compiled three

@@ -19,6 +19,7 @@ static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
         {"cohesion_far", def->cohesion_far, 0.0},
         {"separation_nearest", def->separation_nearest, 0.0},
         {"centrality", def->centrality, 0.0},
+        {"rim_pull", def->rim_pull, 0.0},
         {"separation_edge", def->separation_edge, 0.0},
         {"separation_exposed", def->separation_exposed, 0.0},
         {"cohesion_caps", def->cohesion_caps, 0.0},
@@ -78,6 +79,11 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     if (def->centrality_from > 0.0f && !(def->centrality > 0.0f)) {
         mur_set_error(err, "centrality_from %g needs centrality > 0 (it gates centrality's cohesion weight), or "
                       "centrality_from=0", (double)def->centrality_from);
+        return false;
+    }
+    if (def->rim_pull > 0.0f && def->reaction_ticks != 1) {
+        mur_set_error(err, "rim_pull %g needs reaction_ticks=1 (reaction_ticks %d), or rim_pull=0", (double)def->rim_pull,
+                      (int)def->reaction_ticks);
         return false;
     }
     if (def->surge_separation < 0.0f && def->surge_separation != -1.0f) {

@@ -14,8 +14,8 @@
 #include "flock_impl.h"
 #include "kernel.h"
 
-/// Floats held per boid with reaction_hold=sums: the 15 of acc and the list's length.
-#define MUR_REACT_FLOATS 16
+/// Floats held per boid with reaction_hold=sums: the 18 of acc and the list's length.
+#define MUR_REACT_FLOATS 19
 
 /// Make the held rows of d's mode cover f->n boids (new rows hold nothing; a new mode, list length,
 /// R or seed forgets every boid's); false when out of memory.

@@ -82,6 +82,15 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     axx += ks * s->sx;
     ayy += ks * s->sy;
     azz += ks * s->sz;
+    if (d->rim_pull > 0.0f && s->cnt > 0.0f) { /* the short-range rim pull: exposed birds close up */
+        const float inv = 1.0f / s->cnt;
+        const float ux = s->ux * inv, uy = s->uy * inv, uz = s->uz * inv;
+        const float c = fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz));
+        const float kr = d->rim_pull * mur_starling_gate_from(c, d->rim_from) * (1.0f / (float)MUR_RIM_NEAREST);
+        axx += kr * s->rx;
+        ayy += kr * s->ry;
+        azz += kr * s->rz;
+    }
     /* the vertical pulls' order gate (starling.c), with up_order: 1 otherwise */
     float gate = 1.0f; /* exact: 1 * x == x, so the pulls below are scaled unconditionally */
     if (d->up_order > 0.0f && s->cnt > 0.0f) {

@@ -135,7 +135,8 @@ typedef struct sums_v {
 static inline acc lane_acc(const sums_v *V, int l, const mur_topo_batch *B, int q)
 {
     return (acc){V->cnt[l], V->cx[l], V->cy[l], V->cz[l], V->ax[l], V->ay[l], V->az[l], V->sx[l], V->sy[l],
-                 V->sz[l], B->n[q] > 0 ? B->d2[0][q] : INFINITY, V->ux[l], V->uy[l], V->uz[l], V->rl[l]};
+                 V->sz[l], B->n[q] > 0 ? B->d2[0][q] : INFINITY, V->ux[l], V->uy[l], V->uz[l], V->rl[l],
+                 0.0f, 0.0f, 0.0f};
 }
 
 /* Lane l of V from a (its nn aside). */
@@ -257,6 +258,16 @@ static void sums4(mur_flock *f, const mur_flock_def *d, const mur_rule_k *rk, co
     }
     for (int l = 0; out && l < W && q0 + l < B->nb; l++)
         out[q0 + l] = lane_acc(V, l, B, q0 + l);
+    for (int l = 0; out && d->rim_pull > 0.0f && l < W && q0 + l < B->nb; l++) {
+        /* the short-range rim pull's closest three (topo_scalar.h sums(); rim_pull needs reaction_ticks=1,
+         * and its update is never batched) */
+        const int q = q0 + l, m = B->n[q] < MUR_RIM_NEAREST ? B->n[q] : MUR_RIM_NEAREST;
+        for (int e = 0; e < m; e++) {
+            const int32_t j = B->slot[e][q];
+            const float dist = sqrtf(B->d2[e][q]);
+            mur_rim_add(&out[q], d->rim_spacing, f->sx[j] - px[l], f->sy[j] - py[l], f->sz[j] - pz[l], dist);
+        }
+    }
 }
 
 /* The contacts of 4 boids: whether they apply (has) and the corrections. */

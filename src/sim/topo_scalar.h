@@ -16,7 +16,7 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
     memset(a, 0, sizeof *a);
     const float sr = d->separation_radius;
     const int ns = d->separation_nearest > 0 ? d->separation_nearest : S->n;
-    const bool ramp = d->cohesion_far > 0.0f;
+    const bool ramp = d->cohesion_far > 0.0f, rim = d->rim_pull > 0.0f;
     const float cn = d->cohesion_near, cw = 1.0f / (d->cohesion_far - d->cohesion_near);
     float sw = 0.0f;
     const bool sview = s->rule.sep_cone, smooth = d->separation_smooth;
@@ -50,6 +50,8 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
             a->uy += u * dy;
             a->uz += u * dz;
         }
+        if (rim && q < MUR_RIM_NEAREST) /* the short-range rim pull's closest three */
+            mur_rim_add(a, d->rim_spacing, dx, dy, dz, dist);
         if (sview) { /* the separation cone: dot(d, v) >= cos(separation_view / 2) |d| |v| */
             if (sn >= ns || !(dx * S->vx + dy * S->vy + dz * S->vz >= sc * dist))
                 continue;
