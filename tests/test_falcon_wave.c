@@ -285,13 +285,14 @@ static void falcon_scan_chunks(void **st)
  * against the same flock with every bird through escape_step (esc_full), with the default escape, with
  * the alarm's fade, the neighbour's side off and the copied flight off, and without the flight from the
  * looming falcon and the quiet turn, with many parts (escape_part_speed 15) copied as the wave's manoeuvres after two copies (escape_wave_hops 2), without the vacuole, and with
- * many flashes (escape_flash_speed 15) fading after one copy (escape_flash_hops 2); the state hash, the
+ * many flashes (escape_flash_speed 15) fading after one copy (escape_flash_hops 2), and with the spread
+ * (escape_spread 10); the state hash, the
  * escape rows (acceleration and state), the closest approaches and the published escapes the same bits on every tick, on 1 and 2 threads. The
  * attack puts birds in every state the quick paths take (calm, each manoeuvre, fled, refractory). */
 static void falcon_escape_quick_exact(void **st)
 {
     (void)st;
-    for (int variant = 0; variant < 6; variant++) {
+    for (int variant = 0; variant < 7; variant++) {
         mur_flock_def d;
         assert_true(mur_def_preset(&d, "starling", NULL));
         d.boids = 2000;
@@ -313,6 +314,8 @@ static void falcon_escape_quick_exact(void **st)
         } else if (variant == 5) {
             d.escape_flash_speed = 15.0f; /* many flashes (escape_flash_time; branch react12) */
             d.escape_flash_hops = 2;      /* fading after a copy (branch react13; the default 10 in the others) */
+        } else if (variant == 6) {
+            d.escape_spread = 10.0f; /* the spread from the neighbours (branch react20): no quick path for a manoeuvre */
         }
         mur_flock *a = make(&d), *b = make(&d);
         mur_flock_set_threads(a, 1 + variant % 2);

@@ -5,6 +5,10 @@ against 22 on reporting seeds 71-73 (run.py's 33 attacks, the control apart) and
 whether 22 is adopted.
 
     /usr/bin/python3 docs/falcon/decide.py [--dir docs/falcon] [--old react19_main] [--new react19_cs22]
+        [--spread-old react20_main --spread-new react20_cs22]
+
+--spread-old/--spread-new read spread.py's rows of another tag (branch react20: spread.py's windows before the attack
+made run.py's, the corrected per-group figures); without them, the run's own tag.
 """
 import argparse
 import json
@@ -42,7 +46,7 @@ def spread(paths):
     return out
 
 
-def figures(d, tag):
+def figures(d, tag, stag=None):
     rep = attacks(os.path.join(d, "results_reporting_%s.json" % tag))
     # the 27 attacks by strategy and speed at N = 2000 (the defaults, above at 30 m/s, among them: not deduplicated)
     with open(os.path.join(d, "results_reporting_%s.json" % tag)) as fp:
@@ -55,7 +59,7 @@ def figures(d, tag):
         if r["group"].startswith("N = ") and r["wave_speed"]:
             byn.setdefault(r["n"], []).append(r["wave_speed"])
     med = {n: statistics.median(v) for n, v in sorted(byn.items())}
-    sp = spread([os.path.join(d, "spread_reporting_%s_%s.json" % (tag, k)) for k in ("sizes", "strategies")])
+    sp = spread([os.path.join(d, "spread_reporting_%s_%s.json" % (stag or tag, k)) for k in ("sizes", "strategies")])
     gj = [r["group_jump"] for r in sp if r.get("group_jump") is not None]
     f = {
         "attacks": len(rep),
@@ -90,7 +94,8 @@ def figures(d, tag):
         "group_share_median": statistics.median(r["group"] for r in sp if "group" in r),
         "ever_median": statistics.median(r["ever"] for r in sp),
     }
-    # run.py's reaction against spread.py's on the same attack (spread.py reads the metrics before each tick's step)
+    # run.py's reaction against spread.py's on the same attack (before branch react20 spread.py's window before the
+    # attack began when the falcon came: one tick)
     runk = {(r["n"], r["seed"], tuple(x for x in r["extra"] if not x.startswith("escape_copy_speed"))): r for r in rep}
     f["run_vs_spread"] = []
     for r in sp:
@@ -110,9 +115,11 @@ def main():
     ap.add_argument("--dir", default=HERE)
     ap.add_argument("--old", default="react19_main")
     ap.add_argument("--new", default="react19_cs22")
+    ap.add_argument("--spread-old")
+    ap.add_argument("--spread-new")
     a = ap.parse_args()
-    o, orep, osp = figures(a.dir, a.old)
-    n, nrep, nsp = figures(a.dir, a.new)
+    o, orep, osp = figures(a.dir, a.old, a.spread_old)
+    n, nrep, nsp = figures(a.dir, a.new, a.spread_new)
     for name, f in (("main (20)", o), ("22", n)):
         print("%s: %d attacks; wave / flock speed median %.3f (%d of %d >= 1.3; at N = 2000's %d: %.3f); reacted %d "
               "(flash %d, split %d); waves %d; wave speed median %.2f m/s; by N (seeds 71-79) %s, N = 500 to 8000 %.1f%% "

@@ -41,6 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DT = 0.02
 K = 7  # topo_k 6.5: the 7 nearest (the 7th weighted half)
+PRE = 1300  # ticks of metrics kept before the falcon comes: an attack of at most 1200 ticks and 2 s after it
 LONGEST = 6.0  # m: escape_copy_speed 20 m/s x 15 ticks of 0.02 s, the longest latency
 
 
@@ -62,11 +63,18 @@ def nearest(f):
 
 def one(murmur, n, seed, settle, extra):
     f = murmur.Flock("starling", boids=n, seed=seed, threads=1)
-    f.step(settle - 50)
-    # each bird's nearest neighbour (among the flying birds) tick by tick, for the attacked group's own jump
+    f.step(settle - PRE)
+    # the whole flock's metrics by tick (the flock's tick, after that many steps, as the rows of --metrics), from
+    # PRE ticks before the falcon comes: the windows before the attack are as run.py's (branch react20; before it
+    # they began when the falcon came, and so held one tick); each bird's nearest neighbour (among the flying
+    # birds) tick by tick in the last 50, for the attacked group's own jump
+    nn, groups = {}, {}
     nnb = collections.deque(maxlen=50)
-    for _ in range(50):
-        nnb.append(nearest(f))
+    for k in range(PRE):
+        m = f.metrics()
+        nn[int(m["tick"])], groups[int(m["tick"])] = float(m["nn_distance"]), int(m["groups"])
+        if k >= PRE - 50:
+            nnb.append(nearest(f))
         f.step(1)
     f.set(falcon="on", falcon_wait=60, **{k: value(v) for k, v in extra})
     g_nn = []
@@ -77,7 +85,7 @@ def one(murmur, n, seed, settle, extra):
     rel = np.zeros((n, 3))  # in the flock's frame (its centroid at the alarm)
     met = np.zeros(n, dtype=np.int32)  # ticks a calm bird had an escaping bird among its 7 nearest
     met_near = np.zeros(n, dtype=bool)  # ... one within LONGEST
-    nn, groups, escaping = [], [], []
+    escaping = []
     start = end = None
     flock_length = flock_long = flock_p95 = None
     flying0 = None
@@ -85,8 +93,8 @@ def one(murmur, n, seed, settle, extra):
     while True:
         m = f.metrics()
         st = int(m["falcon_state"])
-        nn.append(float(m["nn_distance"]))
-        groups.append(int(m["groups"]))
+        tick = int(m["tick"])
+        nn[tick], groups[tick] = float(m["nn_distance"]), int(m["groups"])
         e = np.asarray(f.escape) & 7
         pos = np.asarray(f.positions, dtype=np.float64)
         flying = np.asarray(f.perch) == 0
@@ -95,6 +103,8 @@ def one(murmur, n, seed, settle, extra):
         nnb.append(nearest(f))
         if start is None and st in (1, 2):
             start = t
+            # the attack_start event's tick (run.py's s): the tick the step that began the attack started from
+            s_tick = tick - 1
             nn_before = list(nnb)
             flying0 = flying.copy()
             c = pos[flying] - pos[flying].mean(axis=0)
@@ -137,6 +147,7 @@ def one(murmur, n, seed, settle, extra):
                     met_near[ci] |= (hit & (d <= LONGEST)).any(axis=1)
             if end is None and st >= 3:
                 end = t
+                e_tick = tick - 1
             if end is not None and t > end + 100 and not esc.any():
                 break
             if t - start > 1200:
@@ -162,14 +173,15 @@ def one(murmur, n, seed, settle, extra):
         out["last_alarm_s"] = float(first[al].max() * DT)
         out["first_alarm_s"] = float(t0 * DT)
     out["end_s"] = float((len(escaping) - 1 - start) * DT)
-    s = start
-    before = nn[max(0, s - 50):s]
-    during = nn[s:(end or s) + 100]
-    nn0 = statistics.mean(before)
-    out["nn_jump"] = max(during) / nn0
-    span = (end or s) + 100 - s
-    out["groups_before"] = max(groups[max(0, s - span):s])
-    out["groups_max"] = max(groups[s:(end or s) + 100])
+    # as run.py: the NN distance's largest from the attack's start to 2 s after its end over its mean in the second
+    # before; a split: more groups at some tick of that window than at any tick of as long a window before it
+    s = s_tick
+    e1 = (e_tick if end is not None else s) + 100
+    nn0 = statistics.mean(nn[t] for t in range(s - 50, s) if t in nn)
+    out["nn_jump"] = max(nn[t] for t in range(s, e1) if t in nn) / nn0
+    span = e1 - s
+    out["groups_before"] = max(groups[t] for t in range(s - span, s) if t in groups)
+    out["groups_max"] = max(groups[t] for t in range(s, e1) if t in groups)
     out["reacted"] = out["nn_jump"] >= 1.25 or out["groups_max"] > out["groups_before"]
     if al.any():
         # the length of the flock the alarms covered: along the flock's longest axis at the attack's start, the

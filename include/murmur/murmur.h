@@ -296,6 +296,8 @@ typedef struct mur_flock_def {
     float escape_copy_fade;     ///< an alarm's strength (seen: the looming rate's share of escape_flee_loom) falls by this
                                 ///< at each copy; a spent one is not copied; the manoeuvre's acceleration is its share (0 = off)
     bool escape_copy_flight;    ///< a bird fleeing the falcon's path is copied as a flight from it (off: as its manoeuvre)
+    float escape_spread;        ///< an escaping bird also accelerates away from its topological neighbours' centroid at
+                                ///< this times min(1, escape_radius / its distance to the falcon), m/s^2 (0 = off)
     float escape_alarm_speed;   ///< a bird that sees the falcon closing slower than this only turns away from it, and
                                 ///< is not copied; at this speed or faster it alarms its neighbours, m/s (0 = every
                                 ///< bird that sees it alarms them)

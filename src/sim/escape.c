@@ -253,6 +253,27 @@ static uint32_t part_side(const mur_falcon *F, const float *r, float r2, const f
     return dot3(aw, side) > 0.0f ? 0u : 8u;
 }
 
+/* escape_spread: an escaping bird's acceleration away from the centroid of its n topological neighbours, added
+ * to acc, at escape_spread times min(1, escape_radius / its distance to the falcon, r2 its square): the alarmed
+ * group opens, the harder the nearer the falcon. Nothing in metric mode (n = 0) or on the centroid itself. */
+static void spread_away(const mur_flock *f, const mur_flock_def *d, const boid_in *b, const int32_t *slot,
+                        int stride, int n, float r2, float *acc)
+{
+    float u[3] = {0.0f, 0.0f, 0.0f};
+    for (int m = 0; m < n; m++) {
+        const int32_t j = slot[m * stride];
+        u[0] += f->sx[j] - b->px;
+        u[1] += f->sy[j] - b->py;
+        u[2] += f->sz[j] - b->pz;
+    }
+    const float ul = len3(u), R = d->escape_radius;
+    if (!(ul > 1e-6f))
+        return;
+    const float g = d->escape_spread * (r2 > R * R ? R / sqrtf(r2) : 1.0f);
+    for (int c = 0; c < 3; c++)
+        acc[c] -= g * u[c] / ul;
+}
+
 #include "escape_quick.h"
 
 /* A per-bird hop count (eflash, ewave): 0 when the escape is not of that kind, else 1 + the copies from its front's
@@ -537,10 +558,15 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
         if (al > 0.0f)
             for (int c = 0; c < 3; c++)
                 acc[c] = k * aw[c] / al;
+        /* the flight keeps this acceleration to the end of its manoeuvre, the spread's part with it */
+        if (d->escape_spread > 0.0f && escaping)
+            spread_away(f, d, b, slot, stride, n, r2, acc);
         return;
     }
     const float st = fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f; /* the alarm's strength (escape_copy_fade) */
     manoeuvre(d, kind, e, part != 0, (float)age * dt, st, side, v, acc);
+    if (d->escape_spread > 0.0f && escaping)
+        spread_away(f, d, b, slot, stride, n, r2, acc);
 }
 
 /* The escape and the publishing of a bird no quick path took: out of line, so that the loop of

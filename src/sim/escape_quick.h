@@ -130,6 +130,10 @@ static inline bool quick(mur_flock *f, const mur_flock_def *d, const quick_c *c,
         return false;
     const uint32_t age = (c->now - (ts >> TS_SHIFT)) & TS_MASK;
     const bool man = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
+    /* escape_spread: a bird in a manoeuvre (not a flight, which keeps its acceleration) spreads from its
+     * neighbours each tick: escape_step's */
+    if (man && !(ts & FLEE) && d->escape_spread > 0.0f)
+        return false;
     if (man) {
         if ((float)age * c->dt >= ((ts & FLASH) ? c->flash_time : c->escape_time))
             return false;
