@@ -1,5 +1,5 @@
-/* Shared by the starling tests (test_starling.c, test_starling_caps.c): one tick of boid 0 among
- * still neighbours, through the public API. */
+/* Shared by the starling tests (test_starling.c, test_starling_caps.c, test_exposure_gate.c, test_rim_pull.c): one
+ * tick of boid 0 among its neighbours, through the public API. */
 #ifndef MUR_TEST_STARLING_UTIL_H
 #define MUR_TEST_STARLING_UTIL_H
 
