@@ -53,6 +53,9 @@ def main():
                  ("the control", [r for r in rows if r["group"].startswith("control")])]
         print("%s:" % tag)
         for name, rs in parts:
+            if not rs:  # a run of one --cases only (react21's 7.5: the 27)
+                print("  %s: not run" % name)
+                continue
             ratio = [r["wave_speed"] / r["flock_speed"] for r in rs if r["wave_speed"] and r["flock_speed"]]
             print("  %s (%d): reacted %d (flash %d, split %d); waves %d; wave / flock speed median %s; NN jump median %.3f"
                   % (name, len(rs), sum(bool(r["flash"] or r["split"]) for r in rs), sum(bool(r["flash"]) for r in rs),
