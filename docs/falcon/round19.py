@@ -6,6 +6,7 @@ issue's reactions (flash or split), flashes, splits, waves, wave over flock spee
 where a tag differs from the first.
 
     /usr/bin/python3 docs/falcon/round19.py react20_off react20_spread20 [...]
+    /usr/bin/python3 docs/falcon/round19.py react20_off react20_spread10+react21_spread10   # run.py's TAG, spread.py's
 """
 import json
 import os
@@ -16,6 +17,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load(tag):
+    # TAG or TAG+SPREADTAG: run.py's results_tuning_TAG.json with spread.py's spread_tuning_SPREADTAG_strategies.json
+    # (round 19's second part: react20's runs at 10 read with react21's spread.py run at 10)
+    tag, _, sptag = tag.partition("+")
     with open(os.path.join(HERE, "results_tuning_%s.json" % tag)) as fp:
         rows = json.load(fp)["rows"]
     seen, out = set(), []
@@ -26,7 +30,7 @@ def load(tag):
         seen.add(key)
         out.append(r)
     sp = {}
-    p = os.path.join(HERE, "spread_tuning_%s_strategies.json" % tag)
+    p = os.path.join(HERE, "spread_tuning_%s_strategies.json" % (sptag or tag))
     if os.path.exists(p):
         with open(p) as fp:
             for r in json.load(fp)["rows"]:
@@ -49,6 +53,9 @@ def main():
                  ("the control", [r for r in rows if r["group"].startswith("control")])]
         print("%s:" % tag)
         for name, rs in parts:
+            if not rs:  # a run of one --cases only (react21's 7.5: the 27)
+                print("  %s: not run" % name)
+                continue
             ratio = [r["wave_speed"] / r["flock_speed"] for r in rs if r["wave_speed"] and r["flock_speed"]]
             print("  %s (%d): reacted %d (flash %d, split %d); waves %d; wave / flock speed median %s; NN jump median %.3f"
                   % (name, len(rs), sum(bool(r["flash"] or r["split"]) for r in rs), sum(bool(r["flash"]) for r in rs),
