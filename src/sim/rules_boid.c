@@ -45,6 +45,14 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         se.sz *= g;
         s = &se;
     }
+    /* the exposure C = min(1, |mean unit direction to the neighbours|), read by centrality and the rim pull:
+     * computed once, only where one of them is on */
+    float cexp = 0.0f;
+    if (s->cnt > 0.0f && (d->centrality > 0.0f || d->rim_pull > 0.0f)) {
+        const float inv = 1.0f / s->cnt;
+        const float ux = s->ux * inv, uy = s->uy * inv, uz = s->uz * inv;
+        cexp = fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz));
+    }
     float axx = 0, ayy = 0, azz = 0;
     float coh[3] = {0.0f, 0.0f, 0.0f}; /* the cohesion term, for cohesion_up and cohesion_caps */
     if (s->cnt > 0.0f) {
@@ -58,8 +66,7 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
             ax *= ka; ay *= ka; az *= ka;
         }
         if (d->centrality > 0.0f) { /* StarDisplay's circularity: cohesion acts at the flock's edge */
-            const float ux = s->ux * inv, uy = s->uy * inv, uz = s->uz * inv;
-            float c = fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz));
+            float c = cexp;
             if (d->centrality_from > 0.0f) /* exposure-gated cohesion: nothing at C <= centrality_from */
                 c = mur_starling_gate_from(c, d->centrality_from);
             const float kc = powf(c, d->centrality);
@@ -83,10 +90,7 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     ayy += ks * s->sy;
     azz += ks * s->sz;
     if (d->rim_pull > 0.0f && s->cnt > 0.0f) { /* the short-range rim pull: exposed birds close up */
-        const float inv = 1.0f / s->cnt;
-        const float ux = s->ux * inv, uy = s->uy * inv, uz = s->uz * inv;
-        const float c = fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz));
-        const float kr = d->rim_pull * mur_starling_gate_from(c, d->rim_from) * (1.0f / (float)MUR_RIM_NEAREST);
+        const float kr = d->rim_pull * mur_starling_gate_from(cexp, d->rim_from) * (1.0f / (float)MUR_RIM_NEAREST);
         axx += kr * s->rx;
         ayy += kr * s->ry;
         azz += kr * s->rz;

@@ -101,9 +101,7 @@ void mur_starling_cohesion_up(const mur_flock_def *d, const boid_in *b, float ro
 
 float mur_starling_caps(const mur_flock_def *d, float uy)
 {
-    const float from = d->cohesion_caps_from;
-    const float t = (fminf(1.0f, fabsf(uy)) - from) / (1.0f - from);
-    return t > 0.0f ? fminf(1.0f, t) : 0.0f; /* NaN (no neighbours) gives 0 */
+    return mur_starling_gate_from(fminf(1.0f, fabsf(uy)), d->cohesion_caps_from); /* NaN (no neighbours) gives 0 */
 }
 
 float mur_starling_skin(const mur_flock_def *d, float uy)
