@@ -11,24 +11,12 @@
  * manoeuvre from the mix that does not move a bird (escape_accel 0): only the part moves them. */
 static mur_flock_def part_def(int32_t n, float part_speed)
 {
-    mur_flock_def d = topo_def(n, 1000.0f);
-    d.dt = 0.02f;
-    d.view_radius = 20.0f;
-    d.falcon = true;
-    d.falcon_strategy = MUR_FALCON_ABOVE;
-    d.falcon_setup = 20.0f;
-    d.falcon_speed = d.falcon_attack_speed = 20.0f;
-    d.falcon_stoop = 0.0f;
-    d.escape_radius = 20.0f;
-    d.escape_accel = 0.0f;
-    d.escape_flee_time = 0.0f;
-    d.escape_alarm_speed = 0.0f;
+    mur_flock_def d = falcon_above_def(n, 20.0f);
     d.escape_part_speed = part_speed;
     d.escape_part_accel = 10.0f;
     d.escape_part_speedup = 5.0f;
     d.escape_reaction = 0.0f; /* a copier copies as soon as it may (escape_latency, one tick) */
     d.escape_copy_speed = 0.0f;
-    d.escape_vacuole = 0.0f; /* the falcon passes within 3 m: only the part moves them (no vacuole) */
     return d;
 }
 

@@ -13,20 +13,8 @@
  * comes down at them slowly (8 m/s: no flight from its path, no part, no manoeuvre that moves a bird). */
 static mur_flock_def vac_def(float vacuole)
 {
-    mur_flock_def d = topo_def(2, 1000.0f);
-    d.dt = 0.02f;
-    d.view_radius = 20.0f;
-    d.falcon = true;
-    d.falcon_strategy = MUR_FALCON_ABOVE;
+    mur_flock_def d = falcon_above_def(2, 8.0f);
     d.falcon_target = MUR_FALCON_CENTROID;
-    d.falcon_setup = 20.0f;
-    d.falcon_speed = d.falcon_attack_speed = 8.0f;
-    d.falcon_stoop = 0.0f;
-    d.escape_radius = 20.0f;
-    d.escape_accel = 0.0f;
-    d.escape_flee_time = 0.0f;
-    d.escape_alarm_speed = 0.0f;
-    d.escape_part_speed = 0.0f;
     d.escape_flee_accel = 10.0f;
     d.escape_vacuole = vacuole;
     return d;

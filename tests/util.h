@@ -52,6 +52,29 @@ static inline mur_flock_def topo_def(int32_t n, float box)
     return d;
 }
 
+/* n birds on the neutral rules (topo_def: no steering of their own) in a 1000 wu world, dt 0.02 s, view 20 m, and a
+ * falcon that sets up 20 m above their centre and comes straight down at them at `speed` m/s (no stoop). Every
+ * escape response that would move a bird is off (the mix's manoeuvre, the flight from the path, the alarm's
+ * speed-up, the part, the vacuole): each test switches on only the response it pins. */
+static inline mur_flock_def falcon_above_def(int32_t n, float speed)
+{
+    mur_flock_def d = topo_def(n, 1000.0f);
+    d.dt = 0.02f;
+    d.view_radius = 20.0f;
+    d.falcon = true;
+    d.falcon_strategy = MUR_FALCON_ABOVE;
+    d.falcon_setup = 20.0f;
+    d.falcon_speed = d.falcon_attack_speed = speed;
+    d.falcon_stoop = 0.0f;
+    d.escape_radius = 20.0f;
+    d.escape_accel = 0.0f;
+    d.escape_flee_time = 0.0f;
+    d.escape_alarm_speed = 0.0f;
+    d.escape_part_speed = 0.0f;
+    d.escape_vacuole = 0.0f;
+    return d;
+}
+
 static inline mur_flock *make(const mur_flock_def *d)
 {
     mur_error err = {{0}};
