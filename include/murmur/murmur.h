@@ -206,6 +206,8 @@ typedef struct mur_flock_def {
     bool lift;                  ///< weak pitch along the rolled body's up axis instead of the vertical (with bank)
     float surge;                ///< gain of the social steering's part along the flight direction, 0..1; 1 = full
     float surge_separation;     ///< separation's own along-flight gain, 0..1, instead of surge; -1 = off (surge)
+    float surge_separation_radius; ///< with surge_separation: full along-flight separation (1) while the closest
+                                   ///< neighbour is nearer than this, surge_separation from it on, wu; 0 = off
     float separation_up;        ///< separation's up part scaled by pitch + separation_up (1 - pitch), 0..1; 0 = off
     float separation_up_radius; ///< with separation_up: that part comes back times max(0, 1 - d / this), d the
                                 ///< closest neighbour's distance, wu; 0 = at any distance (topological only)

@@ -29,6 +29,7 @@ static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
         {"up_order", def->up_order, 0.0},
         {"bank_align", def->bank_align, 0.0},
         {"separation_up_radius", def->separation_up_radius, 0.0},
+        {"surge_separation_radius", def->surge_separation_radius, 0.0},
         {"reaction_ticks", def->reaction_ticks, 1.0},
     };
     if (def->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL)
@@ -89,6 +90,11 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     if (def->surge_separation < 0.0f && def->surge_separation != -1.0f) {
         mur_set_error(err, "surge_separation %g: need -1 (off: separation takes surge) or 0..1",
                       (double)def->surge_separation);
+        return false;
+    }
+    if (def->surge_separation_radius > 0.0f && !(def->surge_separation >= 0.0f)) {
+        mur_set_error(err, "surge_separation_radius %g needs surge_separation 0..1 (surge_separation %g), or "
+                      "surge_separation_radius=0", (double)def->surge_separation_radius, (double)def->surge_separation);
         return false;
     }
     if (def->cohesion_far > 0.0f && !(def->cohesion_near < def->cohesion_far)) {

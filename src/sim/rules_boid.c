@@ -161,7 +161,7 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
             mur_starling_surge(d, b, a);
         if (d->surge_separation >= 0.0f) { /* separation's own surge */
             const float sep[3] = {ks * s->sx, ks * s->sy, ks * s->sz};
-            mur_starling_surge_separation(d, b, sep, a);
+            mur_starling_surge_separation(d, b, sep, s->nn, a); /* full at close range (surge_separation_radius) */
         }
         axx = a[0];
         ayy = a[1];

@@ -199,13 +199,21 @@ void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3])
     a[2] -= m * fz;
 }
 
-void mur_starling_surge_separation(const mur_flock_def *d, const boid_in *b, const float sep[3], float a[3])
+float mur_starling_surge_sep_gain(const mur_flock_def *d, float nn2)
+{
+    if (d->surge_separation_radius > 0.0f && sqrtf(nn2) < d->surge_separation_radius)
+        return 1.0f; /* close range: separation at full strength along the flight */
+    return d->surge_separation;
+}
+
+void mur_starling_surge_separation(const mur_flock_def *d, const boid_in *b, const float sep[3], float nn2,
+                                   float a[3])
 {
     const float s = sqrtf(b->vx * b->vx + b->vy * b->vy + b->vz * b->vz);
     if (!(s > 0.0f))
         return; /* not moving: no flight direction */
     const float fx = b->vx / s, fy = b->vy / s, fz = b->vz / s;
-    const float m = (d->surge_separation - d->surge) * (sep[0] * fx + sep[1] * fy + sep[2] * fz);
+    const float m = (mur_starling_surge_sep_gain(d, nn2) - d->surge) * (sep[0] * fx + sep[1] * fy + sep[2] * fz);
     a[0] += m * fx;
     a[1] += m * fy;
     a[2] += m * fz;

@@ -74,7 +74,14 @@ void mur_starling_surge(const mur_flock_def *d, const boid_in *b, float a[3]);
 /// acceleration (its weight included, before the weak pitch), so separation's part along the flight is
 /// scaled by surge_separation instead of surge (nothing for a bird that does not move; the caller skips
 /// it when surge_separation is negative, so the bits stay).
-void mur_starling_surge_separation(const mur_flock_def *d, const boid_in *b, const float sep[3], float a[3]);
+/// sigma = mur_starling_surge_sep_gain(d, nn2) takes surge_separation's place (nn2: the closest neighbour's
+/// squared distance).
+void mur_starling_surge_separation(const mur_flock_def *d, const boid_in *b, const float sep[3], float nn2,
+                                   float a[3]);
+/// Separation's along-flight factor for a bird whose closest neighbour is at squared distance nn2:
+/// 1 (full) when surge_separation_radius > 0 and sqrt(nn2) < surge_separation_radius, else
+/// surge_separation (exactly, so the bits stay with the radius at 0; nn2 infinite: surge_separation).
+float mur_starling_surge_sep_gain(const mur_flock_def *d, float nn2);
 
 /// Ground avoidance (ground_avoid > 0): the upward acceleration of a boid at height y with vertical
 /// velocity vy: below ground + ground_avoid a critically damped pull-up,

@@ -183,7 +183,13 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         const i4 mv = s > zero;
         const v4 fx = bvx / s, fy = bvy / s, fz = bvz / s;
         const v4 e0 = ksep * S->sx, e1 = ksep * S->sy, e2 = ksep * S->sz;
-        const v4 m = (d->surge_separation - d->surge) * (e0 * fx + e1 * fy + e2 * fz);
+        v4 g = zero + d->surge_separation;
+        if (d->surge_separation_radius > 0.0f) /* full at close range: starling.c mur_starling_surge_sep_gain */
+            for (int l = 0; l < W; l++) {
+                const int q = q0 + l;
+                g[l] = mur_starling_surge_sep_gain(d, q < B->nb && B->n[q] > 0 ? B->d2[0][q] : INFINITY);
+            }
+        const v4 m = (g - d->surge) * (e0 * fx + e1 * fy + e2 * fz);
         a0 = SEL(mv, a0 + m * fx, a0);
         a1 = SEL(mv, a1 + m * fy, a1);
         a2 = SEL(mv, a2 + m * fz, a2);
