@@ -55,6 +55,8 @@ static bool avx512_halves(void)
 #endif
 }
 
+mur_simd mur_kernel_best_search(void) { return mur_kernel_widest(); }
+
 mur_simd mur_kernel_best(void)
 {
     if (mur_kernel_supports(MUR_SIMD_AVX512) && !avx512_halves())
