@@ -114,5 +114,8 @@ mur_simd mur_kernel_best(void);
 /// 16-lane block scan measured faster than the AVX2 path's 8 lanes (docs/performance.md, branch speed19),
 /// while the uniform step stays on mur_kernel_best's AVX2.
 mur_simd mur_kernel_best_search(void);
+/// Whether this CPU runs the AVX-512 path's 16-lane search (topo.c grow_avx512: compiled for AVX-512 F,
+/// VL, BW and DQ, which every AVX-512 CPU but the Xeon Phi has); where not, that path searches on 8 lanes.
+bool mur_kernel_search512(void);
 
 #endif

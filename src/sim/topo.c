@@ -103,9 +103,9 @@ static serve_fn serve_for(mur_simd simd)
 {
     (void)simd;
 #ifdef MUR_X86_PATHS
-    if (simd == MUR_SIMD_AVX512)
+    if (simd == MUR_SIMD_AVX512 && mur_kernel_search512())
         return serve_avx512;
-    if (simd == MUR_SIMD_AVX2)
+    if (simd == MUR_SIMD_AVX2 || simd == MUR_SIMD_AVX512)
         return serve_avx2;
 #endif
     return serve_base;
@@ -115,9 +115,9 @@ static list_scan_fn list_scan_for(mur_simd simd)
 {
     (void)simd;
 #ifdef MUR_X86_PATHS
-    if (simd == MUR_SIMD_AVX512)
+    if (simd == MUR_SIMD_AVX512 && mur_kernel_search512())
         return list_scan_avx512;
-    if (simd == MUR_SIMD_AVX2)
+    if (simd == MUR_SIMD_AVX2 || simd == MUR_SIMD_AVX512)
         return list_scan_avx2;
 #endif
     return list_scan_base;
@@ -128,9 +128,9 @@ static grow_fn grow_for(mur_simd simd)
     (void)simd;
 #ifdef MUR_X86_PATHS
     /* the AVX-512 path: the 8-lane search with the block's scan on 16 lanes (the same list either way) */
-    if (simd == MUR_SIMD_AVX512)
+    if (simd == MUR_SIMD_AVX512 && mur_kernel_search512())
         return grow_avx512;
-    if (simd == MUR_SIMD_AVX2)
+    if (simd == MUR_SIMD_AVX2 || simd == MUR_SIMD_AVX512)
         return grow_avx2;
 #endif
     return grow_base;
