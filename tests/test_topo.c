@@ -77,7 +77,7 @@ static void knn_check(mur_flock *f, bool mostly_full)
     for (int path = MUR_SIMD_BASE; path < MUR_SIMD_COUNT; path++) {
         if (!mur_kernel_supports((mur_simd)path))
             continue;
-        s.simd = (mur_simd)path;
+        s.simd = s.search_simd = (mur_simd)path;
         int64_t total = 0, mismatched = 0;
         for (int32_t k = 0; k < f->n; k++) {
             mur_topo_nb a[MUR_TOPO_MAX], b[MUR_TOPO_MAX];
@@ -124,7 +124,7 @@ static void contacts_check(mur_flock *f)
     for (int path = MUR_SIMD_BASE; path < MUR_SIMD_COUNT; path++) {
         if (!mur_kernel_supports((mur_simd)path))
             continue;
-        s.simd = (mur_simd)path;
+        s.simd = s.search_simd = (mur_simd)path;
         int64_t mismatched = 0, total = 0;
         for (int32_t k = 0; k < f->n; k++) {
             mur_topo_nb a[MUR_TOPO_CONTACTS], b[MUR_TOPO_CONTACTS];

@@ -2,7 +2,8 @@
 # Old against new murmur: the state hash of short starling-based batch runs under many settings
 # (the batched topological update and its fallbacks), every thread count and SIMD path given:
 #   tools/starling_hash_check.sh OLD_MURMUR NEW_MURMUR [N] [TICKS]
-# Prints one line per case and exits 1 if any hash differs.
+# Prints one line per case and exits 1 if any hash differs. SIMDS="base avx2 avx512" picks the paths
+# (default base avx2); NEW_SIMD=P runs NEW on path P against each of OLD's (paths compared across).
 set -u
 old=$1 new=$2 n=${3:-3000} t=${4:-60}
 cases=(
@@ -41,11 +42,11 @@ bad=0
 for c in "${cases[@]}"; do
     case_bad=0
     for thr in 1 2 4; do
-        for simd in base avx2; do
+        for simd in ${SIMDS:-base avx2}; do
             # shellcheck disable=SC2086
             ho=$(MURMUR_SIMD=$simd "$old" --preset starling --boids "$n" --steps "$t" --threads $thr $c 2>&1 | sed -nE 's/.*state hash ([0-9a-f]+).*/\1/p')
             # shellcheck disable=SC2086
-            hn=$(MURMUR_SIMD=$simd "$new" --preset starling --boids "$n" --steps "$t" --threads $thr $c 2>&1 | sed -nE 's/.*state hash ([0-9a-f]+).*/\1/p')
+            hn=$(MURMUR_SIMD=${NEW_SIMD:-$simd} "$new" --preset starling --boids "$n" --steps "$t" --threads $thr $c 2>&1 | sed -nE 's/.*state hash ([0-9a-f]+).*/\1/p')
             if [ -z "$ho" ] || [ "$ho" != "$hn" ]; then
                 echo "DIFF [$c] threads=$thr simd=$simd old=$ho new=$hn"
                 bad=1 case_bad=1

@@ -548,7 +548,8 @@ MUR_API int mur_flock_threads(const mur_flock *f);
 
 /// Code path of the neighbour kernel. Every path gives bit-identical results; only speed differs.
 typedef enum mur_simd {
-    MUR_SIMD_AUTO = 0,   ///< the widest this CPU runs, but AVX2 on AMD Zen 4 (the default)
+    MUR_SIMD_AUTO = 0,   ///< the widest this CPU runs, but AVX2 on AMD Zen 4 for all but the topological
+                         ///< search (the default; mur_flock_search_simd)
     MUR_SIMD_BASE = 1,   ///< SSE2 / plain C, 4 lanes
     MUR_SIMD_AVX2 = 2,   ///< AVX2 with FMA, 8 lanes (x86-64 gcc builds)
     MUR_SIMD_AVX512 = 3, ///< AVX-512F, 16 lanes (x86-64 gcc builds)
@@ -556,11 +557,15 @@ typedef enum mur_simd {
 } mur_simd;
 
 /// Choose the kernel path (AUTO: the widest available, but AVX2 where AVX-512 is split in halves:
-/// AMD Zen 4). False + err when this CPU or build lacks
+/// AMD Zen 4, except for the topological search, which takes the widest there too). A path other than
+/// AUTO sets every kernel, the search included. False + err when this CPU or build lacks
 /// the path; the flock then keeps its path.
 MUR_API bool mur_flock_set_simd(mur_flock *f, mur_simd path, mur_error *err);
 /// The path in use (never AUTO).
 MUR_API mur_simd mur_flock_simd(const mur_flock *f);
+/// The topological search's path in use (never AUTO): mur_flock_simd's, but AVX-512 under AUTO on AMD
+/// Zen 4, where its 16-lane block scan measured faster and the uniform step slower.
+MUR_API mur_simd mur_flock_search_simd(const mur_flock *f);
 /// "auto", "base", "avx2", "avx512".
 MUR_API const char *mur_simd_name(mur_simd path);
 /// Grid cells per view radius: 1 (the default: cells of view_radius, 27 cells scanned) or 2 (cells

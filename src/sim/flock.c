@@ -254,6 +254,7 @@ mur_flock *mur_flock_create(const mur_flock_def *def, mur_error *err)
     f->threads = mur_all_cores();
     mur_cores_reset(&f->cores);
     f->simd = mur_kernel_best();
+    f->search_simd = mur_kernel_best_search();
     f->grid.want_reach = 1;
     /* each failure sets its own message: the caller's error need not start empty */
     bool ok = alloc_gather(f, f->threads);
@@ -292,6 +293,7 @@ static void step_init(mur_step *s, mur_flock *f, bool move, bool metrics)
     s->move = move;
     s->metrics = metrics;
     s->simd = f->simd;
+    s->search_simd = f->search_simd;
     mur_world_init(&s->world, s->def);
     s->np = f->pred_on ? f->np : 0;
     s->ppos = f->ppos;

@@ -167,6 +167,7 @@ struct mur_flock {
     bool group_shape;          ///< metrics also describe the biggest group (mur_flock_set_group_shape)
     struct mur_track *track;   ///< the metrics over time' state (metrics_track.c), NULL until measured
     mur_simd simd;             ///< neighbour kernel path in use (never MUR_SIMD_AUTO)
+    mur_simd search_simd;      ///< the topological search's path (simd, but under AUTO mur_kernel_best_search)
     mur_stats stats;
     /* the falcon and the prey's escape (falcon.c, escape.c): the rows exist once the falcon was on */
     mur_falcon falcon;

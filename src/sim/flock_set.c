@@ -116,6 +116,7 @@ bool mur_flock_set_simd(mur_flock *f, mur_simd path, mur_error *err)
 {
     if (path == MUR_SIMD_AUTO) {
         f->simd = mur_kernel_best();
+        f->search_simd = mur_kernel_best_search();
         return true;
     }
     if (path < 0 || path >= MUR_SIMD_COUNT || !mur_kernel_supports(path)) {
@@ -125,10 +126,13 @@ bool mur_flock_set_simd(mur_flock *f, mur_simd path, mur_error *err)
         return false;
     }
     f->simd = path;
+    f->search_simd = path;
     return true;
 }
 
 mur_simd mur_flock_simd(const mur_flock *f) { return f->simd; }
+
+mur_simd mur_flock_search_simd(const mur_flock *f) { return f->search_simd; }
 
 const char *mur_simd_name(mur_simd path)
 {

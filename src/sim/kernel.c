@@ -55,6 +55,19 @@ static bool avx512_halves(void)
 #endif
 }
 
+mur_simd mur_kernel_best_search(void) { return mur_kernel_widest(); }
+
+bool mur_kernel_search512(void)
+{
+#ifdef MUR_X86_PATHS
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+#else
+    return false;
+#endif
+}
+
 mur_simd mur_kernel_best(void)
 {
     if (mur_kernel_supports(MUR_SIMD_AVX512) && !avx512_halves())

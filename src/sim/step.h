@@ -20,6 +20,7 @@ typedef struct mur_step {
     bool move;                 ///< advance the state (false: measure only)
     bool metrics;              ///< compute the metrics of the state the tick starts from
     mur_simd simd;             ///< neighbour kernel path
+    mur_simd search_simd;      ///< the topological search's path (topo.c; simd unless chosen by AUTO)
     mur_world world;           ///< wrap lengths, soft bounds
     int32_t np;                ///< acting predators (0 while hidden)
     const float *ppos;         ///< their positions

@@ -83,12 +83,28 @@ static const int32_t lane_iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 
 #define TW 8
 #define TATTR __attribute__((target("avx2")))
 #include "topo_body.h"
+/* The AVX-512 path: the same 8-lane search but for the gathered block's scan, 16 lanes at a time with
+ * mask registers (TSCAN16: topo_body.h). */
+#define TOPO_GROW grow_avx512
+#define TOPO_GATHER gather_avx512
+#define TOPO_BLOCK_IN_PLACE block_in_place_avx512
+#define TOPO_BEYOND beyond_avx512
+#define TOPO_LIST_SCAN list_scan_avx512
+#define TOPO_SERVE serve_avx512
+#define TNAME avx512
+#define TW 8
+#define TSCAN16 1
+#define TATTR __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq")))
+#include "topo_body.h"
+#undef TSCAN16
 #endif
 
 static serve_fn serve_for(mur_simd simd)
 {
     (void)simd;
 #ifdef MUR_X86_PATHS
+    if (simd == MUR_SIMD_AVX512 && mur_kernel_search512())
+        return serve_avx512;
     if (simd == MUR_SIMD_AVX2 || simd == MUR_SIMD_AVX512)
         return serve_avx2;
 #endif
@@ -99,6 +115,8 @@ static list_scan_fn list_scan_for(mur_simd simd)
 {
     (void)simd;
 #ifdef MUR_X86_PATHS
+    if (simd == MUR_SIMD_AVX512 && mur_kernel_search512())
+        return list_scan_avx512;
     if (simd == MUR_SIMD_AVX2 || simd == MUR_SIMD_AVX512)
         return list_scan_avx2;
 #endif
@@ -109,7 +127,9 @@ static grow_fn grow_for(mur_simd simd)
 {
     (void)simd;
 #ifdef MUR_X86_PATHS
-    /* the AVX-512 path uses the 8-lane search: a slice holds about 6 boids (the same list either way) */
+    /* the AVX-512 path: the 8-lane search with the block's scan on 16 lanes (the same list either way) */
+    if (simd == MUR_SIMD_AVX512 && mur_kernel_search512())
+        return grow_avx512;
     if (simd == MUR_SIMD_AVX2 || simd == MUR_SIMD_AVX512)
         return grow_avx2;
 #endif
@@ -220,7 +240,7 @@ static int find(const mur_flock *f, const mur_step *s, int32_t k, mur_topo_nb *o
     float gx[CAP + GATHER_SLACK], gy[CAP + GATHER_SLACK], gz[CAP + GATHER_SLACK];
     int32_t gs[CAP + GATHER_SLACK];
     gathered G = {-1, 0, CAP, 0, gx, gy, gz, gs};
-    grow_for(s->simd)(f, &S, &B, &G);
+    grow_for(s->search_simd)(f, &S, &B, &G);
     for (int q = 0; q < S.n; q++)
         out[q] = (mur_topo_nb){key_d2(S.key[q]), (int32_t)(uint32_t)S.key[q], S.slot[q]};
     contacts_out(&S);
@@ -574,7 +594,7 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
     const int64_t count = ((int64_t)f->n + ITEM_SLOTS - 1) / ITEM_SLOTS;
     const int nt = mur_step_threads(s, f->n, MUR_PAR_MIN_RULES);
     int64_t cand_total = 0;
-    const grow_fn grow = grow_for(s->simd);
+    const grow_fn grow = grow_for(s->search_simd);
     f->gather_dirty = true; /* the gather buffers hold NaNs and slot numbers (mur_rules_pass clears them) */
     /* each thread's CPU time against the pass's wall time: did every thread have its core? (cores.h;
      * as mur_rules_pass) */
@@ -589,8 +609,8 @@ void mur_topo_pass(mur_flock *f, const mur_step *s, mur_pass_sums *out)
         mode = TL_OFF; /* out of memory: searched as without lists */
         f->tl_mode = -1;
     }
-    const list_scan_fn scan = list_scan_for(s->simd);
-    const serve_fn serve = serve_for(s->simd);
+    const list_scan_fn scan = list_scan_for(s->search_simd);
+    const serve_fn serve = serve_for(s->search_simd);
     int64_t served = 0, searched = 0;
     /* the reaction time: only with an update, and not while the escape reads the lists (react.h) */
     const int react = s->def->reaction_ticks > 1 && s->move && !s->escape && mur_react_reserve(f, s->def)

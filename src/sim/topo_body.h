@@ -248,6 +248,131 @@ static inline __attribute__((always_inline)) TATTR void T(scan_one)(const mur_fl
     }
 }
 
+#if defined(TSCAN16)
+/* The 16-lane block scan (the AVX-512 path, TSCAN16): one 512-bit vector of 16 candidates at a time,
+ * its lanes' tests as __mmask16 bits (no movemask), one exit per 16 candidates for the skip test.
+ * Each candidate's d2 is the same float operations in the same order as the 8-lane scan's (p - x; (dx
+ * dx + dy dy) + dz dz; no contraction), and the candidates that pass reach the buffer, the list and
+ * the contacts in ascending order, so the lists and contacts are those of every other path. Within
+ * one vector a lane's tests use the thresholds at the vector's start (the 8-lane scan updates them
+ * between its two halves): that lets more candidates into the buffer, never fewer, and list_add and
+ * contact_add drop any that the running list or contacts no longer take. */
+static inline __attribute__((always_inline)) TATTR __mmask16 T(in_cone16)(__m512 dx, __m512 dy, __m512 dz, __m512 d2,
+    float vx, float vy, float vz, float k2s)
+{
+    const __m512 dot = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, _mm512_set1_ps(vx)),
+                                                   _mm512_mul_ps(dy, _mm512_set1_ps(vy))),
+                                     _mm512_mul_ps(dz, _mm512_set1_ps(vz)));
+    const __m512 adot = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(dot), _mm512_set1_epi32(0x7fffffff)));
+    return _mm512_cmp_ps_mask(_mm512_mul_ps(dot, adot), _mm512_mul_ps(d2, _mm512_set1_ps(k2s)), _CMP_GE_OQ);
+}
+
+/* One vector of 16 gathered candidates at j0 (scan_gathered's body, as scan_one); v16 the lanes before
+ * j2 (all 16 unless the vector reaches past j2 and j2 is not the end of G). */
+static inline __attribute__((always_inline)) TATTR void T(scan_one16)(const mur_flock *f, search *S,
+    const gathered *G, int32_t j0, __mmask16 v16, __m512 dx, __m512 dy, __m512 dz, __m512 d2, float dlo, float hmax,
+    float r2b, float *thr, float *tsk, float *hcut, int *nb, const bool cone, const bool hard, const bool buf,
+    const bool above)
+{
+    const int32_t *restrict order = f->order;
+    __mmask16 v = v16;
+    if (above)
+        v = _mm512_mask_cmp_ps_mask(v, d2, _mm512_set1_ps(dlo), _CMP_GT_OQ);
+    __mmask16 vis = _mm512_mask_cmp_ps_mask(v, d2, _mm512_set1_ps(*thr), _CMP_LE_OQ);
+    if (cone)
+        vis &= T(in_cone16)(dx, dy, dz, d2, -S->vx, -S->vy, -S->vz, S->k2s);
+    const __m512i sl = _mm512_loadu_si512((const void *)(G->s + j0));
+    if (buf) {
+        if (*nb > BUF_SIZE - 16) {
+            S->nb = *nb;
+            buffer_flush(S, order);
+            *nb = 0;
+            *thr = S->thr < r2b ? S->thr : r2b;
+            *tsk = hard && T(below)(*hcut) > *thr ? T(below)(*hcut) : *thr;
+        }
+        /* the register form of the compress (its store form is slow on Zen 4); bd2 and bslot hold 16
+         * values past BUF_SIZE - 16 */
+        _mm512_storeu_ps(S->bd2 + *nb, _mm512_maskz_compress_ps(vis, d2));
+        _mm512_storeu_si512((void *)(S->bslot + *nb), _mm512_maskz_compress_epi32(vis, sl));
+        *nb += __builtin_popcount((unsigned)vis);
+    } else if (vis) {
+        float dd[16];
+        int32_t ss[16];
+        _mm512_storeu_ps(dd, d2);
+        _mm512_storeu_si512((void *)ss, sl);
+        uint32_t b = vis;
+        do {
+            const int q = __builtin_ctz(b);
+            b &= b - 1;
+            list_add(S, dd[q], order[ss[q]], ss[q]);
+        } while (b);
+        *thr = S->thr < r2b ? S->thr : r2b;
+        *tsk = hard && T(below)(*hcut) > *thr ? T(below)(*hcut) : *thr;
+    }
+    if (hard) {
+        uint32_t h = _mm512_mask_cmp_ps_mask(v, d2, _mm512_set1_ps(*hcut), _CMP_LT_OQ);
+        if (h) {
+            float dd[16];
+            int32_t ss[16];
+            _mm512_storeu_ps(dd, d2);
+            _mm512_storeu_si512((void *)ss, sl);
+            do {
+                const int q = __builtin_ctz(h);
+                h &= h - 1;
+                contact_add(S, dd[q], order[ss[q]], ss[q]);
+            } while (h);
+            float c = contact_cut(S);
+            c = c < S->r2 ? c : S->r2;
+            *hcut = c < hmax ? c : hmax;
+            *tsk = T(below)(*hcut) > *thr ? T(below)(*hcut) : *thr;
+        }
+    }
+}
+
+/* scan_gathered (below) 16 candidates at a time. The lanes past j2 are masked (by v16) where j2 is not
+ * the end of G; past the end G holds 16 x of NaN, whose d2 fails every test. */
+static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
+    const gathered *G, int32_t j1, int32_t j2, float dlo, float hmax, const bool cone, const bool hard,
+    const bool buf, const bool above)
+{
+    const float *restrict gx = G->x, *restrict gy = G->y, *restrict gz = G->z;
+    const float r2b = T(below)(S->r2);
+    float hcut = 0.0f;
+    if (hard) {
+        hcut = contact_cut(S);
+        hcut = hcut < S->r2 ? hcut : S->r2;
+        hcut = hcut < hmax ? hcut : hmax;
+    }
+    float thr = S->thr < r2b ? S->thr : r2b;
+    float tsk = hard && T(below)(hcut) > thr ? T(below)(hcut) : thr;
+    __m512 tskv = _mm512_set1_ps(tsk);
+    const __m512 pxv = _mm512_set1_ps(S->px), pyv = _mm512_set1_ps(S->py), pzv = _mm512_set1_ps(S->pz);
+    const __m512 dlov = _mm512_set1_ps(dlo);
+    int nb = S->nb;
+    S->tested += j2 - j1;
+    /* whole vectors without a lane mask up to jf */
+    const int32_t jf = j2 == G->n ? j2 : j1 + (j2 - j1) / 16 * 16;
+    for (int32_t j0 = j1; j0 < j2; j0 += 16) {
+        const __m512 dx = _mm512_sub_ps(pxv, _mm512_loadu_ps(gx + j0));
+        const __m512 dy = _mm512_sub_ps(pyv, _mm512_loadu_ps(gy + j0));
+        const __m512 dz = _mm512_sub_ps(pzv, _mm512_loadu_ps(gz + j0));
+        const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
+                                        _mm512_mul_ps(dz, dz));
+        /* the skip test: one compare into a mask (two with a lower bound), one exit */
+        __mmask16 near = _mm512_cmp_ps_mask(d2, tskv, _CMP_LE_OQ);
+        if (above)
+            near = _mm512_mask_cmp_ps_mask(near, d2, dlov, _CMP_GT_OQ);
+        if (!near)
+            continue;
+        const __mmask16 v16 = j0 >= jf ? (__mmask16)((1u << (j2 - j0)) - 1u) : (__mmask16)0xffff;
+        T(scan_one16)(f, S, G, j0, v16, dx, dy, dz, d2, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard, buf,
+                      above);
+        tskv = _mm512_set1_ps(tsk);
+    }
+    if (buf)
+        S->nb = nb;
+}
+#else
 /* The gathered candidates with d2 > dlo (only with above; else every one): into the buffer (buf) or
  * the list, and the contacts (hard). The boid itself is not among them: grow_ sets its x in G to NaN
  * while it searches. A vector that reaches past j2 masks its lanes unless j2 is the end of G (a
@@ -311,6 +436,8 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     if (buf)
         S->nb = nb;
 }
+
+#endif
 
 /* Put nb buffered candidates, all farther than the list's base entries, into the list by rank: the
  * one with r candidates before it in (d2, index) order goes to base + r (counted without branches).

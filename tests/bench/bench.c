@@ -21,7 +21,8 @@
  * --background-load N: N child processes spin (a busy loop each, the bench's priority) for the whole
  * run, the stand-in for a build or a browser beside the simulation; the bench stops them itself on
  * exit, on an error and on SIGINT/SIGTERM/SIGHUP, and the kernel kills them if the bench dies.
- * --simd P: every flock on kernel path P (mur_flock_set_simd; over MURMUR_SIMD); the rows name it ("simd").
+ * --simd P: every flock on kernel path P (mur_flock_set_simd; over MURMUR_SIMD); the rows name it ("simd",
+ *   and the topological search's path "search_simd": under auto on AMD Zen 4, avx512 where simd is avx2).
  * --fallback off: the step always runs on the threads asked for (mur_flock_set_thread_fallback).
  * --density D: both scenarios at D expected neighbours per boid instead of 30 (the box grows or
  * shrinks); --topo-k K: the topological rows' topo_k (default 6.5). The program's cost model

@@ -66,6 +66,7 @@ typedef struct result {
     double cpu_ms;        /* median CPU time of the process per tick (all threads) */
     double rss_peak, rss; /* resident memory per boid: peak growth over the row, growth at its end */
     int simd;             /* the kernel path the flock ran (mur_flock_simd) */
+    int search_simd;      /* the topological search's path (mur_flock_search_simd) */
 } result;
 
 /* bench_run.c: the shared driver */

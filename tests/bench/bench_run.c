@@ -99,6 +99,7 @@ bool run_one(const opts *o, int sc, int32_t n, int method, int nb, int threads, 
             mur_flock_set_threads(f, threads);
         r->threads = mur_flock_threads(f);
         r->simd = (int)mur_flock_simd(f);
+        r->search_simd = (int)mur_flock_search_simd(f);
         mur_flock_set_thread_fallback(f, !o->fixed);
         mur_flock_set_metrics(f, o->metrics);
         crowd_place(f, sc, n);
@@ -172,11 +173,12 @@ void print_json_core(const opts *o, const char *sname, int32_t n, const char *mn
            "\"ticks\":%d,\"ms_per_tick\":%.6g,\"ns_per_boid_tick\":%.6g,\"mean_neighbours\":%.6g,"
            "\"candidates_per_boid\":%.6g,\"bytes_per_boid\":%.6g,\"grid_ms\":%.6g,"
            "\"metrics_ms\":%.6g,\"step_ms\":%.6g,\"threads_used\":%.4g,\"background_load\":%d,"
-           "\"loadavg\":%.3g,\"hash\":\"%016llx\",\"min_ms_per_tick\":%.6g,\"grid_ms_min\":%.6g,\"simd\":\"%s\"",
+           "\"loadavg\":%.3g,\"hash\":\"%016llx\",\"min_ms_per_tick\":%.6g,\"grid_ms_min\":%.6g,\"simd\":\"%s\","
+           "\"search_simd\":\"%s\"",
            sname, (int)n, mname, bname, r->threads, o->metrics ? "true" : "false", r->ticks, r->ms_per_tick, ns,
            r->mean_neighbours, r->candidates, r->bytes_per_boid, r->grid_ms, r->metrics_ms, r->step_ms,
            r->threads_used, o->load, r->load, (unsigned long long)r->hash, r->min_ms, r->grid_min_ms,
-           mur_simd_name((mur_simd)r->simd));
+           mur_simd_name((mur_simd)r->simd), mur_simd_name((mur_simd)r->search_simd));
 }
 
 /* One result row, as JSON or as a table line. */

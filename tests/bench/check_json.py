@@ -217,6 +217,8 @@ for path in ('auto', 'base', 'avx2', 'avx512'):
         assert p.returncode == 0, (path, p.stderr)
         r = [json.loads(line) for line in p.stdout.splitlines() if line.strip()][-1]
         assert r['simd'] == path if path != 'auto' else r['simd'] in ('base', 'avx2', 'avx512'), (path, r)
+        # the search's path: the one forced, or under auto the widest (on Zen 4 wider than 'simd')
+        assert r['search_simd'] == path if path != 'auto' else r['search_simd'] in ('base', 'avx2', 'avx512'), (path, r)
         assert simd_hash.setdefault(sc, r['hash']) == r['hash'], (path, sc, r['hash'], simd_hash)
 p = subprocess.run([bench, '--scenario', 'uniform', '--simd', 'sse9'], capture_output=True, text=True, timeout=30)
 assert p.returncode == 2 and p.stderr.count('\n') == 1 and 'auto|base|avx2|avx512' in p.stderr, p.stderr

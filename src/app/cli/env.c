@@ -87,7 +87,7 @@ bool mur_env_apply(mur_flock *f, bool threads_given, mur_error *err)
             if (!strcmp(v, mur_simd_name((mur_simd)p)))
                 path = p;
         if (path < 0)
-            return fail(err, "MURMUR_SIMD", v, "base, avx2 or avx512 (unset: the widest this CPU runs)");
+            return fail(err, "MURMUR_SIMD", v, "base, avx2 or avx512 (unset: the library's choice)");
         mur_error e;
         if (!mur_flock_set_simd(f, (mur_simd)path, &e)) {
             snprintf(err->msg, sizeof err->msg, "bad MURMUR_SIMD='%.40s': %.400s", v, e.msg);
