@@ -84,7 +84,8 @@ def per_group(tag):
         return None
     with open(path) as fp:
         rows = json.load(fp)["rows"]
-    return sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25 or r["groups_max"] > r["groups_before"]), len(rows)
+    return (sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25 or r["groups_max"] > r["groups_before"]), len(rows),
+            "group_jump >= 1.25 in %d" % sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25))
 
 
 def decide():
@@ -92,6 +93,31 @@ def decide():
     c = figures(os.path.join(HERE, "results_reporting_react22_cand.json"))
     print(line("main", m))
     print(line("candidate", c))
+    for name, tag in (("main", "react22_main"), ("candidate", "react22_cand")):
+        with open(os.path.join(HERE, "results_reporting_%s.json" % tag)) as fp:
+            rows = json.load(fp)["rows"]
+        ctl = [r for r in rows if r["group"].startswith("control")]
+        a = attacks(os.path.join(HERE, "results_reporting_%s.json" % tag))
+        ratio = sorted(r["wave_speed"] / r["flock_speed"] for r in a if r["wave_speed"] and r["flock_speed"])
+        print("%-10s control (%d): flash %d, split %d, wave %d; wave over flock speed median %.2f (%d fitted); the 9 across N "
+              "reacted %d; splits %d of 33" % (
+                  name, len(ctl), sum(bool(r["flash"]) for r in ctl), sum(bool(r["split"]) for r in ctl),
+                  sum(bool(r["wave"]) for r in ctl), ratio[len(ratio) // 2] if len(ratio) % 2 else
+                  (ratio[len(ratio) // 2 - 1] + ratio[len(ratio) // 2]) / 2, len(ratio),
+                  sum(bool(r["flash"] or r["split"]) for r in rows if r["group"].startswith("N = ")),
+                  sum(bool(r["split"]) for r in a)))
+    mm = {(r["n"], r["seed"], tuple(r["extra"])): r for r in attacks(os.path.join(HERE, "results_reporting_react22_main.json"))}
+    for r in attacks(os.path.join(HERE, "results_reporting_react22_cand.json")):
+        q = mm.get((r["n"], r["seed"], tuple(x for x in r["extra"] if not x.startswith("escape_spread"))))
+        if q is None:
+            continue
+        if bool(q["flash"] or q["split"]) != bool(r["flash"] or r["split"]) or bool(q["flash"]) != bool(r["flash"]) or \
+                bool(q["wave"]) != bool(r["wave"]):
+            print("  differs: %s seed %d (met %s): reacted %s -> %s, flash %s -> %s (NN jump %.3f -> %.3f), wave %s -> %s, "
+                  "groups %d>%d -> %d>%d" % (r["group"], r["seed"], r.get("met_class"), bool(q["flash"] or q["split"]),
+                                             bool(r["flash"] or r["split"]), bool(q["flash"]), bool(r["flash"]), q["nn_jump"],
+                                             r["nn_jump"], bool(q["wave"]), bool(r["wave"]), q["groups_before"],
+                                             q["groups_max"], r["groups_before"], r["groups_max"]))
     gm, gc = per_group("react22_main"), per_group("react22_cand")
     print("per group (spread.py, the 27): main %s, candidate %s" % (gm, gc))
     pts = [("1a reactions by the issue's reading up (the 33)", c["reacted"] > m["reacted"]),
