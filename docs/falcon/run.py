@@ -108,6 +108,10 @@ MIX_SEEDS = [61, 62, 63, 64, 65, 66]
 # SUPPLEMENT_SEEDS 74-79 (run once per rule, each paired with main's)
 REPORT_SEEDS = [71, 72, 73]
 SUPPLEMENT_SEEDS = [74, 75, 76, 77, 78, 79]
+# this round (issue 26, branch react22, from main 2b63c40): tuned on TUNING_SEEDS only (escape_spread with
+# escape_spread_falloff 2 and 3); NEW reporting seeds, declared in docs/falcon.md (Round 20) before any run on them:
+# REPORT_SEEDS 81, 82, 83 (run once per rule: main's defaults and the candidate; no supplement)
+REPORT_SEEDS = [81, 82, 83]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]

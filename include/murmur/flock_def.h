@@ -275,6 +275,8 @@ typedef struct mur_flock_def {
     bool escape_copy_flight;    ///< a bird fleeing the falcon's path is copied as a flight from it (off: as its manoeuvre)
     float escape_spread;        ///< an escaping bird also accelerates away from its topological neighbours' centroid at
                                 ///< this times min(1, escape_radius / its distance to the falcon), m/s^2 (0 = off)
+    float escape_spread_falloff; ///< the exponent p of escape_spread's gain min(1, (escape_radius / distance)^p): the
+                                 ///< larger, the more only the birds nearest the falcon spread (1 = the plain ratio)
     float escape_alarm_speed;   ///< a bird that sees the falcon closing slower than this only turns away from it, and
                                 ///< is not copied; at this speed or faster it alarms its neighbours, m/s (0 = every
                                 ///< bird that sees it alarms them)

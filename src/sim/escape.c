@@ -254,8 +254,14 @@ static uint32_t part_side(const mur_falcon *F, const float *r, float r2, const f
 }
 
 /* escape_spread: an escaping bird's acceleration away from the centroid of its n topological neighbours, added
- * to acc, at escape_spread times min(1, escape_radius / its distance to the falcon, r2 its square): the alarmed
- * group opens, the harder the nearer the falcon. Nothing in metric mode (n = 0) or on the centroid itself. */
+ * to acc, at escape_spread times min(1, (escape_radius / its distance to the falcon)^escape_spread_falloff, r2 its
+ * square): the alarmed group opens, the harder the nearer the falcon. Nothing in metric mode (n = 0) or on the
+ * centroid itself. The fall-off 1 is R / d as before it (the same bits); 2 is R^2 / r2 without a root; other values
+ * (R^2 / r2)^(p / 2).
+ * The neighbour pass's centroid (kernel.h's acc cx, cy, cz) is not used here: on the x86 paths the escape runs at
+ * the batch's flush before its sums are taken (topo_batch.c), the metric path passes no neighbours, and where the
+ * sums exist they weigh the (k+1)-th neighbour by frac(topo_k) (6.5 in the starling preset) and, with the cohesion
+ * ramp (cohesion_far, 3 in the preset), sum s(|d|) d / |d| rather than d: not the plain centroid of the n birds. */
 static void spread_away(const mur_flock *f, const mur_flock_def *d, const boid_in *b, const int32_t *slot,
                         int stride, int n, float r2, float *acc)
 {
@@ -269,7 +275,11 @@ static void spread_away(const mur_flock *f, const mur_flock_def *d, const boid_i
     const float ul = len3(u), R = d->escape_radius;
     if (!(ul > 1e-6f))
         return;
-    const float g = d->escape_spread * (r2 > R * R ? R / sqrtf(r2) : 1.0f);
+    const float p = d->escape_spread_falloff;
+    float k = 1.0f;
+    if (r2 > R * R)
+        k = p == 1.0f ? R / sqrtf(r2) : p == 2.0f ? R * R / r2 : powf(R * R / r2, 0.5f * p);
+    const float g = d->escape_spread * k;
     for (int c = 0; c < 3; c++)
         acc[c] -= g * u[c] / ul;
 }
