@@ -329,6 +329,75 @@ static inline __attribute__((always_inline)) TATTR void T(scan_one16)(const mur_
     }
 }
 
+/* slice (above) 16 candidates at a time (TSCAN16: the rings beyond the block, the block scanned in
+ * place, the block's candidates beyond b1 when it was not gathered). Each lane's tests are slice's,
+ * each as a __mmask16 (no movemask): the lane mask past hi, the boid itself, the weight, the view
+ * radius, the lower bound, the threshold and the view cone; d2 the same float operations in the same
+ * order (p - x and the negated velocity in the cone: the same bits). Within one vector a lane is
+ * tested against the thresholds (S->thr, the contact cut) at the vector's start, which the 8-lane
+ * slice lowers between its two halves: more candidates pass, never fewer, and list_add and
+ * contact_add drop any that the running list or contacts no longer take (see scan_one16). The sorted
+ * arrays' MUR_PAD (32) floats of slack cover the 15 lanes read past hi. */
+static inline __attribute__((always_inline)) TATTR void T(slice16)(const mur_flock *f, search *S, int32_t lo,
+    int32_t hi, float dlo, const bool cone, const bool hard, const bool buf)
+{
+    const float *restrict X = f->sx, *restrict Y = f->sy, *restrict Z = f->sz, *restrict W = f->sw;
+    const int32_t *restrict order = f->order;
+    const __m512 pxv = _mm512_set1_ps(S->px), pyv = _mm512_set1_ps(S->py), pzv = _mm512_set1_ps(S->pz);
+    const __m512 r2v = _mm512_set1_ps(S->r2), dlov = _mm512_set1_ps(dlo), zero = _mm512_setzero_ps();
+    const __m512i iota = _mm512_loadu_si512((const void *)lane_iota);
+    const int32_t self = S->self;
+    float hcut = hard ? contact_cut(S) : 0.0f;
+    S->tested += hi - lo;
+    for (int32_t j0 = lo; j0 < hi; j0 += 16) {
+        const __m512 dx = _mm512_sub_ps(pxv, _mm512_loadu_ps(X + j0));
+        const __m512 dy = _mm512_sub_ps(pyv, _mm512_loadu_ps(Y + j0));
+        const __m512 dz = _mm512_sub_ps(pzv, _mm512_loadu_ps(Z + j0));
+        const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
+                                        _mm512_mul_ps(dz, dz));
+        __mmask16 v = hi - j0 >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (hi - j0)) - 1u);
+        if ((uint32_t)(self - j0) < 16u)
+            v &= (__mmask16)~(1u << (self - j0));
+        v = _mm512_mask_cmp_ps_mask(v, _mm512_loadu_ps(W + j0), zero, _CMP_GT_OQ);
+        v = _mm512_mask_cmp_ps_mask(v, d2, r2v, _CMP_LT_OQ);
+        v = _mm512_mask_cmp_ps_mask(v, d2, dlov, _CMP_GT_OQ);
+        __mmask16 m = _mm512_mask_cmp_ps_mask(v, d2, _mm512_set1_ps(S->thr), _CMP_LE_OQ);
+        if (cone)
+            m &= T(in_cone16)(dx, dy, dz, d2, -S->vx, -S->vy, -S->vz, S->k2s);
+        if (buf) {
+            if (S->nb > BUF_SIZE - 16)
+                buffer_flush(S, order);
+            const __m512i j = _mm512_add_epi32(iota, _mm512_set1_epi32(j0));
+            /* bd2 and bslot hold 16 values past BUF_SIZE - 16 (as scan_one16) */
+            _mm512_storeu_ps(S->bd2 + S->nb, _mm512_maskz_compress_ps(m, d2));
+            _mm512_storeu_si512((void *)(S->bslot + S->nb), _mm512_maskz_compress_epi32(m, j));
+            S->nb += __builtin_popcount((unsigned)m);
+        } else if (m) {
+            float dd[16];
+            _mm512_storeu_ps(dd, d2);
+            uint32_t b = m;
+            do {
+                const int q = __builtin_ctz(b);
+                b &= b - 1;
+                list_add(S, dd[q], order[j0 + q], j0 + q);
+            } while (b);
+        }
+        if (hard) {
+            uint32_t h = _mm512_mask_cmp_ps_mask(v, d2, _mm512_set1_ps(hcut), _CMP_LT_OQ);
+            if (h) {
+                float dd[16];
+                _mm512_storeu_ps(dd, d2);
+                do {
+                    const int q = __builtin_ctz(h);
+                    h &= h - 1;
+                    contact_add(S, dd[q], order[j0 + q], j0 + q);
+                } while (h);
+                hcut = contact_cut(S);
+            }
+        }
+    }
+}
+
 /* scan_gathered (below) 16 candidates at a time. The lanes past j2 are masked (by v16) where j2 is not
  * the end of G; past the end G holds 16 x of NaN, whose d2 fails every test. */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
