@@ -81,9 +81,9 @@ static void same_bits_every_mix(void **st)
 
 /* A block too big to gather (more than MUR_GATHER_CAP boids: 4,500 of 6,000 birds crowded into one
  * cell), so scanned in place (topo_body_grow.h block_in_place), and the rings beyond it for the birds
- * outside the crowd: on the AVX-512 path both are the 16-lane slice (topo_body.h slice16, branch
- * speed20), with slices that end inside a vector. Every path the same state after 6 ticks, with
- * contacts and a list longer than one vector. */
+ * outside the crowd (topo_body.h slice; branch speed20 tried them on 16 lanes: not kept), with
+ * slices that end inside a vector. Every path the same state after 6 ticks, with contacts and a list
+ * longer than one vector. */
 static void same_bits_in_place(void **st)
 {
     (void)st;

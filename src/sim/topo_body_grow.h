@@ -2,12 +2,6 @@
  * one boid (TOPO_GROW), and the neighbour lists' kernels (TOPO_LIST_SCAN, TOPO_SERVE: topo_lists.c).
  * Included by topo_body.h only, after its block-pass helpers, within the same path's macros (T, TW,
  * TATTR, ...). No include guard: each inclusion is one path. */
-/* the slices of the sorted arrays: 16 lanes on the AVX-512 path (TSCAN16), else TW */
-#if defined(TSCAN16)
-#define T_SLICE T(slice16)
-#else
-#define T_SLICE T(slice)
-#endif
 /* Column (x, z) of a ring, cells [y0, y1]: one slice of the sorted arrays, unless farther than the
  * limit. gx, gy, gz: the gaps to column x, to cells [y0, y1] and to slab z (cell_gap). */
 static inline __attribute__((always_inline)) TATTR void T(ring_column)(const mur_flock *f, search *S, int32_t x,
@@ -18,7 +12,7 @@ static inline __attribute__((always_inline)) TATTR void T(ring_column)(const mur
     if (y0 > y1 || gxz > scan_limit(S, hard))
         return;
     if (gxz + gy * gy <= scan_limit(S, hard))
-        T_SLICE(f, S, g->start[mur_cell_id(g, x, y0, z)], g->start[mur_cell_id(g, x, y1, z) + 1], -1.0f, cone,
+        T(slice)(f, S, g->start[mur_cell_id(g, x, y0, z)], g->start[mur_cell_id(g, x, y1, z) + 1], -1.0f, cone,
                  hard, false);
 }
 
@@ -86,7 +80,7 @@ static inline __attribute__((always_inline)) TATTR bool T(ring)(const mur_flock 
                     const float gy = gyf[side];
                     if (gxz + gy * gy <= scan_limit(S, hard)) {
                         const int64_t id = mur_cell_id(g, x, c[1] + (side ? R : -R), z);
-                        T_SLICE(f, S, g->start[id], g->start[id + 1], -1.0f, cone, hard, false);
+                        T(slice)(f, S, g->start[id], g->start[id + 1], -1.0f, cone, hard, false);
                     }
                 }
             }
@@ -110,19 +104,19 @@ static __attribute__((noinline)) TATTR bool TOPO_BLOCK_IN_PLACE(const mur_flock 
         const float b0 = ring_bound(f, S, B->c, 0);
         for (int32_t j = B->own_lo, e; j < B->own_hi; j = e) {
             e = own_chunk_end(j, B->own_lo, B->own_hi);
-            T_SLICE(f, S, j, e, -1.0f, cone, hard, true);
+            T(slice)(f, S, j, e, -1.0f, cone, hard, true);
             T(finish)(S, f->order);
             if (zero_full(S))
                 break;
         }
         if (b0 > 0.0f && contacts_certain(S, b0) && list_certain(S, b0))
             return true;
-        T_SLICE(f, S, B->lo[0], B->own_lo, -1.0f, cone, hard, true);
-        T_SLICE(f, S, B->own_hi, B->hi[0], -1.0f, cone, hard, true);
+        T(slice)(f, S, B->lo[0], B->own_lo, -1.0f, cone, hard, true);
+        T(slice)(f, S, B->own_hi, B->hi[0], -1.0f, cone, hard, true);
         s0 = 1;
     }
     for (int q = s0; q < B->ns; q++)
-        T_SLICE(f, S, B->lo[q], B->hi[q], -1.0f, cone, hard, true);
+        T(slice)(f, S, B->lo[q], B->hi[q], -1.0f, cone, hard, true);
     return false;
 }
 
@@ -157,7 +151,7 @@ static __attribute__((noinline)) TATTR void TOPO_BEYOND(const mur_flock *f, sear
                 T(scan_gathered)(f, S, G, 0, G->n, dlo, INFINITY, cone, false, false, true);
             } else {
                 for (int q = 0; q < B->ns; q++)
-                    T_SLICE(f, S, B->lo[q], B->hi[q], dlo, cone, false, false);
+                    T(slice)(f, S, B->lo[q], B->hi[q], dlo, cone, false, false);
             }
         }
     }
@@ -361,5 +355,3 @@ static __attribute__((noinline)) TATTR void TOPO_SERVE(const mur_flock *f, searc
     S->tested += cnt;
     T(finish)(S, f->order);
 }
-
-#undef T_SLICE
