@@ -85,18 +85,19 @@ def main():
         print(line(name, f) + ("; ADDS REACTIONS, NO SLOW FLASH, NO WAVE LOST" if keeps else ""))
         if keeps:
             cands.append((f["flashes"], s, rs, p, tag))
-        if base:
-            b = the27(base)
+        for bname, btag in ((("off", OFF), ("Rs 0", base)) if base else ()):
+            b = the27(btag)
             for k, r in sorted(a.items()):
                 q = b.get(k)
                 if q is None:
                     continue
                 if bool(q["flash"]) != bool(r["flash"]) or bool(q["wave"]) != bool(r["wave"]) or \
                         bool(q["flash"] or q["split"]) != bool(r["flash"] or r["split"]):
-                    print("    vs Rs 0: %s seed %d (met %s): flash %s -> %s (NN jump %.3f -> %.3f), wave %s -> %s, "
-                          "reacted %s -> %s" % (r["group"], r["seed"], r.get("met_class"), bool(q["flash"]), bool(r["flash"]),
+                    print("    vs %s: %s seed %d (met %s): flash %s -> %s (NN jump %.3f -> %.3f), wave %s -> %s, "
+                          "reacted %s -> %s (split %s -> %s)" % (bname, r["group"], r["seed"], r.get("met_class"), bool(q["flash"]), bool(r["flash"]),
                                                 q["nn_jump"], r["nn_jump"], bool(q["wave"]), bool(r["wave"]),
-                                                bool(q["flash"] or q["split"]), bool(r["flash"] or r["split"])))
+                                                bool(q["flash"] or q["split"]), bool(r["flash"] or r["split"]),
+                                                bool(q["split"]), bool(r["split"])))
     cands.sort()
     print("candidate: %s" % ("none" if not cands else "%s (flashes over the 27: %d)" % (cands[0][4], cands[0][0])))
 
