@@ -277,6 +277,8 @@ typedef struct mur_flock_def {
                                 ///< this times min(1, escape_radius / its distance to the falcon), m/s^2 (0 = off)
     float escape_spread_falloff; ///< the exponent p of escape_spread's gain min(1, (escape_radius / distance)^p): the
                                  ///< larger, the more only the birds nearest the falcon spread (1 = the plain ratio)
+    float escape_spread_radius; ///< the distance from the falcon where escape_spread's gain starts to fall, in place of
+                                ///< escape_radius in min(1, (R / distance)^p), m (0 = off: escape_radius)
     float escape_alarm_speed;   ///< a bird that sees the falcon closing slower than this only turns away from it, and
                                 ///< is not copied; at this speed or faster it alarms its neighbours, m/s (0 = every
                                 ///< bird that sees it alarms them)

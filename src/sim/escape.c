@@ -256,7 +256,8 @@ static uint32_t part_side(const mur_falcon *F, const float *r, float r2, const f
 /* escape_spread: an escaping bird's acceleration away from the centroid of its n topological neighbours, added
  * to acc, at escape_spread times min(1, (escape_radius / its distance to the falcon)^escape_spread_falloff, r2 its
  * square): the alarmed group opens, the harder the nearer the falcon. Nothing in metric mode (n = 0) or on the
- * centroid itself. The fall-off 1 is R / d as before it (the same bits); 2 is R^2 / r2 without a root; other values
+ * centroid itself. R is escape_spread_radius where it is above 0 (the fall-off starts at a distance of its own,
+ * inside escape_radius), else escape_radius (0: the same bits as before that parameter). The fall-off 1 is R / d as before it (the same bits); 2 is R^2 / r2 without a root; other values
  * (R^2 / r2)^(p / 2).
  * The neighbour pass's centroid (kernel.h's acc cx, cy, cz) is not used here: on the x86 paths the escape runs at
  * the batch's flush before its sums are taken (topo_batch.c), the metric path passes no neighbours, and where the
@@ -272,7 +273,7 @@ static void spread_away(const mur_flock *f, const mur_flock_def *d, const boid_i
         u[1] += f->sy[j] - b->py;
         u[2] += f->sz[j] - b->pz;
     }
-    const float ul = len3(u), R = d->escape_radius;
+    const float ul = len3(u), R = d->escape_spread_radius > 0.0f ? d->escape_spread_radius : d->escape_radius;
     if (!(ul > 1e-6f))
         return;
     const float p = d->escape_spread_falloff;
