@@ -12,20 +12,8 @@
  * birds. escape_radius 20 m. */
 static mur_flock_def radius_def(int32_t n, float view, float rs, float p)
 {
-    mur_flock_def d = topo_def(n, 1000.0f);
-    d.dt = 0.02f;
+    mur_flock_def d = falcon_above_def(n, 20.0f); /* escape_radius 20 m */
     d.view_radius = view;
-    d.falcon = true;
-    d.falcon_strategy = MUR_FALCON_ABOVE;
-    d.falcon_setup = 20.0f;
-    d.falcon_speed = d.falcon_attack_speed = 20.0f;
-    d.falcon_stoop = 0.0f;
-    d.escape_radius = 20.0f;
-    d.escape_accel = 0.0f;
-    d.escape_flee_time = 0.0f;
-    d.escape_alarm_speed = 0.0f;
-    d.escape_part_speed = 0.0f;
-    d.escape_vacuole = 0.0f;
     d.escape_reaction = 0.0f;
     d.escape_copy_speed = 0.0f;
     d.escape_spread = 10.0f;

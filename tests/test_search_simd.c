@@ -31,10 +31,45 @@ static void auto_and_forced(void **st)
     mur_flock_destroy(f);
 }
 
+/* Every path (AUTO and each forced one the CPU has) ends in the same state: a starling flock of `boids` birds with
+ * `pairs` set, its first `crowd` birds packed along a curve of extent ext (x, y, z) at the origin, after `ticks`
+ * ticks on 2 threads. `what` names the case in the failure message. */
+static void same_on_every_path(const char *const pairs[3], int32_t boids, int32_t crowd, const float ext[3], int ticks,
+                               const char *what)
+{
+    uint64_t h0 = 0;
+    int ran = 0;
+    for (int p = MUR_SIMD_AUTO; p < MUR_SIMD_COUNT; p++) {
+        if (p != MUR_SIMD_AUTO && !mur_kernel_supports((mur_simd)p))
+            continue;
+        mur_flock_def d;
+        assert_true(mur_def_preset(&d, "starling", NULL));
+        d.boids = boids;
+        for (int k = 0; k < 3 && pairs[k]; k++)
+            assert_true(mur_def_set_pair(&d, pairs[k], NULL));
+        mur_flock *f = make(&d);
+        mur_flock_set_threads(f, 2);
+        assert_true(mur_flock_set_simd(f, (mur_simd)p, NULL));
+        for (int32_t i = 0; i < crowd; i++) {
+            const float q = (float)i / (float)crowd;
+            put(f, i, ext[0] * q, ext[1] * q * q, ext[2] * (1.0f - q), 10.0f, 0.0f, 1.0f);
+        }
+        mur_flock_steps(f, ticks);
+        const uint64_t h = mur_flock_hash(f);
+        if (ran++ == 0)
+            h0 = h;
+        else if (h != h0)
+            fail_msg("%s, path %s (search %s): hash %016llx, auto %016llx", what, mur_simd_name((mur_simd)p),
+                     mur_simd_name(mur_flock_search_simd(f)), (unsigned long long)h, (unsigned long long)h0);
+        mur_flock_destroy(f);
+    }
+    assert_true(ran >= 2);
+}
+
 /* AUTO (on a Zen 4: the AVX2 kernels with the AVX-512 search) and every forced path: the same state
  * after 40 ticks, with contacts, a long list (more candidates than the 16-lane scan's buffer takes
- * before it is emptied) and a crowd in one cell (its own boids scanned in chunks that end inside a
- * vector: the masked tail). */
+ * before it is emptied) and a crowd in one cell (300 birds within 0.5 wu of one point: its own boids
+ * scanned in chunks that end inside a vector, the masked tail). */
 static void same_bits_every_mix(void **st)
 {
     (void)st;
@@ -44,46 +79,20 @@ static void same_bits_every_mix(void **st)
         {"topo_k=20", "hard_radius=1", NULL},
         {"view_angle=360", "topo_k=1.5", NULL},
     };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    static const float ext[3] = {0.5f, 0.3f, 0.4f};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (int crowd = 0; crowd < 2; crowd++) {
-            uint64_t h0 = 0;
-            int ran = 0;
-            for (int p = MUR_SIMD_AUTO; p < MUR_SIMD_COUNT; p++) {
-                if (p != MUR_SIMD_AUTO && !mur_kernel_supports((mur_simd)p))
-                    continue;
-                mur_flock_def d;
-                assert_true(mur_def_preset(&d, "starling", NULL));
-                d.boids = 2000;
-                for (int k = 0; k < 3 && cases[c][k]; k++)
-                    assert_true(mur_def_set_pair(&d, cases[c][k], NULL));
-                mur_flock *f = make(&d);
-                mur_flock_set_threads(f, 2);
-                assert_true(mur_flock_set_simd(f, (mur_simd)p, NULL));
-                if (crowd) /* 300 birds within 0.5 wu of one point, in one cell */
-                    for (int32_t i = 0; i < 300; i++) {
-                        const float q = (float)i / 300.0f;
-                        put(f, i, 0.5f * q, 0.3f * q * q, 0.4f * (1.0f - q), 10.0f, 0.0f, 1.0f);
-                    }
-                mur_flock_steps(f, 40);
-                const uint64_t h = mur_flock_hash(f);
-                if (ran++ == 0)
-                    h0 = h;
-                else if (h != h0)
-                    fail_msg("case %zu crowd %d path %s (search %s): hash %016llx, auto %016llx", c, crowd,
-                             mur_simd_name((mur_simd)p), mur_simd_name(mur_flock_search_simd(f)),
-                             (unsigned long long)h, (unsigned long long)h0);
-                mur_flock_destroy(f);
-            }
-            assert_true(ran >= 2);
+            char what[48];
+            snprintf(what, sizeof what, "case %zu crowd %d", c, crowd);
+            same_on_every_path(cases[c], 2000, crowd ? 300 : 0, ext, 40, what);
         }
-    }
 }
 
 /* A block too big to gather (more than MUR_GATHER_CAP boids: 4,500 of 6,000 birds crowded into one
- * cell), so scanned in place (topo_body_grow.h block_in_place), and the rings beyond it for the birds
- * outside the crowd (topo_body.h slice; branch speed20 tried them on 16 lanes: not kept), with
- * slices that end inside a vector. Every path the same state after 6 ticks, with contacts and a list
- * longer than one vector. */
+ * cell, within 0.8 wu of one point), so scanned in place (topo_body_grow.h block_in_place), and the
+ * rings beyond it for the birds outside the crowd (topo_body.h slice; branch speed20 tried them on 16
+ * lanes: not kept), with slices that end inside a vector. Every path the same state after 6 ticks,
+ * with contacts and a list longer than one vector. */
 static void same_bits_in_place(void **st)
 {
     (void)st;
@@ -91,34 +100,11 @@ static void same_bits_in_place(void **st)
         {"hard_radius=2", NULL},
         {"topo_k=20", "view_angle=360", NULL},
     };
+    static const float ext[3] = {0.8f, 0.5f, 0.6f};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        uint64_t h0 = 0;
-        int ran = 0;
-        for (int p = MUR_SIMD_AUTO; p < MUR_SIMD_COUNT; p++) {
-            if (p != MUR_SIMD_AUTO && !mur_kernel_supports((mur_simd)p))
-                continue;
-            mur_flock_def d;
-            assert_true(mur_def_preset(&d, "starling", NULL));
-            d.boids = 6000;
-            for (int k = 0; k < 3 && cases[c][k]; k++)
-                assert_true(mur_def_set_pair(&d, cases[c][k], NULL));
-            mur_flock *f = make(&d);
-            mur_flock_set_threads(f, 2);
-            assert_true(mur_flock_set_simd(f, (mur_simd)p, NULL));
-            for (int32_t i = 0; i < 4500; i++) { /* within 0.8 wu of one point */
-                const float q = (float)i / 4500.0f;
-                put(f, i, 0.8f * q, 0.5f * q * q, 0.6f * (1.0f - q), 10.0f, 0.0f, 1.0f);
-            }
-            mur_flock_steps(f, 6);
-            const uint64_t h = mur_flock_hash(f);
-            if (ran++ == 0)
-                h0 = h;
-            else if (h != h0)
-                fail_msg("case %zu path %s (search %s): hash %016llx, auto %016llx", c, mur_simd_name((mur_simd)p),
-                         mur_simd_name(mur_flock_search_simd(f)), (unsigned long long)h, (unsigned long long)h0);
-            mur_flock_destroy(f);
-        }
-        assert_true(ran >= 2);
+        char what[32];
+        snprintf(what, sizeof what, "in place, case %zu", c);
+        same_on_every_path(cases[c], 6000, 4500, ext, 6, what);
     }
 }
 
