@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Falcon attacks on murmur's starling flock, measured against the field (docs/falcon.md, issue 26).
 
-    docs/falcon/run.py                   # the reporting run (REPORT_SEEDS, 71-73 since react19): N = 500, 2000, 8000,
+    docs/falcon/run.py                   # the reporting run (REPORT_SEEDS, 91-93 since react24): N = 500, 2000, 8000,
                                          # strategies x attack speeds at N = 2000, and the control
     docs/falcon/run.py --tuning [--cases sizes|strategies] [--set NAME=VALUE ...]
                                          # the same cases on the tuning seeds (101, 102, 103), with
@@ -112,6 +112,10 @@ SUPPLEMENT_SEEDS = [74, 75, 76, 77, 78, 79]
 # escape_spread_falloff 2 and 3); NEW reporting seeds, declared in docs/falcon.md (Round 20) before any run on them:
 # REPORT_SEEDS 81, 82, 83 (run once per rule: main's defaults and the candidate; no supplement)
 REPORT_SEEDS = [81, 82, 83]
+# this round (issue 26, branch react24, from main 84073d7): no tuning (react23's candidate escape_spread 15,
+# escape_spread_radius 5, escape_spread_falloff 2 against main's defaults); NEW reporting seeds, declared in docs/falcon.md
+# (Round 22) before any run on them (no results file holds 91-93): REPORT_SEEDS 91, 92, 93 (run once per rule; no supplement)
+REPORT_SEEDS = [91, 92, 93]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
