@@ -88,12 +88,13 @@ def per_group(tag):
             "group_jump >= 1.25 in %d" % sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25))
 
 
-def decide():
-    m = figures(os.path.join(HERE, "results_reporting_react22_main.json"))
-    c = figures(os.path.join(HERE, "results_reporting_react22_cand.json"))
+def decide(main_tag="react22_main", cand_tag="react22_cand"):
+    """The declared rule; round 22 (react24) calls it with its own tags, the rule unchanged."""
+    m = figures(os.path.join(HERE, "results_reporting_%s.json" % main_tag))
+    c = figures(os.path.join(HERE, "results_reporting_%s.json" % cand_tag))
     print(line("main", m))
     print(line("candidate", c))
-    for name, tag in (("main", "react22_main"), ("candidate", "react22_cand")):
+    for name, tag in (("main", main_tag), ("candidate", cand_tag)):
         with open(os.path.join(HERE, "results_reporting_%s.json" % tag)) as fp:
             rows = json.load(fp)["rows"]
         ctl = [r for r in rows if r["group"].startswith("control")]
@@ -106,8 +107,8 @@ def decide():
                   (ratio[len(ratio) // 2 - 1] + ratio[len(ratio) // 2]) / 2, len(ratio),
                   sum(bool(r["flash"] or r["split"]) for r in rows if r["group"].startswith("N = ")),
                   sum(bool(r["split"]) for r in a)))
-    mm = {(r["n"], r["seed"], tuple(r["extra"])): r for r in attacks(os.path.join(HERE, "results_reporting_react22_main.json"))}
-    for r in attacks(os.path.join(HERE, "results_reporting_react22_cand.json")):
+    mm = {(r["n"], r["seed"], tuple(r["extra"])): r for r in attacks(os.path.join(HERE, "results_reporting_%s.json" % main_tag))}
+    for r in attacks(os.path.join(HERE, "results_reporting_%s.json" % cand_tag)):
         q = mm.get((r["n"], r["seed"], tuple(x for x in r["extra"] if not x.startswith("escape_spread"))))
         if q is None:
             continue
@@ -118,7 +119,7 @@ def decide():
                                              bool(r["flash"] or r["split"]), bool(q["flash"]), bool(r["flash"]), q["nn_jump"],
                                              r["nn_jump"], bool(q["wave"]), bool(r["wave"]), q["groups_before"],
                                              q["groups_max"], r["groups_before"], r["groups_max"]))
-    gm, gc = per_group("react22_main"), per_group("react22_cand")
+    gm, gc = per_group(main_tag), per_group(cand_tag)
     print("per group (spread.py, the 27): main %s, candidate %s" % (gm, gc))
     pts = [("1a reactions by the issue's reading up (the 33)", c["reacted"] > m["reacted"]),
            ("1b per-group reactions not fewer (the 27)", gm is not None and gc is not None and gc[0] >= gm[0]),
