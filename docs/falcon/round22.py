@@ -12,6 +12,7 @@ round's results_reporting_react24_main.json. The ratio is round20.py decide's: e
 front and a flock speed; the classes are the 27 at N = 2000 by the speed the birds met (run.py's MET_SLOW, MET_FAST);
 the medium peak is round 20's point 3 for main itself: more medium waves than slow and than fast.
 """
+import json
 import os
 import statistics
 import sys
@@ -63,5 +64,9 @@ if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "pooled"
     if what == "decide":
         round20.decide("react24_main", "react24_cand")
+        for tag in ("react24_main", "react24_cand"):
+            with open(os.path.join(HERE, "spread_reporting_%s_strategies.json" % tag)) as fp:
+                gj = [r.get("group_jump") or 0 for r in json.load(fp)["rows"]]
+            print("%s: spread.py's group_jump median over the %d: %.3f" % (tag, len(gj), statistics.median(gj)))
     else:
         pooled()
