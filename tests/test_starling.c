@@ -180,12 +180,7 @@ static void wander(void **st)
 static void surge_separation(void **st)
 {
     (void)st;
-    mur_flock_def d = topo_def(3, 10.0f);
-    d.cohesion = 1.0f;
-    d.separation = 1.0f;
-    d.separation_radius = 2.0f;
-    d.separation_nearest = 1;
-    d.surge = 0.5f;
+    mur_flock_def d = surge_sep_def();
     const float nb[2][3] = {{0, 0, 0.5f}, {2, 0, 2}};
     const float sig[4] = {-1.0f, 0.0f, 1.0f, 0.5f};
     const double vz[4] = {1.25, 1.625, 0.875, 1.25};

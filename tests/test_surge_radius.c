@@ -6,15 +6,10 @@
  * (up_order on sends the tick through rules_boid.c and, with no vertical pull, changes nothing else). */
 #include "starling_util.h"
 
-/* cohesion 1, separation 1 from the closest neighbour within 2 (push 1 - d / 2 away from it), surge 0.5 */
+/* starling_util.h's surge_sep_def with surge_separation sigma and its radius */
 static mur_flock_def surge_def(float sigma, float radius, bool scalar)
 {
-    mur_flock_def d = topo_def(3, 10.0f);
-    d.cohesion = 1.0f;
-    d.separation = 1.0f;
-    d.separation_radius = 2.0f;
-    d.separation_nearest = 1;
-    d.surge = 0.5f;
+    mur_flock_def d = surge_sep_def();
     d.surge_separation = sigma;
     d.surge_separation_radius = radius;
     if (scalar)

@@ -473,6 +473,8 @@ def list_params(exe):
     params = []
     for line in r.stdout.splitlines()[1:]:
         cols = re.split(r"\s{2,}", line.strip())
+        if len(cols[0].split()) == 2:  # a name longer than its column runs into the type after one space
+            cols = cols[0].split() + cols[1:]
         if len(cols) < 6:
             continue
         params.append({"name": cols[0], "type": cols[1], "default": cols[2], "range": cols[4]})

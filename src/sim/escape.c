@@ -254,11 +254,11 @@ static uint32_t part_side(const mur_falcon *F, const float *r, float r2, const f
 }
 
 /* escape_spread: an escaping bird's acceleration away from the centroid of its n topological neighbours, added
- * to acc, at escape_spread times min(1, (escape_radius / its distance to the falcon)^escape_spread_falloff, r2 its
- * square): the alarmed group opens, the harder the nearer the falcon. Nothing in metric mode (n = 0) or on the
- * centroid itself. R is escape_spread_radius where it is above 0 (the fall-off starts at a distance of its own,
- * inside escape_radius), else escape_radius (0: the same bits as before that parameter). The fall-off 1 is R / d as before it (the same bits); 2 is R^2 / r2 without a root; other values
- * (R^2 / r2)^(p / 2).
+ * to acc, at escape_spread times min(1, (R / d)^p), d its distance to the falcon (r2 = d^2) and p
+ * escape_spread_falloff: the alarmed group opens, the harder the nearer the falcon. Nothing in metric mode (n = 0)
+ * or on the centroid itself. R is escape_spread_radius where it is above 0 (the fall-off starts at a distance of
+ * its own, inside escape_radius), else escape_radius (0: the same bits as before that parameter). p = 1 is R / d
+ * as before the fall-off existed (the same bits); 2 is R^2 / r2 without a root; other values (R^2 / r2)^(p / 2).
  * The neighbour pass's centroid (kernel.h's acc cx, cy, cz) is not used here: on the x86 paths the escape runs at
  * the batch's flush before its sums are taken (topo_batch.c), the metric path passes no neighbours, and where the
  * sums exist they weigh the (k+1)-th neighbour by frac(topo_k) (6.5 in the starling preset) and, with the cohesion

@@ -241,6 +241,40 @@ static const char *const WORLD_NOTE =
     "batch summary and the viewer's HUD show the mean neighbours. Choose `scale` to get a larger flock of the\n"
     "same character.\n";
 
+/* Rules a tuning round built to test one idea, measured and did not adopt: off in every preset (cli_test checks
+ * it). --list-params lists them last, under a heading of their own, so the table a user reads first holds the
+ * rules the presets use and the features they can switch on. */
+static const char *const EXPERIMENTAL[] = {
+    "centrality_from", "rim_pull", "rim_spacing", "rim_from", "surge_separation", "surge_separation_radius",
+    "separation_up", "separation_up_radius", "separation_edge", "separation_exposed", "separation_exposed_from",
+    "cohesion_up", "cohesion_caps", "cohesion_caps_from", "separation_caps", "separation_view", "skin", "skin_edge",
+    "skin_rim", "up_order", "wander_up", "falcon_press", "escape_spread", "escape_spread_falloff",
+    "escape_spread_radius",
+};
+
+static bool experimental(const char *name)
+{
+    for (size_t i = 0; i < sizeof EXPERIMENTAL / sizeof EXPERIMENTAL[0]; i++)
+        if (!strcmp(name, EXPERIMENTAL[i]))
+            return true;
+    return false;
+}
+
+static void print_row(const mur_param *p, const mur_flock_def *d, const mur_flock_def *lib, bool markdown)
+{
+    char def[64], cls[64], type[16], range[64];
+    mur_def_get(d, p->name, def, sizeof def);
+    mur_def_get(lib, p->name, cls, sizeof cls);
+    type_name(p, type, sizeof type);
+    range_of(p, range, sizeof range);
+    if (markdown)
+        printf("| `%s` | %s | `%s` | `%s` | %s | %s | %s | %s |\n", p->name, type, def, cls, range,
+               p->unit[0] ? p->unit : "-", p->live ? "yes" : "no", p->meaning);
+    else
+        printf("%-18s %-7s %-16s %-16s %-22s %-7s %s\n", p->name, type, def, cls, range, p->unit[0] ? p->unit : "-",
+               p->meaning);
+}
+
 void mur_print_params(bool markdown, const char *preset)
 {
     const mur_flock_def lib = mur_flock_default_def();
@@ -264,20 +298,28 @@ void mur_print_params(bool markdown, const char *preset)
     } else {
         printf("%-18s %-7s %-16s %-16s %-22s %-7s %s\n", "name", "type", preset, "classic", "range", "unit", "meaning");
     }
-    for (int i = 0; i < mur_param_count(); i++) {
-        const mur_param *p = mur_param_at(i);
-        char def[64], cls[64], type[16], range[64];
-        mur_def_get(&d, p->name, def, sizeof def);
-        mur_def_get(&lib, p->name, cls, sizeof cls);
-        type_name(p, type, sizeof type);
-        range_of(p, range, sizeof range);
-        if (markdown)
-            printf("| `%s` | %s | `%s` | `%s` | %s | %s | %s | %s |\n", p->name, type, def, cls, range,
-                   p->unit[0] ? p->unit : "-", p->live ? "yes" : "no", p->meaning);
-        else
-            printf("%-18s %-7s %-16s %-16s %-22s %-7s %s\n", p->name, type, def, cls, range, p->unit[0] ? p->unit : "-",
-                   p->meaning);
+    for (int i = 0; i < mur_param_count(); i++)
+        if (!experimental(mur_param_at(i)->name))
+            print_row(mur_param_at(i), &d, &lib, markdown);
+    if (markdown) {
+        puts("");
+        puts("## Experimental: tried, not adopted");
+        puts("");
+        puts("Each of these rules was built by a tuning round to test one idea about the flock's shape (issue 24,");
+        puts("docs/murmuration.md) or its escape (issue 26, docs/falcon.md), measured there, and left out of every");
+        puts("preset: at the values below they change nothing (a value other than 0 or -1 only shapes a rule that");
+        puts("is off). They work and are tested; the round that built each says what it did and why it was not");
+        puts("adopted.");
+        puts("");
+        printf("| name | type | %s | classic | range | unit | live | meaning |\n", preset);
+        puts("|---|---|---|---|---|---|---|---|");
+    } else {
+        puts("");
+        puts("experimental: tried in tuning rounds, not adopted; off in every preset (docs/murmuration.md, docs/falcon.md)");
     }
+    for (int i = 0; i < mur_param_count(); i++)
+        if (experimental(mur_param_at(i)->name))
+            print_row(mur_param_at(i), &d, &lib, markdown);
     if (markdown)
         fputs(WORLD_NOTE, stdout);
 }
