@@ -22,6 +22,7 @@ static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
         {"rim_pull", def->rim_pull, 0.0},
         {"separation_edge", def->separation_edge, 0.0},
         {"separation_exposed", def->separation_exposed, 0.0},
+        {"separation_stiff", def->separation_stiff, 0.0},
         {"cohesion_caps", def->cohesion_caps, 0.0},
         {"separation_caps", def->separation_caps, 0.0},
         {"skin", def->skin, 0.0},
@@ -75,6 +76,19 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
                       "separation_exposed %g needs separation_nearest=1 and separation_view=360 (separation_nearest %d, "
                       "separation_view %g), or separation_exposed=0",
                       (double)def->separation_exposed, (int)def->separation_nearest, (double)def->separation_view);
+        return false;
+    }
+    if (def->separation_stiff > 0.0f && (def->separation_nearest != 1 || def->separation_view < 360.0f)) {
+        mur_set_error(err,
+                      "separation_stiff %g needs separation_nearest=1 and separation_view=360 (separation_nearest %d, "
+                      "separation_view %g), or separation_stiff=0",
+                      (double)def->separation_stiff, (int)def->separation_nearest, (double)def->separation_view);
+        return false;
+    }
+    if (def->separation_stiff > 0.0f &&
+        !(def->separation_stiff_radius > 0.0f && def->separation_stiff_radius <= def->separation_radius)) {
+        mur_set_error(err, "separation_stiff_radius %g: need 0 < separation_stiff_radius <= separation_radius (%g) "
+                      "with separation_stiff > 0", (double)def->separation_stiff_radius, (double)def->separation_radius);
         return false;
     }
     if (def->centrality_from > 0.0f && !(def->centrality > 0.0f)) {

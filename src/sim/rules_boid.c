@@ -45,6 +45,15 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         se.sz *= g;
         s = &se;
     }
+    if (d->separation_stiff > 0.0f && s->cnt > 0.0f) { /* hard-core separation (starling.c) */
+        const float g = mur_starling_stiff(d, s->sx, s->sy, s->sz, s->nn);
+        if (s != &se)
+            se = *s;
+        se.sx *= g;
+        se.sy *= g;
+        se.sz *= g;
+        s = &se;
+    }
     /* the exposure C = min(1, |mean unit direction to the neighbours|), read by centrality and the rim pull:
      * computed once, only where one of them is on */
     float cexp = 0.0f;

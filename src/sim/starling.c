@@ -147,6 +147,16 @@ float mur_starling_exposed(const mur_flock_def *d, float ux, float uy, float uz,
     return kw / len;
 }
 
+float mur_starling_stiff(const mur_flock_def *d, float sx, float sy, float sz, float nn2)
+{
+    const float rc = d->separation_stiff_radius, dist = sqrtf(nn2);
+    const float len = sqrtf(sx * sx + sy * sy + sz * sz);
+    if (!(dist < rc) || !(len > 0.0f))
+        return 1.0f; /* outside the core, or no push (no direction to push along): unchanged */
+    const float x = fmaxf(dist, 0.1f * rc); /* the push is at most 9 separation_stiff */
+    return 1.0f + d->separation_stiff * (rc / x - 1.0f) / len;
+}
+
 float mur_starling_up_gate(const mur_flock_def *d, float mx, float my, float mz, float vx, float vy, float vz)
 {
     const float m = sqrtf(mx * mx + my * my + mz * mz), v = sqrtf(vx * vx + vy * vy + vz * vz);

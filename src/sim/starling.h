@@ -32,6 +32,11 @@ float mur_starling_gate_from(float c, float from);
 float mur_starling_exposed(const mur_flock_def *d, float ux, float uy, float uz, float sx, float sy, float sz,
                            float nn2);
 
+/// separation_stiff: the factor on the closest neighbour's separation vector (sx, sy, sz) that adds the
+/// hard-core push separation_stiff (r_c / max(d, r_c / 10) - 1) to its kernel, d = sqrt(nn2) below
+/// r_c = separation_stiff_radius; exactly 1 at d >= r_c or where there is no push.
+float mur_starling_stiff(const mur_flock_def *d, float sx, float sy, float sz, float nn2);
+
 /// The vertical pulls' order gate (issue 24, thirteenth round): min(1, |m| / |v|)^up_order, m = (mx, my,
 /// mz) the neighbours' mean velocity and v = (vx, vy, vz) the bird's own: 1 where the neighbours fly as
 /// one at the bird's speed, about (1 / sqrt(k))^up_order among k neighbours flying every way; 1 for a
