@@ -329,6 +329,9 @@ static inline __attribute__((always_inline)) TATTR void T(scan_one16)(const mur_
     }
 }
 
+/* vectors of 16 per part of the mask scan (scan_gathered, TSCAN16) */
+#define SCAN16_PART 32
+
 /* scan_gathered (below) 16 candidates at a time. The lanes past j2 are masked (by v16) where j2 is not
  * the end of G; past the end G holds 16 x of NaN, whose d2 fails every test. */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
@@ -352,22 +355,47 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     S->tested += j2 - j1;
     /* whole vectors without a lane mask up to jf */
     const int32_t jf = j2 == G->n ? j2 : j1 + (j2 - j1) / 16 * 16;
-    for (int32_t j0 = j1; j0 < j2; j0 += 16) {
-        const __m512 dx = _mm512_sub_ps(pxv, _mm512_loadu_ps(gx + j0));
-        const __m512 dy = _mm512_sub_ps(pyv, _mm512_loadu_ps(gy + j0));
-        const __m512 dz = _mm512_sub_ps(pzv, _mm512_loadu_ps(gz + j0));
-        const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
-                                        _mm512_mul_ps(dz, dz));
-        /* the skip test: one compare into a mask (two with a lower bound), one exit */
-        __mmask16 near = _mm512_cmp_ps_mask(d2, tskv, _CMP_LE_OQ);
-        if (above)
-            near = _mm512_mask_cmp_ps_mask(near, d2, dlov, _CMP_GT_OQ);
-        if (!near)
-            continue;
-        const __mmask16 v16 = j0 >= jf ? (__mmask16)((1u << (j2 - j0)) - 1u) : (__mmask16)0xffff;
-        T(scan_one16)(f, S, G, j0, v16, dx, dy, dz, d2, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard, buf,
-                      above);
-        tskv = _mm512_set1_ps(tsk);
+    /* In parts of up to SCAN16_PART vectors: first every vector's d2 (kept in d2s) and its skip test
+     * against the threshold at the part's start, one bit a vector in a mask, without a branch; then
+     * the marked vectors in ascending order, each tested again against the running threshold (it only
+     * falls, so the vectors that pass are those the test per vector passed, and the same candidates
+     * reach the buffer, list and contacts in the same order). The exits of the per-vector test were
+     * the scan's mispredicted branch; the walk's re-test nearly always passes. */
+    float d2s[SCAN16_PART * 16] __attribute__((aligned(64)));
+    for (int32_t p0 = j1; p0 < j2; p0 += SCAN16_PART * 16) {
+        const int32_t p1 = j2 - p0 > SCAN16_PART * 16 ? p0 + SCAN16_PART * 16 : j2;
+        uint32_t marks = 0;
+        for (int32_t j0 = p0, u = 0; j0 < p1; j0 += 16, u++) {
+            const __m512 dx = _mm512_sub_ps(pxv, _mm512_loadu_ps(gx + j0));
+            const __m512 dy = _mm512_sub_ps(pyv, _mm512_loadu_ps(gy + j0));
+            const __m512 dz = _mm512_sub_ps(pzv, _mm512_loadu_ps(gz + j0));
+            const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
+                                            _mm512_mul_ps(dz, dz));
+            _mm512_store_ps(d2s + 16 * u, d2);
+            __mmask16 near = _mm512_cmp_ps_mask(d2, tskv, _CMP_LE_OQ);
+            if (above)
+                near = _mm512_mask_cmp_ps_mask(near, d2, dlov, _CMP_GT_OQ);
+            marks |= (uint32_t)(near != 0) << u;
+        }
+        while (marks) {
+            const int u = __builtin_ctz(marks);
+            marks &= marks - 1;
+            const int32_t j0 = p0 + 16 * u;
+            const __m512 d2 = _mm512_load_ps(d2s + 16 * u);
+            __mmask16 near = _mm512_cmp_ps_mask(d2, tskv, _CMP_LE_OQ);
+            if (above)
+                near = _mm512_mask_cmp_ps_mask(near, d2, dlov, _CMP_GT_OQ);
+            if (!near)
+                continue;
+            /* the differences again (the same operations: the same bits), for the view cone */
+            const __m512 dx = _mm512_sub_ps(pxv, _mm512_loadu_ps(gx + j0));
+            const __m512 dy = _mm512_sub_ps(pyv, _mm512_loadu_ps(gy + j0));
+            const __m512 dz = _mm512_sub_ps(pzv, _mm512_loadu_ps(gz + j0));
+            const __mmask16 v16 = j0 >= jf ? (__mmask16)((1u << (j2 - j0)) - 1u) : (__mmask16)0xffff;
+            T(scan_one16)(f, S, G, j0, v16, dx, dy, dz, d2, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard,
+                          buf, above);
+            tskv = _mm512_set1_ps(tsk);
+        }
     }
     if (buf)
         S->nb = nb;
