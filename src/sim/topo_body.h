@@ -173,7 +173,7 @@ static __attribute__((noinline)) TATTR void TOPO_GATHER(const mur_flock *f, cons
     for (int q = 1; q < B->ns; q++)
         o = T(gather_slice)(f, G, o, B->lo[q], B->hi[q] - B->lo[q]);
     memcpy(G->x + o, &nan, sizeof nan);
-    memcpy(G->x + o + TW, &nan, sizeof nan); /* (scan_gathered tests two vectors at a time) */
+    memcpy(G->x + o + TW, &nan, sizeof nan); /* (the 16-lane scan reads 16 past the end) */
     G->n = o;
     G->cell = B->cell;
 }
