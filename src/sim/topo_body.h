@@ -173,7 +173,7 @@ static __attribute__((noinline)) TATTR void TOPO_GATHER(const mur_flock *f, cons
     for (int q = 1; q < B->ns; q++)
         o = T(gather_slice)(f, G, o, B->lo[q], B->hi[q] - B->lo[q]);
     memcpy(G->x + o, &nan, sizeof nan);
-    memcpy(G->x + o + TW, &nan, sizeof nan); /* (scan_gathered tests two vectors at a time) */
+    memcpy(G->x + o + TW, &nan, sizeof nan); /* (the 16-lane scan reads 16 past the end) */
     G->n = o;
     G->cell = B->cell;
 }
@@ -329,6 +329,9 @@ static inline __attribute__((always_inline)) TATTR void T(scan_one16)(const mur_
     }
 }
 
+/* vectors of 16 per part of the mask scan (scan_gathered, TSCAN16) */
+#define SCAN16_PART 32
+
 /* scan_gathered (below) 16 candidates at a time. The lanes past j2 are masked (by v16) where j2 is not
  * the end of G; past the end G holds 16 x of NaN, whose d2 fails every test. */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
@@ -352,34 +355,63 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     S->tested += j2 - j1;
     /* whole vectors without a lane mask up to jf */
     const int32_t jf = j2 == G->n ? j2 : j1 + (j2 - j1) / 16 * 16;
-    for (int32_t j0 = j1; j0 < j2; j0 += 16) {
-        const __m512 dx = _mm512_sub_ps(pxv, _mm512_loadu_ps(gx + j0));
-        const __m512 dy = _mm512_sub_ps(pyv, _mm512_loadu_ps(gy + j0));
-        const __m512 dz = _mm512_sub_ps(pzv, _mm512_loadu_ps(gz + j0));
-        const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
-                                        _mm512_mul_ps(dz, dz));
-        /* the skip test: one compare into a mask (two with a lower bound), one exit */
-        __mmask16 near = _mm512_cmp_ps_mask(d2, tskv, _CMP_LE_OQ);
-        if (above)
-            near = _mm512_mask_cmp_ps_mask(near, d2, dlov, _CMP_GT_OQ);
-        if (!near)
-            continue;
-        const __mmask16 v16 = j0 >= jf ? (__mmask16)((1u << (j2 - j0)) - 1u) : (__mmask16)0xffff;
-        T(scan_one16)(f, S, G, j0, v16, dx, dy, dz, d2, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard, buf,
-                      above);
-        tskv = _mm512_set1_ps(tsk);
+    /* In parts of up to SCAN16_PART vectors: first every vector's d2 (kept in d2s) and its skip test
+     * against the threshold at the part's start, one bit a vector in a mask, without a branch; then
+     * the marked vectors in ascending order, each tested again against the running threshold (it only
+     * falls, so the vectors that pass are those the test per vector passed, and the same candidates
+     * reach the buffer, list and contacts in the same order). The exits of the per-vector test were
+     * the scan's mispredicted branch; the walk's re-test nearly always passes. */
+    float d2s[SCAN16_PART * 16] __attribute__((aligned(64)));
+    for (int32_t p0 = j1; p0 < j2; p0 += SCAN16_PART * 16) {
+        const int32_t p1 = j2 - p0 > SCAN16_PART * 16 ? p0 + SCAN16_PART * 16 : j2;
+        uint32_t marks = 0;
+        for (int32_t j0 = p0, u = 0; j0 < p1; j0 += 16, u++) {
+            const __m512 dx = _mm512_sub_ps(pxv, _mm512_loadu_ps(gx + j0));
+            const __m512 dy = _mm512_sub_ps(pyv, _mm512_loadu_ps(gy + j0));
+            const __m512 dz = _mm512_sub_ps(pzv, _mm512_loadu_ps(gz + j0));
+            const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
+                                            _mm512_mul_ps(dz, dz));
+            _mm512_store_ps(d2s + 16 * u, d2);
+            __mmask16 near = _mm512_cmp_ps_mask(d2, tskv, _CMP_LE_OQ);
+            if (above)
+                near = _mm512_mask_cmp_ps_mask(near, d2, dlov, _CMP_GT_OQ);
+            marks |= (uint32_t)(near != 0) << u;
+        }
+        while (marks) {
+            const int u = __builtin_ctz(marks);
+            marks &= marks - 1;
+            const int32_t j0 = p0 + 16 * u;
+            const __m512 d2 = _mm512_load_ps(d2s + 16 * u);
+            __mmask16 near = _mm512_cmp_ps_mask(d2, tskv, _CMP_LE_OQ);
+            if (above)
+                near = _mm512_mask_cmp_ps_mask(near, d2, dlov, _CMP_GT_OQ);
+            if (!near)
+                continue;
+            /* the differences again (the same operations: the same bits), for the view cone */
+            const __m512 dx = _mm512_sub_ps(pxv, _mm512_loadu_ps(gx + j0));
+            const __m512 dy = _mm512_sub_ps(pyv, _mm512_loadu_ps(gy + j0));
+            const __m512 dz = _mm512_sub_ps(pzv, _mm512_loadu_ps(gz + j0));
+            const __mmask16 v16 = j0 >= jf ? (__mmask16)((1u << (j2 - j0)) - 1u) : (__mmask16)0xffff;
+            T(scan_one16)(f, S, G, j0, v16, dx, dy, dz, d2, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard,
+                          buf, above);
+            tskv = _mm512_set1_ps(tsk);
+        }
     }
     if (buf)
         S->nb = nb;
 }
 #else
+/* vectors per part of the mask scan (scan_gathered, 8 or 4 lanes) */
+#ifndef SCANW_PART
+#define SCANW_PART 64
+#endif
+
 /* The gathered candidates with d2 > dlo (only with above; else every one): into the buffer (buf) or
  * the list, and the contacts (hard). The boid itself is not among them: grow_ sets its x in G to NaN
  * while it searches. A vector that reaches past j2 masks its lanes unless j2 is the end of G (a
  * vector of NaN follows it). The view radius is folded into the thresholds: d2 < r2 and d2 <= thr
- * is d2 <= min(thr, the float below r2); d2 < r2 and d2 < hcut is d2 < min(hcut, r2). Two vectors are
- * tested together for the skip: the second may lie past j2 (its lanes are masked, and G has slack
- * to read there). */
+ * is d2 <= min(thr, the float below r2); d2 < r2 and d2 < hcut is d2 < min(hcut, r2). The skip test
+ * is made for a part of the vectors at a time, into a mask (below). */
 static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const mur_flock *f, search *S,
     const gathered *G, int32_t j1, int32_t j2, float dlo, float hmax, const bool cone, const bool hard,
     const bool buf, const bool above)
@@ -403,35 +435,48 @@ static inline __attribute__((always_inline)) TATTR void T(scan_gathered)(const m
     S->tested += j2 - j1;
     /* whole vectors without a lane mask up to jf */
     const int32_t jf = j2 == G->n ? j2 : j1 + (j2 - j1) / TW * TW;
-    for (int32_t j0 = j1; j0 < j2; j0 += 2 * TW) {
-        /* p - x, not x - p (the same bits negated: d2 is the same, and so is the view cone's dot
-         * with the negated velocity), so that the loads fold into the subtractions */
-        const int32_t j3 = j0 + TW;
-        const vf dxa = pxv - *(const T(tvfu) *)(const void *)(gx + j0);
-        const vf dya = pyv - *(const T(tvfu) *)(const void *)(gy + j0);
-        const vf dza = pzv - *(const T(tvfu) *)(const void *)(gz + j0);
-        const vf d2a = dxa * dxa + dya * dya + dza * dza;
-        const vf dxb = pxv - *(const T(tvfu) *)(const void *)(gx + j3);
-        const vf dyb = pyv - *(const T(tvfu) *)(const void *)(gy + j3);
-        const vf dzb = pzv - *(const T(tvfu) *)(const void *)(gz + j3);
-        const vf d2b = dxb * dxb + dyb * dyb + dzb * dzb;
-        /* most vectors hold no candidate near enough (35-60% of them, with a first radius from the
-         * last tick or the block's bound): skip the rest for them, after one compare (two with a
-         * lower bound; the lane mask past j2 can only drop more) */
-        vi neara = d2a <= tsk, nearb = d2b <= tsk;
-        if (above) {
-            neara &= d2a > dlo;
-            nearb &= d2b > dlo;
+    /* In parts of up to SCANW_PART vectors: first every vector's d2 (kept in d2s) and its skip test
+     * against the threshold at the part's start, one bit a vector in a mask, without a branch (most
+     * vectors hold no candidate near enough: 35-60% of them, with a first radius from the last tick or
+     * the block's bound; the lane mask past j2 can only drop more); then the marked vectors in
+     * ascending order, each tested again against the running threshold (it only falls, so the vectors
+     * that pass are those a test per vector passes, and the same candidates reach the buffer, list
+     * and contacts in the same order). p - x, not x - p (the same bits negated: d2 is the same, and
+     * so is the view cone's dot with the negated velocity), so that the loads fold into the
+     * subtractions. */
+    float d2s[SCANW_PART * TW] __attribute__((aligned(32)));
+    for (int32_t p0 = j1; p0 < j2; p0 += SCANW_PART * TW) {
+        const int32_t p1 = j2 - p0 > SCANW_PART * TW ? p0 + SCANW_PART * TW : j2;
+        uint64_t marks = 0;
+        for (int32_t j0 = p0, u = 0; j0 < p1; j0 += TW, u++) {
+            const vf dx = pxv - *(const T(tvfu) *)(const void *)(gx + j0);
+            const vf dy = pyv - *(const T(tvfu) *)(const void *)(gy + j0);
+            const vf dz = pzv - *(const T(tvfu) *)(const void *)(gz + j0);
+            const vf d2 = dx * dx + dy * dy + dz * dz;
+            memcpy(d2s + TW * u, &d2, sizeof d2);
+            vi near = d2 <= tsk;
+            if (above)
+                near &= d2 > dlo;
+            marks |= (uint64_t)(T(bits)(near) != 0) << u;
         }
-        const uint32_t na = T(bits)(neara), nbb = T(bits)(nearb);
-        if (!(na | nbb))
-            continue;
-        if (na)
-            T(scan_one)(f, S, G, j0, j2, jf, dxa, dya, dza, d2a, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard,
-                        buf, above);
-        if (nbb && j3 < j2)
-            T(scan_one)(f, S, G, j3, j2, jf, dxb, dyb, dzb, d2b, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard,
-                        buf, above);
+        while (marks) {
+            const int u = __builtin_ctzll(marks);
+            marks &= marks - 1;
+            const int32_t j0 = p0 + TW * u;
+            vf d2;
+            memcpy(&d2, d2s + TW * u, sizeof d2);
+            vi near = d2 <= tsk;
+            if (above)
+                near &= d2 > dlo;
+            if (!T(bits)(near))
+                continue;
+            /* the differences again (the same operations: the same bits), for the view cone */
+            const vf dx = pxv - *(const T(tvfu) *)(const void *)(gx + j0);
+            const vf dy = pyv - *(const T(tvfu) *)(const void *)(gy + j0);
+            const vf dz = pzv - *(const T(tvfu) *)(const void *)(gz + j0);
+            T(scan_one)(f, S, G, j0, j2, jf, dx, dy, dz, d2, dlo, hmax, r2b, &thr, &tsk, &hcut, &nb, cone, hard, buf,
+                        above);
+        }
     }
     if (buf)
         S->nb = nb;
