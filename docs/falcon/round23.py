@@ -3,6 +3,7 @@
 with Rs 10, on the tuning seeds 101-103 (no reporting seeds this round).
 
     /usr/bin/python3 docs/falcon/round23.py
+    /usr/bin/python3 docs/falcon/round23.py best    # the best row's tag and parameters (for sweep_react25b.sh)
 
 Per tuning row (run.py's results_tuning_TAG.json, the 27 attacks by strategy and speed at N = 2000, --cases
 strategies) the issue's reactions (flash or split), per-group reactions where spread.py was run on the row
@@ -30,6 +31,7 @@ OFF = "react20_off"
 ROWS = [("react22_p2_spread15", 15, 0, 2, None, False),
         ("react23_r5_p2_spread15", 15, 5, 2, "react22_p2_spread15", False),
         ("react23_r10_p2_spread15", 15, 10, 2, "react22_p2_spread15", False),
+        ("react25_r12.5_p2_spread15", 15, 12.5, 2, "react22_p2_spread15", True),  # added after Rs 15's row was read
         ("react25_r15_p2_spread15", 15, 15, 2, "react22_p2_spread15", True),
         ("react25_r20_p2_spread15", 15, 20, 2, "react22_p2_spread15", True),
         ("react23_r5_p1_spread15", 15, 5, 1, "react21_spread15", False),
@@ -164,6 +166,19 @@ def same_bits(a, b):
     return sorted(a) == sorted(b) and all(all(a[k].get(x) == b[k].get(x) for x in keys) for k in a)
 
 
+def best_args():
+    """The best row's run.py arguments (for the sweep script: the 9 across N and the control)."""
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        main()
+    tag = buf.getvalue().split("best row (across N and control): ")[1].split()[0]
+    for t, s, rs, p, _, _ in ROWS:
+        if t == tag:
+            print("%s escape_spread=%s escape_spread_radius=%s escape_spread_falloff=%s" % (tag, s, rs, p))
+
+
 def main():
     off = figures(the27(OFF))
     print(line("off (%s)" % OFF, off, per_group(OFF)))
@@ -206,4 +221,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    best_args() if sys.argv[1:] == ["best"] else main()
