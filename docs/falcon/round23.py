@@ -75,7 +75,7 @@ def per_group(tag):
     if rows is None:
         return None
     return (sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25 or r["groups_max"] > r["groups_before"]),
-            sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25), len(rows))
+            sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25), len(rows), med([r.get("group_jump") or 0 for r in rows]))
 
 
 def figures(a):
@@ -95,7 +95,7 @@ def figures(a):
 def line(name, f, pg):
     return ("%-24s the %d: reacted %d; per group %s; NN jump median %.3f; flashes %d (slow %d of %d / medium %d of %d / "
             "fast %d of %d); waves %d (%d / %d / %d); wave/flock median %.2f" % (
-                name, f["n"], f["reacted"], "%d (group_jump >= 1.25 in %d of %d)" % pg if pg else "not run", f["nn"],
+                name, f["n"], f["reacted"], "%d (group_jump >= 1.25 in %d of %d, median %.3f)" % pg if pg else "not run", f["nn"],
                 f["flashes"], f["slow_flash"], f["slow"], f["medium_flash"], f["medium"], f["fast_flash"], f["fast"],
                 f["waves"], f["slow_wave"], f["medium_wave"], f["fast_wave"], f["ratio"]))
 
@@ -208,6 +208,17 @@ def main():
                 diff(a, the27(base), "Rs 0")
         for x in across(tag):
             print("    " + x)
+    # the slow and medium attacks (by the speed met under off) that flash in some row at 15 m/s^2: NN jump per row
+    at15 = [(t, rs, p) for t, s_, rs, p, _, _ in ROWS if s_ == 15 and the27(t) is not None]
+    o = the27(OFF)
+    print("slow and medium attacks (met under off) flashing in a row at 15 m/s^2, NN jump per row (* flash, w wave):")
+    print("    %-28s %6s " % ("attack", "off") + " ".join("%9s" % ("Rs%s p%d" % (rs, p)) for _, rs, p in at15))
+    for k, r in sorted(o.items()):
+        rows = [the27(t)[k] for t, _, _ in at15]
+        if r.get("met_class") in ("slow", "medium") and any(q["flash"] for q in rows):
+            mark = lambda q: "%.3f%s%s" % (q["nn_jump"], "*" if q["flash"] else "", "w" if q["wave"] else "")
+            print("    %-28s %6s " % ("%s s%d (%s)" % (r["group"], r["seed"], r["met_class"]), mark(r)) +
+                  " ".join("%9s" % mark(q) for q in rows))
     print("off (%s), its 9 across N and control (round 19's run):" % OFF)
     for x in off_across():
         print("    " + x)
