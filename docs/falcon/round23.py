@@ -117,6 +117,10 @@ def across(tag):
         out.append("the 9 across N: reacted %d of %d, flashes %d, waves %d" % (
             sum(bool(r["flash"] or r["split"]) for r in rs), len(rs), sum(bool(r["flash"]) for r in rs),
             sum(bool(r["wave"]) for r in rs)))
+        a33 = list(the27(tag).values()) + [r for r in rs if r["n"] != 2000]  # N = 2000's defaults are among the 27
+        out.append("all 33: reacted %d of %d, flashes %d, waves %d" % (
+            sum(bool(r["flash"] or r["split"]) for r in a33), len(a33), sum(bool(r["flash"]) for r in a33),
+            sum(bool(r["wave"]) for r in a33)))
     ctl = load("results_tuning_%s_control.json" % tag)
     if ctl is not None:
         rs = [r for r in ctl if r["group"].startswith("control")]
@@ -140,6 +144,10 @@ def off_across():
     out.append("the 9 across N: reacted %d of %d, flashes %d, waves %d" % (
         sum(bool(r["flash"] or r["split"]) for r in rs), len(rs), sum(bool(r["flash"]) for r in rs),
         sum(bool(r["wave"]) for r in rs)))
+    a33 = list(the27(OFF).values()) + [r for r in rs if r["n"] != 2000]
+    out.append("all 33: reacted %d of %d, flashes %d, waves %d" % (
+        sum(bool(r["flash"] or r["split"]) for r in a33), len(a33), sum(bool(r["flash"]) for r in a33),
+        sum(bool(r["wave"]) for r in a33)))
     rs = [r for r in rows if r["group"].startswith("control")]
     out.append("control (%d, birds blind): flash %d, split %d, wave %d; flash, split or wave %d; NN jump median %.3f" % (
         len(rs), sum(bool(r["flash"]) for r in rs), sum(bool(r["split"]) for r in rs), sum(bool(r["wave"]) for r in rs),
