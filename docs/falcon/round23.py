@@ -104,6 +104,9 @@ def across(tag):
     """The 9 across N and the control, where run."""
     out = []
     sizes = load("results_tuning_%s_sizes.json" % tag)
+    whole = load("results_tuning_%s.json" % tag) or []
+    if sizes is None and any(r["group"].startswith("N = ") for r in whole):
+        sizes = whole  # a row run with all cases (round 20's): its 9 across N and control in the one file
     if sizes is not None:
         for n in (500, 2000, 8000):
             rs = [r for r in sizes if r["n"] == n and r["group"].startswith("N = ")]
@@ -122,6 +125,8 @@ def across(tag):
             sum(bool(r["flash"] or r["split"]) for r in a33), len(a33), sum(bool(r["flash"]) for r in a33),
             sum(bool(r["wave"]) for r in a33)))
     ctl = load("results_tuning_%s_control.json" % tag)
+    if ctl is None and any(r["group"].startswith("control") for r in whole):
+        ctl = whole
     if ctl is not None:
         rs = [r for r in ctl if r["group"].startswith("control")]
         out.append("control (%d, birds blind): flash %d, split %d, wave %d; flash, split or wave %d; NN jump median %.3f" % (
