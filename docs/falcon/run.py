@@ -483,8 +483,9 @@ def main():
     ap.add_argument("--attack", type=int, default=1900,
                     help="ticks with the falcon (default 1900 = 38 s: one attack and 30 s after it)")
     ap.add_argument("--tuning", action="store_true", help="the reporting run's cases on the tuning seeds (%s)" % TUNING_SEEDS)
-    ap.add_argument("--cases", choices=["all", "sizes", "strategies"], default="all",
-                    help="with --tuning or on the reporting seeds: the sizes, the strategies at N = 2000, or all (with the control)")
+    ap.add_argument("--cases", choices=["all", "sizes", "strategies", "control"], default="all",
+                    help="with --tuning or on the reporting seeds: the sizes, the strategies at N = 2000, the control alone "
+                         "(branch react25), or all (with the control)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="parameters for every run (with --tuning: a trial; on the reporting seeds: the model before a change)")
     ap.add_argument("--tag", default="", help="results_KIND_TAG.*")
@@ -521,7 +522,7 @@ def main():
                         extra = [] if (st, v) == ("above", 30) else ["falcon_strategy=" + st,
                                                                       "falcon_attack_speed=%d" % v]
                         jobs.append(("%s, %d m/s" % (st, v), 2000, s, extra + trial))
-        if cases == "all":
+        if cases in ("all", "control"):
             for s in seeds:
                 jobs.append(("control: birds blind to the falcon, N = 2000", 2000, s,
                              ["escape_radius=0", "escape_flee_time=0"] + trial))
