@@ -23,7 +23,8 @@ reaction); attack by attack where a new row differs from off and from the row wi
 """
 import json
 import os
-import statistics
+
+import round21
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OFF = "react20_off"
@@ -50,24 +51,9 @@ def load(name):
         return json.load(fp)["rows"]
 
 
-def the27(tag):
-    rows = load("results_tuning_%s.json" % tag)
-    if rows is None:
-        return None
-    seen, out = set(), {}
-    for r in rows:
-        if r["n"] != 2000 or r["group"].startswith("control") or r["group"].startswith("N = "):
-            continue
-        key = (r["seed"], tuple(x for x in r["extra"] if not x.startswith("escape_spread")))
-        if key in seen:
-            continue
-        seen.add(key)
-        out[key] = r
-    return out
-
-
-def med(xs):
-    return statistics.median(xs) if xs else float("nan")
+# the 27 attacks of a tuning run at N = 2,000 and the median: round 21's (the same reading)
+the27 = round21.the27
+med = round21.med
 
 
 def per_group(tag):
