@@ -1,4 +1,4 @@
-/* The spread (escape_spread, src/sim/escape.c, docs/falcon.md "Round 19"): an escaping bird also accelerates away
+/* The spread (escape_spread, src/sim/escape.c, docs/falcon/rounds.md "Round 19"): an escaping bird also accelerates away
  * from its topological neighbours' centroid, at escape_spread times min(1, escape_radius / its distance to the
  * falcon), so the alarmed group opens. Constructed cases on the neutral rules (no steering of their own: only the
  * escape moves the birds); bad values are refused. */

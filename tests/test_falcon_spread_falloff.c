@@ -1,4 +1,4 @@
-/* The spread's fall-off (escape_spread_falloff, src/sim/escape.c, docs/falcon.md "Round 20"): an escaping bird's
+/* The spread's fall-off (escape_spread_falloff, src/sim/escape.c, docs/falcon/rounds.md "Round 20"): an escaping bird's
  * spread from its topological neighbours' centroid has the gain min(1, (escape_radius / d)^p), d its distance to the
  * falcon; p = 1 is the gain before the parameter. Constructed cases on the neutral rules (only the escape moves the
  * birds); bad values are refused. */

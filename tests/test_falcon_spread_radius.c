@@ -1,4 +1,4 @@
-/* The spread's own radius (escape_spread_radius, src/sim/escape.c, docs/falcon.md "Round 21"): an escaping bird's
+/* The spread's own radius (escape_spread_radius, src/sim/escape.c, docs/falcon/rounds.md "Round 21"): an escaping bird's
  * spread from its topological neighbours' centroid has the gain min(1, (Rs / d)^p), d its distance to the falcon,
  * p escape_spread_falloff, Rs escape_spread_radius where it is above 0 and escape_radius where it is 0 (the gain
  * before the parameter). Constructed cases on the neutral rules (only the escape moves the birds); bad values are

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The twentieth round's tables (docs/murmuration.md, "Twentieth round"), from the tuning lines and the
+"""The twentieth round's tables (docs/murmuration/rounds.md, "Twentieth round"), from the tuning lines and the
 profiles in docs/murmuration/data/model22_tuning.txt: per configuration, N = 500 / 2000 / 8000 where run.
 
     tools/model22_table.py [FILE]

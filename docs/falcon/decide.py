@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Round 18's declared decision (issue 26, branch react19; docs/falcon.md "Round 18"): main's escape_copy_speed 20
+"""Round 18's declared decision (issue 26, branch react19; docs/falcon/rounds.md "Round 18"): main's escape_copy_speed 20
 against 22 on reporting seeds 71-73 (run.py's 33 attacks, the control apart) and supplementary seeds 74-79 (N = 500,
 2000, 8000), with spread.py's per-group reading on the 33 attacks. Prints each figure of the rule, both rules, and
 whether 22 is adopted.

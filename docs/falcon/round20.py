@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Round 20 (issue 26, branch react22; docs/falcon.md "Round 20"): escape_spread with escape_spread_falloff p.
+"""Round 20 (issue 26, branch react22; docs/falcon/rounds.md "Round 20"): escape_spread with escape_spread_falloff p.
 
     /usr/bin/python3 docs/falcon/round20.py pick     # the tuning rows (seeds 101-103) and the declared pick of a candidate
     /usr/bin/python3 docs/falcon/round20.py decide   # the declared rule on the reporting seeds 81-83: main against it

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Round 21 (issue 26, branch react23; docs/falcon.md "Round 21"): escape_spread with escape_spread_radius Rs.
+"""Round 21 (issue 26, branch react23; docs/falcon/rounds.md "Round 21"): escape_spread with escape_spread_radius Rs.
 
     /usr/bin/python3 docs/falcon/round21.py
 

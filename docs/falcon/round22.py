@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Round 22 (issue 26, branch react24; docs/falcon.md "Round 22"): react23's candidate on new seeds, main's wave readings.
+"""Round 22 (issue 26, branch react24; docs/falcon/rounds.md "Round 22"): react23's candidate on new seeds, main's wave readings.
 
     /usr/bin/python3 docs/falcon/round22.py decide   # round 20's declared rule, unchanged (round20.py decide), on seeds 91-93:
                                                      # main (react24_main) against the candidate (react24_cand)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Round 23 (issue 26, branch react25; docs/falcon.md "Round 23"): escape_spread_radius Rs between 10 and 20 m, and p 1
+"""Round 23 (issue 26, branch react25; docs/falcon/rounds.md "Round 23"): escape_spread_radius Rs between 10 and 20 m, and p 1
 with Rs 10, on the tuning seeds 101-103 (no reporting seeds this round).
 
     /usr/bin/python3 docs/falcon/round23.py

@@ -104,16 +104,16 @@ SUPPLEMENT_SEEDS = [54, 55, 56, 57, 58, 59]
 # main's rule)
 MIX_SEEDS = [61, 62, 63, 64, 65, 66]
 # this round (issue 26, branch react19, from main 0b768c7): no tuning (round 16's escape_copy_speed 22 against main's
-# 20); NEW reporting seeds, declared in docs/falcon.md (Round 18) before any run on them: REPORT_SEEDS 71, 72, 73 and
+# 20); NEW reporting seeds, declared in docs/falcon/rounds.md (Round 18) before any run on them: REPORT_SEEDS 71, 72, 73 and
 # SUPPLEMENT_SEEDS 74-79 (run once per rule, each paired with main's)
 REPORT_SEEDS = [71, 72, 73]
 SUPPLEMENT_SEEDS = [74, 75, 76, 77, 78, 79]
 # this round (issue 26, branch react22, from main 2b63c40): tuned on TUNING_SEEDS only (escape_spread with
-# escape_spread_falloff 2 and 3); NEW reporting seeds, declared in docs/falcon.md (Round 20) before any run on them:
+# escape_spread_falloff 2 and 3); NEW reporting seeds, declared in docs/falcon/rounds.md (Round 20) before any run on them:
 # REPORT_SEEDS 81, 82, 83 (run once per rule: main's defaults and the candidate; no supplement)
 REPORT_SEEDS = [81, 82, 83]
 # this round (issue 26, branch react24, from main 84073d7): no tuning (react23's candidate escape_spread 15,
-# escape_spread_radius 5, escape_spread_falloff 2 against main's defaults); NEW reporting seeds, declared in docs/falcon.md
+# escape_spread_radius 5, escape_spread_falloff 2 against main's defaults); NEW reporting seeds, declared in docs/falcon/rounds.md
 # (Round 22) before any run on them (no results file holds 91-93): REPORT_SEEDS 91, 92, 93 (run once per rule; no supplement)
 REPORT_SEEDS = [91, 92, 93]
 SIZES = [500, 2000, 8000]

@@ -500,7 +500,6 @@ plot 'data/corr.dat' u 1:2 w p pt 7 ps 0.5 t 'snapshots', 0.35*x dt 2 t 'starlin
                                else "this page's border rule (the outer 20% by ρ not focal)")
         text = open(os.path.join(HERE, "template.md")).read()
         for a, b in (("@WHY@", open(os.path.join(HERE, "why.md")).read().strip()),
-                     ("@TUNING@", open(os.path.join(HERE, "tuning.md")).read().strip()),
                      ("@SEEDS@", "\n".join(seed_tab)), ("@TABLE@", table), ("@CROSS@", "\n".join(cross)), ("@GAMMA@", "\n".join(gam)),
                      ("@FIGURES@", fig), ("@MISSES@", "\n".join(miss_lines) or "none"),
                      ("@RUN@", "quick run" if quick else "full run"), ("@RATIO@", "%.2f" % (r1 / r0)),

@@ -49,7 +49,7 @@ static mur_flock_def scenario_def(const opts *o, int sc, int32_t n, mur_search m
         mur_flock_def d = bench_starling_def(n);
         d.neighbour_search = method;
         d.reaction_ticks = o->reaction_ticks;
-        if (o->flight) { /* the flight model as tuned (docs/murmuration/tuning.md, branch flight9) */
+        if (o->flight) { /* the flight model as tuned (docs/murmuration/rounds.md, branch flight9) */
             d.flight = true;
             d.lift = false;
             d.min_speed = 0.0f;
