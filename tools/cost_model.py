@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Calibration of the program's cost model (src/app/cli/cost.c, docs/performance.md "The time model"):
+"""Calibration of the program's cost model (src/app/cli/cost.c, docs/performance/rounds.md "The time model"):
 single-thread CPU time per boid-tick of murmur-bench's uniform scenario, metric neighbours at several
 densities and topological neighbours at several topo_k, and a least-squares fit of
     metric:       a + b x neighbours

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The falcon runs whose state hashes and --events files must not change when only the falcon's cost
-# changes (issue 26; docs/performance.md "The falcon's cost, round 9"): 20,000 birds for 60 and 800
+# changes (issue 26; docs/performance/rounds.md "The falcon's cost, round 9"): 20,000 birds for 60 and 800
 # ticks on 1 and 2 threads, 8,000 for 1,600 ticks on 1 and 2 threads, 2,000 / 1,000 / 500 birds with
 # each strategy and lock-on choice, falcon_remove, perch, escape_copy_fade, escape_copy_side off and the
 # classic preset. Prints one line per run: its name, the state hash and the events file's sha256.

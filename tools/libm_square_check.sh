@@ -6,7 +6,7 @@
 #   tools/libm_square_check.sh [FROM]
 #
 # FROM (a C float literal, default 0x1p-126f): count only the inputs x >= FROM. Prints the first five
-# inputs that differ and the count (docs/performance.md, "The steering and update on AVX2").
+# inputs that differ and the count (docs/performance/rounds.md, "The steering and update on AVX2").
 set -euo pipefail
 from=${1:-0x1p-126f}
 tmp=$(mktemp -d)

@@ -6,7 +6,7 @@
 # per requested load, at the bench's priority. N: flock size (default 100k). Writes OUT_DIR
 # (default docs/perf_data)/compare_busy.jsonl and compare_metrics.jsonl (the bench's JSON plus bin,
 # bg, rep and load0, the 1-minute load average before the run) and prints the tables of
-# docs/performance.md.
+# docs/performance/rounds.md.
 set -eu
 old=$1 new=$2
 out=${3:-"$(cd "$(dirname "$0")/.." && pwd)/docs/perf_data"}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # reaction_hold sums against list in murmur-bench's starling rows, alternated: per round R = 1, R = 2 sums,
 # R = 2 list, R = 3 sums, R = 3 list; settled and forming, 100k, 2 threads, the uniform step around each
-# row (ratio_to_uniform). Usage: tools/reaction_hold_bench.sh [BUILD_DIR] [OUT.jsonl] (docs/performance.md,
+# row (ratio_to_uniform). Usage: tools/reaction_hold_bench.sh [BUILD_DIR] [OUT.jsonl] (docs/performance/rounds.md,
 # "Holding the neighbour list")
 out=${2:-/tmp/reaction_hold_bench.jsonl}
 B=${1:-build-test}/tests/bench/murmur-bench

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Figures of docs/performance.md, section "Batch runs at scale": time per boid-tick against the boid
+"""Figures of docs/performance/rounds.md, section "Batch runs at scale": time per boid-tick against the boid
 count under world=fixed and world=scale, mean neighbours (expected by the cost model, measured by
 the program), and the cost model (expected time per tick) against the measured time.
 
-usage: tools/scale_figures.py build/src/app/murmur [docs/performance.md]
+usage: tools/scale_figures.py build/src/app/murmur [docs/performance/rounds.md]
 Runs the program in batch mode (stderr on a pseudo-terminal, so it prints its cost line), prints
 the tables, and with a second argument rewrites the text between the markers of that section.
 """

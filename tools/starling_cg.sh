@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instruction counts of the starling tick (callgrind: exact, the same whatever the machine's load),
-# for one or more builds side by side (docs/performance.md, "The starling tick outside the search").
+# for one or more builds side by side (docs/performance/rounds.md, "The starling tick outside the search").
 #
 #   tools/starling_cg.sh [--n N] [--ticks T] [--scenario starling-settled|starling-forming] BUILD...
 #

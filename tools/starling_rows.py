@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The starling rows of docs/performance.md (section "Starling rows: the default flock at scale"):
+"""The starling rows of docs/performance/rounds.md (section "Starling rows: the default flock at scale"):
 murmur-bench --scenario starling (starling-forming, starling-settled, coincident, crowded, each beside
 the uniform metric step measured before and after it at the same size and threads), the table of
 ratios and memory, and a plot of the cost per boid-tick against the boid count.
 
 usage: tools/starling_rows.py BUILD_DIR [SIZES:THREADS ...] [--runs R] [--cache DIR] [--settle-base N]
-                              [--doc docs/performance.md] [--data docs/perf_data] [--from FILE]
+                              [--doc docs/performance/rounds.md] [--data docs/perf_data] [--from FILE]
 --from FILE: no runs, the table from stored rows (murmur-bench --scenario starling --json output,
 several runs concatenated). SIZES:THREADS: one bench command per item, e.g. 20k,100k:1,2 (default: 20k,100k:1,2 1M:2; the crowd
 rows run up to 100k boids). Runs each R times (default 1; each run measures its own uniform reference

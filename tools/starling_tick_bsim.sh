@@ -3,7 +3,7 @@
 # 1 thread, one dump per grid build), for one or more builds: per dump the whole dump's instructions
 # (Ir), conditional branches (Bc) and their simulated misses (Bcm), indirect ones (Bi, Bim), and Ir and
 # Bcm of grow_* and beyond_* alone, all per boid. The instruction counts did not predict this tick's
-# CPU time (docs/performance.md, branches speed13 and speed14); the misses are the other half.
+# CPU time (docs/performance/rounds.md, branches speed13 and speed14); the misses are the other half.
 #
 #   tools/starling_tick_bsim.sh [--n N] [--ticks T] [--scenario S] [--keep DIR] BUILD...
 #   tools/starling_tick_bsim.sh --n N --from DIR NAME...   (summarise DIR/NAME.cg* kept by --keep)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # murmur-bench starling rows, an old and a new build alternated (old, new, old, new), each with the
-# load average before it (docs/performance.md, "Topological search from the last tick's radius").
+# load average before it (docs/performance/rounds.md, "Topological search from the last tick's radius").
 #
 #   tools/topo_hint_bench.sh OLD_BUILD NEW_BUILD [ROUNDS] [SIZES] [THREADS]
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions of the topological search (callgrind, 1 thread: the same count on every run however
-# busy the host), old and new builds from the same settled starling state (docs/performance.md,
+# busy the host), old and new builds from the same settled starling state (docs/performance/rounds.md,
 # "Topological search from the last tick's radius").
 #
 #   tools/topo_hint_cg.sh OLD_BUILD NEW_BUILD [N] [TICKS] [STATES]

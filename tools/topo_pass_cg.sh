@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions of the topological pass (callgrind, 1 thread: the same count however busy the host) from
-# one saved state, old and new builds (docs/performance.md, "The block scan's fixed costs"):
+# one saved state, old and new builds (docs/performance/rounds.md, "The block scan's fixed costs"):
 #   tools/topo_pass_cg.sh OLD_BUILD NEW_BUILD STATE N [TICKS]
 # STATE: a state CSV of N boids (e.g. murmur-bench's settled 20k, ~/.cache/murmur-bench/
 # starling-settled-n20000-*.csv, or copies of it side by side: tools/topo_state_copies.py), or - for

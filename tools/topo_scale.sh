@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starling steps per boid-tick, an old and a new build alternated (old, new, old, new), with the load
-# average beside each run (docs/performance.md, "Topological cells from the flock's spacing").
+# average beside each run (docs/performance/rounds.md, "Topological cells from the flock's spacing").
 #
 #   tools/topo_scale.sh OLD_BUILD NEW_BUILD [--threads T] [--rounds R] [--big] [--states DIR]
 #

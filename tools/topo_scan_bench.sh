@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Old against new murmur on starling runs, alternated (old, new, old, new, ...), wall time per boid-tick
-# as murmur prints it, with the 1-minute load average beside each run (docs/performance.md, "The
+# as murmur prints it, with the 1-minute load average beside each run (docs/performance/rounds.md, "The
 # block scan's fixed costs"):
 #   tools/topo_scan_bench.sh [--cpu] OLD_MURMUR NEW_MURMUR STATE_20K STATE_100K [ROUNDS] [THREADS]
 # STATE_20K: a settled 20k state (murmur-bench's cache, ~/.cache/murmur-bench/starling-settled-n20000-*);
 # STATE_100K: 100k boids (e.g. tools/topo_state_copies.py STATE_20K 100000 OUT.csv: 5 copies of it side
 # by side, as murmur-bench makes them).
 # --cpu: also the process's user CPU seconds and wall seconds (GNU time), 1 thread by default and
-# longer settled runs (60 and 12 ticks instead of 40 and 10) (docs/performance.md, "The block scan from
+# longer settled runs (60 and 12 ticks instead of 40 and 10) (docs/performance/rounds.md, "The block scan from
 # the last tick's radius"). On a shared machine the CPU time of a 1-thread run is the steadier figure (a
 # run that waits for a core does not count the wait); it includes loading the state CSV (about 0.1 s at
 # 20k, 0.5 s at 100k).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions and (simulated) mispredicted branches of the topological pass, for any number of builds
 # on the same state (callgrind --branch-sim=yes, 1 thread: the counts do not depend on the load;
-# docs/performance.md, "The block scan's skip test"):
+# docs/performance/rounds.md, "The block scan's skip test"):
 #   tools/topo_search_cg.sh STATE N TICKS BUILD...
 # STATE: a state CSV of N boids (murmur-bench's cached settled 20k, ~/.cache/murmur-bench/
 # starling-settled-n20000-*.csv, or copies of it: tools/topo_state_copies.py), or - for the preset's

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The uniform metric step at 1M on 2 threads, an old and a new build alternated (old, new, old, new),
-# 1 warm-up + 5 timed ticks each, the load average before each run (docs/performance.md, "The uniform
+# 1 warm-up + 5 timed ticks each, the load average before each run (docs/performance/rounds.md, "The uniform
 # step, round 7").
 #
 #   tools/uniform_1m.sh OLD_BUILD NEW_BUILD [ROUNDS] [OUT]   (default 2 rounds, docs/perf_data/uniform_round7_1m.jsonl)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instruction counts of the uniform metric step (callgrind: exact and the same on every run whatever
-# the machine's load), for one or more builds side by side (docs/performance.md, "The uniform step:
+# the machine's load), for one or more builds side by side (docs/performance/rounds.md, "The uniform step:
 # the kernel's tail and the update, round 7").
 #
 #   tools/uniform_cg.sh [--n N] [--ticks T] BUILD...

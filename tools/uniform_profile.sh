@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where the uniform step's time goes (perf's timer samples), for one or more builds in turn
-# (docs/performance.md, "The uniform step, round 7"):
+# (docs/performance/rounds.md, "The uniform step, round 7"):
 #
 #   tools/uniform_profile.sh [--n N] [--threads T] BUILD...
 #

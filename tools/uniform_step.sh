@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The uniform metric step, an old and a new build alternated (old, new, old, new), with the load
-# average beside each run (docs/performance.md, "The uniform step at 100k: where the time goes").
+# average beside each run (docs/performance/rounds.md, "The uniform step at 100k: where the time goes").
 #
 #   tools/uniform_step.sh OLD_BUILD NEW_BUILD [--n N] [--rounds R] [--reach2] [--callgrind] [--out FILE]
 #

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The interactive viewer's frame rate and simulation rate, old build against new, alternated
-# (issue 23 item 4; docs/performance.md, "The viewer at scale"). Both run the window under Xvfb at
+# (issue 23 item 4; docs/performance/rounds.md, "The viewer at scale"). Both run the window under Xvfb at
 # 1280x720 with MURMUR_VIEWER_CLOCK=real: --frames N ends the run, but the simulation keeps the
 # interactive viewer's real-time clock instead of one tick per frame. The old build needs
 # tools/viewer_clock_old.patch (which gives it that variable) applied, e.g.

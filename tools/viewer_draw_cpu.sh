@@ -1,5 +1,5 @@
 #!/bin/sh
-# The viewer's draw in CPU time, old build against new, alternated (issue 23 item 4; docs/performance.md,
+# The viewer's draw in CPU time, old build against new, alternated (issue 23 item 4; docs/performance/rounds.md,
 # "The viewer's draw at 20k and 100k"). The window under Xvfb at 1280x720, HUD off, loads a state
 # (--init), pauses at once (--keys 1:Space) and draws FRAMES frames of it in lock-step (the default
 # level of detail, no frame budget), so the process's CPU time (user + system, every thread:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The viewer's frame split into its parts in CPU time (issue 23 item 4; docs/performance.md, "The
+# The viewer's frame split into its parts in CPU time (issue 23 item 4; docs/performance/rounds.md, "The
 # viewer's fixed frame cost"). The window under Xvfb at 1280x720 (HUD on, as a user has it) loads a
 # state (--init), pauses at once (--keys 1:Space) and draws FRAMES frames of it in lock-step with
 # MURMUR_FRAME_CPU=1: every part of the frame ends in glFinish and is charged the process's CPU time

@@ -1,4 +1,4 @@
-/* murmur-bench's starling rows (bench.h; issue 23, docs/performance.md "Starling rows"): for each size
+/* murmur-bench's starling rows (bench.h; issue 23, docs/performance/rounds.md "Starling rows"): for each size
  * (default 20k, 100k, 1M) and thread count (default 1, 2) the uniform metric step, then starling-forming
  * (the starling preset's spawn, the first 100 ticks), starling-settled (a settled flock, state.c:
  * simulated once at --settle-base boids and cached, copies side by side above; 2 warm-up + 20 timed

@@ -12,7 +12,7 @@
  * same as one big settled flock: the copies' borders (each copy has its own edge birds), the roost,
  * which turns the far copies back toward it (a few degrees per tick), and the density: a flock that
  * settles at the larger size round the same roost is denser (40k: 9% more candidates per boid, ticks
- * 1.1-1.4x dearer than 2 copies of 20k; docs/performance.md "Starling rows").
+ * 1.1-1.4x dearer than 2 copies of 20k; docs/performance/rounds.md "Starling rows").
  */
 #define _POSIX_C_SOURCE 200809L
 #include "state.h"
