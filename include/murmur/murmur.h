@@ -289,7 +289,7 @@ MUR_API mur_simd mur_flock_search_simd(const mur_flock *f);
 /// "auto", "base", "avx2", "avx512".
 MUR_API const char *mur_simd_name(mur_simd path);
 /// Grid cells per view radius: 1 (the default: cells of view_radius, 27 cells scanned) or 2 (cells
-/// of view_radius / 2 scanned 2 deep: fewer candidates, measured slower here; docs/performance.md).
+/// of view_radius / 2 scanned 2 deep: fewer candidates, measured slower here; docs/performance/rounds.md).
 /// A wrapped world too small for 5 cells per axis uses 1 anyway. False + err for any other value.
 MUR_API bool mur_flock_set_cell_reach(mur_flock *f, int reach, mur_error *err);
 /// Compute the metrics part of mur_stats during every step (costs one extra pass).

@@ -1,4 +1,4 @@
-/* The frame's CPU split, a measuring switch (MURMUR_FRAME_CPU=1; docs/performance.md, "The viewer's
+/* The frame's CPU split, a measuring switch (MURMUR_FRAME_CPU=1; docs/performance/rounds.md, "The viewer's
  * fixed frame cost"): the window marks the end of each part of its frame (the loop's own work, the
  * dusk sky, the silhouette, the meshes, the points, the rest of the birds, the overlays, the HUD, the
  * swap); each mark waits for GL

@@ -194,7 +194,7 @@ struct mur_flock {
 
 /// A batch of at least this many new boids is stored along a Morton curve of their places (spawn.c):
 /// above the largest flock of docs/murmuration.md's results (32,000), so every published hash stays;
-/// measured to pay at 1M and not to cost at 100k (docs/performance.md, "Birds stored in cell order").
+/// measured to pay at 1M and not to cost at 100k (docs/performance/rounds.md, "Birds stored in cell order").
 #ifndef MUR_SPAWN_ORDER_MIN
 #define MUR_SPAWN_ORDER_MIN 65536
 #endif

@@ -337,7 +337,7 @@ static void scatter(mur_flock *f)
  * each boid and the fill of the sorted arrays (random reads of pos/vel: most of the time) are split
  * between the threads; the count and the scatter of the indices run on one thread in between. Split
  * by cell ranges they were slower than on one thread (each thread read every boid's cell, and
- * whether a boid was in its range was a branch mispredicted half the time: docs/performance.md,
+ * whether a boid was in its range was a branch mispredicted half the time: docs/performance/rounds.md,
  * round 6), and they take one barrier fewer so. */
 void mur_grid_build(mur_flock *f, const mur_step *s)
 {

@@ -33,7 +33,7 @@ mur_simd mur_kernel_widest(void)
 
 /* Whether this CPU runs each 512-bit operation as two 256-bit halves: AMD family 0x19 (Zen 4; Zen 3,
  * the same family, has no AVX-512). There the AVX-512 path's uniform step took more CPU time than
- * AVX2's in 19 of 20 alternated rounds, median 1.084x (docs/performance.md, branch speed17); the
+ * AVX2's in 19 of 20 alternated rounds, median 1.084x (docs/performance/rounds.md, branch speed17); the
  * starling step runs the same 8-lane search on either. */
 static bool avx512_halves(void)
 {

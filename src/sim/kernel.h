@@ -108,10 +108,10 @@ bool mur_kernel_supports(mur_simd path);
 /// The widest path this CPU runs.
 mur_simd mur_kernel_widest(void);
 /// The path AUTO picks: the widest, but AVX2 where AVX-512 runs as two 256-bit halves (AMD Zen 4:
-/// measured slower there, docs/performance.md branch speed17).
+/// measured slower there, docs/performance/rounds.md branch speed17).
 mur_simd mur_kernel_best(void);
 /// The path AUTO picks for the topological search (topo.c): the widest. On AMD Zen 4 too, where its
-/// 16-lane block scan measured faster than the AVX2 path's 8 lanes (docs/performance.md, branch speed19),
+/// 16-lane block scan measured faster than the AVX2 path's 8 lanes (docs/performance/rounds.md, branch speed19),
 /// while the uniform step stays on mur_kernel_best's AVX2.
 mur_simd mur_kernel_best_search(void);
 /// Whether this CPU runs the AVX-512 path's 16-lane search (topo.c grow_avx512: compiled for AVX-512 F,

@@ -1,7 +1,7 @@
 /* Where new boids and predators appear: seeded, uniform in the world box. A large batch of new boids
  * is stored along a Morton curve of their places (mur_spawn_boids), so that neighbours in space are
  * near each other in every per-boid array and a large flock's reads and writes by boid index stream
- * (docs/performance.md, "Birds stored in cell order"). */
+ * (docs/performance/rounds.md, "Birds stored in cell order"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

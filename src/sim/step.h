@@ -7,7 +7,7 @@
 #include "space.h"
 
 /* Flock sizes from which a stage runs in parallel: below them a parallel region costs more than it
- * saves (measured on the uniform benchmark, docs/performance.md). */
+ * saves (measured on the uniform benchmark, docs/performance/rounds.md). */
 #define MUR_PAR_MIN_RULES 2000     ///< the rules pass
 #define MUR_PAR_MIN_BBOX 20000     ///< the bounding box of an unwrapped grid
 #define MUR_PAR_MIN_SORT 50000     ///< the counting sort by cell

@@ -30,7 +30,7 @@
  * distance and the squares: each is a few ulps relative to the quantity or to the largest
  * displacement's magnitude. Whether a boid is served depends only on the state, so the pass is
  * bit-identical for any thread count and path. Off unless switched on (mur_topo_lists_set, or
- * MUR_TOPO_LISTS=1 at build time): measured slower than the search it replaces (docs/performance.md,
+ * MUR_TOPO_LISTS=1 at build time): measured slower than the search it replaces (docs/performance/rounds.md,
  * "Neighbour lists with a skin"). */
 #define LIST_SKIN 0.25f
 #define LIST_ADD 0.1f

@@ -225,7 +225,7 @@ static const char *const WORLD_NOTE =
     "\n"
     "- `world=fixed` (the default): `world_min`, `world_max`, `bounds_margin`, `goal_pos`, `ground`, `roost_pos` and\n"
     "  `roost_radius` are used as given. More boids in the same box make a denser flock: each boid has more neighbours and a tick costs more\n"
-    "  per boid (docs/performance.md, \"Batch runs at scale\").\n"
+    "  per boid (docs/performance/rounds.md, \"Batch runs at scale\").\n"
     "- `world=scale`: those seven are given for 2000 boids (the default count) and multiplied by\n"
     "  cbrt(boids / 2000), so the boids per unit volume, and with them the neighbours of a boid, stay those of\n"
     "  the default flock at any count. At 2000 boids the two worlds are one (the same state, bit for bit). The\n"

@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* The cost of one boid-tick on one thread, us, per neighbour mode (docs/performance.md, "The time
+/* The cost of one boid-tick on one thread, us, per neighbour mode (docs/performance/rounds.md, "The time
  * model"). Fitted on 2026-11-25 to single-thread CPU time per boid-tick of the release build on the
  * development machine (2 shared cores, AMD EPYC), at load average 2.6 to 5.7 from the other sessions:
  * `tools/cost_model.py build`, which runs
@@ -29,7 +29,7 @@
  * 100000, 1.1 us without the hard sphere), plus COST_T_STARLING for the starling rules (speed control,
  * roost, banking: 0.06 us).
  * COST_PARALLEL is the gain of each further thread (idle machine, 2 threads: 0.5 to 0.9 from 100k
- * boids up, docs/performance.md), from COST_SERIAL_BELOW boids (below, the library's rules pass runs
+ * boids up, docs/performance/rounds.md), from COST_SERIAL_BELOW boids (below, the library's rules pass runs
  * on one thread: MUR_PAR_MIN_RULES). */
 #define COST_M_BASE 0.145e-6
 #define COST_M_NEIGHBOUR 0.0040e-6

@@ -1,6 +1,6 @@
 /* What a run will cost, said before it starts: the library's memory for the boid count (refused
  * when more than the machine has free, unless --force), the neighbours a boid will have at this
- * density and the expected time per tick (the model is in docs/performance.md). */
+ * density and the expected time per tick (the model is in docs/performance/rounds.md). */
 #ifndef MUR_APP_COST_H
 #define MUR_APP_COST_H
 
@@ -17,7 +17,7 @@ uint64_t mur_free_memory(const char **limit);
 /// cone's volume, less what the walls cut off (not for wrap).
 double mur_expected_neighbours(const mur_flock_def *def);
 /// Expected seconds per tick for def's boids on `threads` threads, from the measured cost per
-/// boid-tick at mur_expected_neighbours (docs/performance.md).
+/// boid-tick at mur_expected_neighbours (docs/performance/rounds.md).
 double mur_expected_tick_s(const mur_flock_def *def, int threads);
 /// Before creating the flock: false after printing one line naming both numbers when the library
 /// memory for cli->def exceeds the free memory (and no --force).

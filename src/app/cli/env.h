@@ -20,7 +20,7 @@ int mur_env_threads(int threads);
 /// OpenMP reads the policy when its runtime loads, before main. Its default spins while a thread
 /// waits; on a machine whose cores are shared (other programs, the GL driver's threads beside the
 /// viewer) the spinning takes the time the working thread needs, and a 2-thread step became several
-/// times slower than 1 thread (docs/performance.md). Returns only when the policy was already set or
+/// times slower than 1 thread (docs/performance/rounds.md). Returns only when the policy was already set or
 /// the exec failed (no /proc: the default policy stays).
 void mur_env_wait_policy(char **argv);
 

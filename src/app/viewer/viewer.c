@@ -212,7 +212,7 @@ static void kick(viewer *v, int ticks)
         job.copy = mur_renderer_map(v->renderer, v->nboids, v->npredators, &job.dst);
     /* the metrics (groups are the costly part) a few times a second for the HUD, and never more
      * than a tenth of the worker's time (a measurement costs a quarter to a third of a tick at 100k
-     * uniform boids: docs/performance.md, round 6) */
+     * uniform boids: docs/performance/rounds.md, round 6) */
     double now = mur_clock_s();
     job.metrics = v->metrics ? v->metrics->fp : NULL;
     if (v->scripted || v->rec.session) {
