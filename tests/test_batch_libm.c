@@ -1,8 +1,11 @@
 /* The batch's tanf, atanf and powf(x, 2) on the lanes (src/sim/topo_batch_libm.h, branch speed22) give
  * this machine's libm bits: on a strided sample of all 2^32 floats (every 4093rd bit pattern) and on the
  * edges of the written parts (the reduction's and the kernels' thresholds, the halfway squares, zeros,
- * NaN, Inf), 4 lanes (the SSE width; tools/libm_vec_check.sh checks every float at 4 and 8 lanes). */
+ * NaN, Inf), 4 lanes (the SSE width; tools/libm_vec_check.sh checks every float at 4 and 8 lanes), and
+ * the batch's guard (libm_same) says so too. */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -32,8 +35,8 @@ static int differ(const uint32_t u[W])
 {
     v4 x;
     memcpy(&x, u, sizeof x);
-    const i4 use = (i4){0} - 1;
-    const v4 r[3] = {vtanf(x, use), vatanf(x, use), vpowf2(x, use)};
+    const i4 use = (i4){0} - 1, none = {0};
+    const v4 r[3] = {vtanf(x, use, none), vatanf(x, use, none), vpowf2(x, use, none)};
     int bad = 0;
     for (int k = 0; k < 3; k++)
         for (int l = 0; l < W; l++) {
@@ -85,11 +88,21 @@ static void edges(void **st)
     assert_int_equal(bad, 0);
 }
 
+/* the batch's guard finds this machine's libm the same (else the batch would call libm on every
+ * lane, and this file's other tests fail) */
+static void guard(void **st)
+{
+    (void)st;
+    assert_true(libm_same());
+    assert_true(libm_same()); /* the second call reads the stored answer */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sample),
         cmocka_unit_test(edges),
+        cmocka_unit_test(guard),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

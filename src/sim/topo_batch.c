@@ -9,6 +9,8 @@
  * tools/libm_vec_check.sh); the perch timer, the walls and the stores run per boid. The
  * update of a vector of boids from its sums and contacts is topo_batch_update.h, included below. */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 #ifdef TOPO_BATCH_AVX2
 #include <immintrin.h>

@@ -7,11 +7,14 @@
  * checked equal to libm's for every one of the 2^32 floats by tools/libm_vec_check.sh (each width);
  * tests/test_batch_libm.c checks a sample. Where the libm differs (another C library, another
  * version) the check fails and the bits may differ from the scalar update's: run the check there.
- * Included by topo_batch.c once per width after v4, i4, d4, l4 and SEL are defined (also by the
- * check and the test). No include guard: each inclusion is one width. */
+ * libm_same (below) checks a sample once per process; where it differs, every lane calls libm. Included
+ * by topo_batch.c once per width after v4, i4, d4, l4 and SEL are defined (also by the check and the
+ * test), after <stdatomic.h>, <stdbool.h>, <string.h>, <math.h>. No include guard: each inclusion is
+ * one width. */
 
-/* tanf on the lanes: x's own libm call where a lane is in `use` and outside the written part. */
-static inline v4 vtanf(v4 x, i4 use)
+/* tanf on the lanes: x's own libm call where a lane is in `use` and outside the written part, and
+ * wherever it is in `lib`. */
+static inline v4 vtanf(v4 x, i4 use, i4 lib)
 {
     const v4 zero = {0};
     const float pio4 = 7.8539812565e-01, pio4lo = 3.7748947079e-08;
@@ -59,15 +62,16 @@ static inline v4 vtanf(v4 x, i4 use)
     v4 res = SEL(big, res_big, SEL(inner, wr, res_inv));
     res = SEL(inner & tiny, x, res);
     const i4 out = (ax > 0x40000000) | (~inner & tiny) | (big & (near < 0x39000000));
-    const i4 call = out & use;
+    const i4 call = (out & use) | lib;
     for (int l = 0; l < W; l++)
         if (call[l])
             res[l] = tanf(x[l]);
     return res;
 }
 
-/* atanf on the lanes: x's own libm call where a lane is in `use` and |x| >= 2^25 or NaN. */
-static inline v4 vatanf(v4 x, i4 use)
+/* atanf on the lanes: x's own libm call where a lane is in `use` and |x| >= 2^25 or NaN, and wherever
+ * it is in `lib`. */
+static inline v4 vatanf(v4 x, i4 use, i4 lib)
 {
     const v4 zero = {0};
     const float H0 = 4.6364760399e-01, H1 = 7.8539812565e-01, H2 = 9.8279368877e-01, H3 = 1.5707962513e+00;
@@ -90,7 +94,7 @@ static inline v4 vatanf(v4 x, i4 use)
     const v4 zz = hi - ((xr * (s1 + s2) - lo) - xr);
     v4 res = SEL(id_none, xr - xr * (s1 + s2), SEL(neg, -zz, zz));
     res = SEL(ix < 0x31000000, x, res); /* |x| < 2^-29: x */
-    const i4 call = (ix >= 0x4c000000) & use;
+    const i4 call = ((ix >= 0x4c000000) & use) | lib;
     for (int l = 0; l < W; l++)
         if (call[l])
             res[l] = atanf(x[l]);
@@ -102,8 +106,9 @@ static inline v4 vatanf(v4 x, i4 use)
  * libm's own rounding error cannot move it across the halfway point between two floats. So a lane
  * whose exact square lies within 2^-30 of its size of such a halfway point (the 29 bits that the
  * rounding drops within 2^22 of 2^28: about 1 lane in 64), or whose square is not a normal float
- * (below 2^-126, above the largest float, NaN), calls libm's powf where it is in `use`. */
-static inline v4 vpowf2(v4 x, i4 use)
+ * (below 2^-126, above the largest float, NaN), calls libm's powf where it is in `use`; a lane in
+ * `lib` calls it whatever its value. */
+static inline v4 vpowf2(v4 x, i4 use, i4 lib)
 {
     const d4 dx = __builtin_convertvector(x, d4);
     const d4 p = dx * dx;
@@ -111,11 +116,44 @@ static inline v4 vpowf2(v4 x, i4 use)
     const l4 low = ((l4)p & (((int64_t)1 << 29) - 1)) - ((int64_t)1 << 28);
     const l4 near = (low < ((int64_t)1 << 22)) & (low > -((int64_t)1 << 22));
     const l4 odd = near | ~(p >= 0x1p-126) | ~(p <= 0x1.fffffep127);
-    const i4 call = __builtin_convertvector(odd, i4) & use;
+    const i4 call = (__builtin_convertvector(odd, i4) & use) | lib;
     float e = 2.0f;
     __asm__("" : "+x"(e)); /* opaque: gcc would fold powf(x, 2) into x * x, which is not libm's */
     for (int l = 0; l < W; l++)
         if (call[l])
             res[l] = powf(x[l], e);
     return res;
+}
+
+/* Whether this process's libm gives the bits of the three functions above on a sample: 4096 vectors
+ * of bit patterns spread over all 2^32 (an odd stride). Not a
+ * proof (tools/libm_vec_check.sh is, for this machine): a guard for another C library or version, where
+ * the batch then calls libm on every lane as the scalar update does. Checked once per width and
+ * process; threads that race to it compute the same answer. */
+static bool libm_same(void)
+{
+    static _Atomic int state; /* 0 not checked, 1 the same, 2 differs */
+    int s = atomic_load_explicit(&state, memory_order_relaxed);
+    if (s == 0) {
+        s = 1;
+        float e = 2.0f;
+        __asm__("" : "+x"(e)); /* opaque: not folded into x * x */
+        const i4 all = (i4){0} - 1, none = {0};
+        for (uint32_t b = 0; b < 4096u * W && s == 1; b += W) {
+            v4 x;
+            for (int l = 0; l < W; l++) {
+                const uint32_t u = (b + (uint32_t)l) * 1048573u;
+                memcpy(&x[l], &u, sizeof u);
+            }
+            const v4 r[3] = {vtanf(x, all, none), vatanf(x, all, none), vpowf2(x, all, none)};
+            for (int l = 0; l < W; l++) {
+                const float g[3] = {tanf(x[l]), atanf(x[l]), powf(x[l], e)};
+                for (int k = 0; k < 3; k++)
+                    if (memcmp(&g[k], &r[k][l], sizeof g[k]))
+                        s = 2;
+            }
+        }
+        atomic_store_explicit(&state, s, memory_order_relaxed);
+    }
+    return s == 1;
 }

@@ -84,7 +84,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         v4 kc = zero;
         if (d->centrality == 2.0f) { /* the preset's: powf(x, 2) with libm's bits (topo_batch_libm.h) */
             const v4 x = SEL(c < one, c, one); /* fminf(1, c): 1 where c is 1 or more, or NaN */
-            kc = vpowf2(x, (i4){0} - 1);
+            kc = vpowf2(x, (i4){0} - 1, (i4){0} - !libm_same());
         } else
             for (int l = 0; l < W; l++)
                 kc[l] = powf(fminf(1.0f, c[l]), d->centrality);
@@ -307,7 +307,8 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             /* atanf and tanf on the lanes with libm's bits (topo_batch_libm.h); the lanes past the batch's
              * end are lane 0's copies and not stored */
             const i4 use = on & (((i4){0} + (B->nb - q0)) > lanes_i());
-            const v4 t = vatanf(wg, use);
+            const i4 lib = libm_same() ? (i4){0} : use; /* another libm: its own call on every lane */
+            const v4 t = vatanf(wg, use, lib);
             /* fmaxf(-1.5f, fminf(1.5f, t)): the same for any t, NaN included */
             const v4 t1 = SEL(t < 1.5f, t, zero + 1.5f);
             const v4 target = SEL(t1 > -1.5f, t1, zero - 1.5f);
@@ -317,7 +318,7 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             for (int l = 0; l < W && q0 + l < B->nb; l++)
                 if (on[l])
                     f->roll[B->i[q0 + l]] = roll[l];
-            const v4 got = SEL(on, MUR_GRAVITY * vtanf(roll, use), zero);
+            const v4 got = SEL(on, MUR_GRAVITY * vtanf(roll, use, lib), zero);
             a0 = SEL(on, a0 + (got - lat) * sx, a0);
             a2 = SEL(on, a2 + (got - lat) * sz, a2);
         }
