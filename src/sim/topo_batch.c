@@ -4,10 +4,14 @@
  * mur_rules_update with the starling terms of starling.c and the hard-sphere contacts). Per boid the
  * same IEEE operations in the same order (no FMA: -ffp-contract=off; sqrtps and divps round as sqrtss
  * and divss do; double where the scalar code computes in double), each branch a select of the value
- * the branch keeps, so the same bits on every path and thread count. atanf and tanf (whose vector
- * versions round differently) run per boid, as do the perch timer, the walls and the stores. The
+ * the branch keeps, so the same bits on every path and thread count. atanf and tanf of the bank and
+ * powf(c, 2) of the centrality run on the lanes with libm's bits (topo_batch_libm.h, checked for every
+ * float by tools/libm_vec_check.sh; where a sample differs, another libm, every lane calls libm); the
+ * perch timer, the walls and the stores run per boid. The
  * update of a vector of boids from its sums and contacts is topo_batch_update.h, included below. */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 #ifdef TOPO_BATCH_AVX2
 #include <immintrin.h>
@@ -324,6 +328,16 @@ static void contacts4(const mur_flock *f, const mur_flock_def *d, mur_topo_batch
     }
 }
 
+/* 0, 1, ..., W - 1 */
+static inline i4 lanes_i(void)
+{
+    i4 k;
+    for (int l = 0; l < W; l++)
+        k[l] = l;
+    return k;
+}
+
+#include "topo_batch_libm.h"
 #include "topo_batch_update.h"
 
 #ifndef TOPO_BATCH_AVX2

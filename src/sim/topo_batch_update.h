@@ -82,8 +82,12 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
         const v4 ux = S->ux * inv, uy = S->uy * inv, uz = S->uz * inv;
         const v4 c = vsqrt(ux * ux + uy * uy + uz * uz);
         v4 kc = zero;
-        for (int l = 0; l < W; l++)
-            kc[l] = powf(fminf(1.0f, c[l]), d->centrality);
+        if (d->centrality == 2.0f) { /* the preset's: powf(x, 2) with libm's bits (topo_batch_libm.h) */
+            const v4 x = SEL(c < one, c, one); /* fminf(1, c): 1 where c is 1 or more, or NaN */
+            kc = vpowf2(x, (i4){0} - 1, (i4){0} - !libm_same());
+        } else
+            for (int l = 0; l < W; l++)
+                kc[l] = powf(fminf(1.0f, c[l]), d->centrality);
         cx *= kc; cy *= kc; cz *= kc;
     }
     const float coh = k->cohesion, al = d->alignment;
@@ -300,20 +304,21 @@ static void update4(mur_flock *f, const mur_step *st, const mur_topo_batch *B, c
             ga = ga < 1.0f ? ga : 1.0f;
             const bool align = d->bank_align > 0.0f;
             const v4 nroll = S->rl * inv;
-            v4 got = zero;
-            for (int l = 0; l < W && q0 + l < B->nb; l++) {
-                if (!on[l])
-                    continue;
-                /* fmaxf(-1.5f, fminf(1.5f, t)): the same for any t, NaN included */
-                const float t = atanf(wg[l]);
-                const float t1 = t < 1.5f ? t : 1.5f;
-                const float target = t1 > -1.5f ? t1 : -1.5f;
-                const float nr = has[l] ? nroll[l] : roll0[l];
-                const float roll = align ? roll0[l] + g * (target - roll0[l]) + ga * (nr - roll0[l])
-                                         : roll0[l] + g * (target - roll0[l]);
-                f->roll[B->i[q0 + l]] = roll;
-                got[l] = MUR_GRAVITY * tanf(roll);
-            }
+            /* atanf and tanf on the lanes with libm's bits (topo_batch_libm.h); the lanes past the batch's
+             * end are lane 0's copies and not stored */
+            const i4 use = on & (((i4){0} + (B->nb - q0)) > lanes_i());
+            const i4 lib = libm_same() ? (i4){0} : use; /* another libm: its own call on every lane */
+            const v4 t = vatanf(wg, use, lib);
+            /* fmaxf(-1.5f, fminf(1.5f, t)): the same for any t, NaN included */
+            const v4 t1 = SEL(t < 1.5f, t, zero + 1.5f);
+            const v4 target = SEL(t1 > -1.5f, t1, zero - 1.5f);
+            const v4 r0 = load4(roll0);
+            const v4 nr = SEL(has, nroll, r0);
+            const v4 roll = align ? r0 + g * (target - r0) + ga * (nr - r0) : r0 + g * (target - r0);
+            for (int l = 0; l < W && q0 + l < B->nb; l++)
+                if (on[l])
+                    f->roll[B->i[q0 + l]] = roll[l];
+            const v4 got = SEL(on, MUR_GRAVITY * vtanf(roll, use, lib), zero);
             a0 = SEL(on, a0 + (got - lat) * sx, a0);
             a2 = SEL(on, a2 + (got - lat) * sz, a2);
         }
