@@ -103,11 +103,14 @@ static inline v4 vatanf(v4 x, i4 use, i4 lib)
 
 /* powf(x, 2) on the lanes. x * x in double is exact (a float's square has at most 48 significant
  * bits); rounded once to float it is the nearest float to x^2, which is libm's powf(x, 2) wherever
- * libm's own rounding error cannot move it across the halfway point between two floats. So a lane
- * whose exact square lies within 2^-30 of its size of such a halfway point (the 29 bits that the
- * rounding drops within 2^22 of 2^28: about 1 lane in 64), or whose square is not a normal float
- * (below 2^-126, above the largest float, NaN), calls libm's powf where it is in `use`; a lane in
- * `lib` calls it whatever its value. */
+ * libm's own error before its rounding cannot move it across the halfway point between two floats.
+ * So a lane whose exact square lies within 2^-30 of its size of such a halfway point (the 29 bits
+ * that the rounding drops within 2^22 of 2^28: about 1 lane in 64), or whose square is not a normal
+ * float (below 2^-126, above the largest float, NaN), calls libm's powf where it is in `use`; a lane
+ * in `lib` calls it whatever its value. The window is this libm's, not a bound from its
+ * documentation (glibc states powf within 0.82 ulp, which allows a larger error before rounding):
+ * what proves the bits is tools/libm_vec_check.sh over every float, and libm_same's sample guards
+ * another libm. */
 static inline v4 vpowf2(v4 x, i4 use, i4 lib)
 {
     const d4 dx = __builtin_convertvector(x, d4);
