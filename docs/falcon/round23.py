@@ -51,9 +51,10 @@ def load(name):
         return json.load(fp)["rows"]
 
 
-# the 27 attacks of a tuning run at N = 2,000 and the median: round 21's (the same reading)
+# the 27 attacks of a tuning run at N = 2,000, the median and a row's figures: round 21's (the same reading)
 the27 = round21.the27
 med = round21.med
+figures = round21.figures
 
 
 def per_group(tag):
@@ -62,20 +63,6 @@ def per_group(tag):
         return None
     return (sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25 or r["groups_max"] > r["groups_before"]),
             sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25), len(rows), med([r.get("group_jump") or 0 for r in rows]))
-
-
-def figures(a):
-    rs = list(a.values())
-    f = {"n": len(rs), "reacted": sum(bool(r["flash"] or r["split"]) for r in rs),
-         "flashes": sum(bool(r["flash"]) for r in rs), "waves": sum(bool(r["wave"]) for r in rs),
-         "ratio": med([r["wave_speed"] / r["flock_speed"] for r in rs if r["wave_speed"] and r["flock_speed"]]),
-         "nn": med([r["nn_jump"] for r in rs if r["nn_jump"] is not None])}
-    for c in ("slow", "medium", "fast"):
-        cs = [r for r in rs if r.get("met_class") == c]
-        f[c] = len(cs)
-        f[c + "_flash"] = sum(bool(r["flash"]) for r in cs)
-        f[c + "_wave"] = sum(bool(r["wave"]) for r in cs)
-    return f
 
 
 def line(name, f, pg):
