@@ -29,29 +29,35 @@ void mur_rules_prepare(const mur_flock_def *d, mur_rule_k *k)
     k->sep_cos = (float)cos((double)d->separation_view * 0.5 * (MUR_TWO_PI / 2) / 180.0);
 }
 
+/* scales a copy's separation sums by g (separation_exposed, separation_stiff) */
+static void scale_sep(acc *a, float g)
+{
+    a->sx *= g;
+    a->sy *= g;
+    a->sz *= g;
+}
+
 void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in *b, const acc *s,
                       const mur_contact *c)
 {
     const mur_flock_def *d = st->def;
     const mur_rule_k *k = &st->rule;
     const mur_world *w = &st->world;
-    acc se; /* separation_exposed: the sums with the closest neighbour's push at its shrunk radius */
-    if (d->separation_exposed > 0.0f && s->cnt > 0.0f) {
+    /* separation_exposed (the closest neighbour's push at its shrunk radius), then separation_stiff (the
+     * hard core, starling.c): each scales the separation sums of a copy, in that order */
+    acc se;
+    if (s->cnt > 0.0f && (d->separation_exposed > 0.0f || d->separation_stiff > 0.0f)) {
         se = *s;
-        const float inv = 1.0f / s->cnt;
-        const float g = mur_starling_exposed(d, s->ux * inv, s->uy * inv, s->uz * inv, s->sx, s->sy, s->sz, s->nn);
-        se.sx *= g;
-        se.sy *= g;
-        se.sz *= g;
-        s = &se;
-    }
-    if (d->separation_stiff > 0.0f && s->cnt > 0.0f) { /* hard-core separation (starling.c) */
-        const float g = mur_starling_stiff(d, s->sx, s->sy, s->sz, s->nn);
-        if (s != &se)
-            se = *s;
-        se.sx *= g;
-        se.sy *= g;
-        se.sz *= g;
+        if (d->separation_exposed > 0.0f) {
+            const float inv = 1.0f / se.cnt;
+            const float g =
+                mur_starling_exposed(d, se.ux * inv, se.uy * inv, se.uz * inv, se.sx, se.sy, se.sz, se.nn);
+            scale_sep(&se, g);
+        }
+        if (d->separation_stiff > 0.0f) {
+            const float g = mur_starling_stiff(d, se.sx, se.sy, se.sz, se.nn);
+            scale_sep(&se, g);
+        }
         s = &se;
     }
     /* the exposure C = min(1, |mean unit direction to the neighbours|), read by centrality and the rim pull:
