@@ -54,3 +54,239 @@ def load(name):
 def med(xs):
     xs = [x for x in xs if x is not None]
     return statistics.median(xs) if xs else float("nan")
+
+
+def key(r):
+    """An attack: N, seed and the case's own parameters (the trial's escape_spread* left out)."""
+    return (r["n"], r["seed"], tuple(x for x in r["extra"] if not x.startswith("escape_spread")))
+
+
+def attacks(rows):
+    """run.py's rows, one per attack (the defaults at N = 2000 once), the control apart."""
+    seen, out = set(), []
+    for r in rows:
+        if r["group"].startswith("control") or key(r) in seen:
+            continue
+        seen.add(key(r))
+        out.append(r)
+    return out
+
+
+def spread_rows(*names):
+    """spread.py's rows by attack (several files: strategies and sizes)."""
+    out = {}
+    for name in names:
+        d = load(name)
+        for r in (d or {}).get("rows", []):
+            out[key(r)] = r
+    return out
+
+
+def case_name(r):
+    ex = dict(x.split("=", 1) for x in r["extra"])
+    if "falcon_strategy" in ex:
+        return "%s %s" % (ex["falcon_strategy"], ex["falcon_attack_speed"])
+    return "N = %d" % r["n"] if r["n"] != 2000 else "above 30 (N = 2000)"
+
+
+def klass(r, g):
+    """The declared classes (the docstring): the falcon's, the reading's, the prey's; '?' without the per-group row."""
+    if r["falcon_min_m"] is None or r["falcon_min_m"] >= REACH or not r["direct"]:
+        return "falcon's"
+    if g is None:
+        return "prey's or reading's (no per-group row)"
+    if (g.get("group_jump") or 0) >= 1.25 or g["groups_max"] > g["groups_before"]:
+        return "reading's"
+    return "prey's"
+
+
+def events_of(murmur, r, settle=2500, attack=1900):
+    """The attack again through the program (run.py's command): its events (lock-on target, closest bird, catch) and
+    run.py's row from it (to check the replay gives react20_off's figures)."""
+    import subprocess
+    import tempfile
+    import run
+    with tempfile.TemporaryDirectory() as tmp:
+        ev, me = os.path.join(tmp, "ev.csv"), os.path.join(tmp, "m.csv")
+        cmd = [murmur, "--preset", "starling", "--boids", str(r["n"]), "--seed", str(r["seed"]), "--quiet",
+               "--steps", str(settle + attack), "--at", "%d:falcon=on" % settle, "--set", "falcon_wait=60",
+               "--events", ev, "--metrics", me]
+        for x in r["extra"]:
+            cmd += ["--set", x]
+        subprocess.run(cmd, check=True, env=dict(os.environ, MURMUR_THREADS="1"))
+        evs, mets = run.read(ev), run.read(me)
+        row = run.analyse(evs, mets, r["n"], r["seed"], r["extra"])[0]
+    first = {}
+    for e in evs:
+        first.setdefault(e["event"], e)
+    return first, row
+
+
+def target_distance(r, first, build):
+    """The distance from the falcon to its lock-on target at the falcon's closest approach to the flock (the closest
+    event's tick, the falcon's position then), read in a replay through the Python module (the flock as spread.py
+    replays it); the least over that tick and the next (the event's tick is the plan's, one tick either way)."""
+    sys.path.insert(0, os.path.join(build, "python"))
+    import numpy as np
+    import murmur
+    tgt = int(first["lock_on"]["bird"])
+    close_bird = int(first["closest"]["bird"])
+    if tgt < 0:
+        return None, "centroid"
+    if tgt == close_bird:
+        return float(first["closest"]["value"]), "the closest bird"
+    t_close = int(first["attack_start"]["tick"]) + int(first["closest"]["count"])
+    fpos = np.array([float(first["closest"][c]) for c in "xyz"])
+    f = murmur.Flock("starling", boids=r["n"], seed=r["seed"], threads=1)
+    f.step(2500)
+    f.set(falcon="on", falcon_wait=60, **dict((k, float(v) if v.replace(".", "").isdigit() else v)
+                                              for k, v in (x.split("=", 1) for x in r["extra"])))
+    f.step(t_close - 1 - f.tick)
+    ds = []
+    for _ in range(3):
+        ds.append(float(np.linalg.norm(np.asarray(f.positions, dtype=np.float64)[tgt] - fpos)))
+        f.step(1)
+    f.close()
+    return min(ds), "bird %d (closest: %d)" % (tgt, close_bird)
+
+
+def diagnose(murmur=None):
+    """Every attack without a reaction by the issue's reading on main: the tuning seeds (react20_off, the 33) with this
+    round's runs of each (events, the per-group reading), and the reporting seeds' raw rows already under docs/falcon
+    (71-73 round 18, 81-83 round 20, 91-93 round 22; read only, not run again)."""
+    sets = [("tuning 101-103 (react20_off)", "results_tuning_react20_off.json",
+             ["spread_tuning_react20_off_strategies.json", "spread_tuning_react26_off_misses.json"]),
+            ("71-73 (react19_cs22, main's defaults since)", "results_reporting_react19_cs22.json",
+             ["spread_reporting_react19_cs22_strategies.json", "spread_reporting_react19_cs22_sizes.json"]),
+            ("81-83 (react22_main)", "results_reporting_react22_main.json", ["spread_reporting_react22_main_strategies.json"]),
+            ("91-93 (react24_main)", "results_reporting_react24_main.json", ["spread_reporting_react24_main_strategies.json"])]
+    build = os.path.dirname(os.path.dirname(os.path.dirname(murmur))) if murmur else None
+    rows_out = []
+    print("| seeds | attack | seed | met (m/s, class) | closest to a bird, m | lock-on; to its target at the closest, m | catch "
+          "| alarmed: by the falcon / by copying (largest share at once) | NN jump (whole flock) | groups before > max "
+          "| attacked group: share of the flock; its birds alarmed; its own NN jump; groups | the miss |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, res, sp in sets:
+        d = load(res)
+        g = spread_rows(*sp)
+        for r in attacks(d["rows"]):
+            if r["flash"] or r["split"]:
+                continue
+            gr = g.get(key(r))
+            tgt = "-"
+            if murmur and name.startswith("tuning"):
+                first, again = events_of(murmur, r)
+                same = all(again[k] == r[k] for k in ("nn_jump", "groups_before", "groups_max", "direct", "copied",
+                                                      "falcon_min_m", "wave_speed"))
+                td, what = target_distance(r, first, build)
+                tgt = "%s; %s (%s)%s" % ("yes" if r["lock_on"] else "no", "-" if td is None else "%.1f" % td, what,
+                                        "" if same else " [replay differs from react20_off]")
+                rows_out.append({"key": list(key(r)), "target": first["lock_on"]["bird"], "closest_bird":
+                                 first["closest"]["bird"], "target_m": td, "same_as_off": same,
+                                 "lock_on_m": float(first["lock_on"]["value"])})
+            else:
+                tgt = "%s; -" % ("yes" if r["lock_on"] else "no")
+            print("| %s | %s | %d | %.1f, %s | %.1f | %s | %s | %d / %d (%.2f) | %.3f | %d > %d | %s | %s |" % (
+                name, case_name(r), r["seed"], r["met_speed"] or 0, r["met_class"], r["falcon_min_m"], tgt,
+                "yes" if r["catch"] else "no", r["direct"], r["copied"], r["alarmed_max"], r["nn_jump"],
+                r["groups_before"], r["groups_max"],
+                "%.3f; %.2f; %.3f; %d > %d" % (gr["group"], gr["group_ever"], gr["group_jump"], gr["groups_before"],
+                                               gr["groups_max"]) if gr else "not read",
+                klass(r, gr)))
+    if rows_out:
+        with open(os.path.join(HERE, "diagnosis_react26.json"), "w") as fp:
+            json.dump({"rows": rows_out}, fp, indent=1)
+
+
+def fig33(rows27, rows_sizes):
+    """round20.py's figures over the 33 (the 27 and the 9 across N, the defaults at N = 2000 once)."""
+    a = attacks(rows27 + rows_sizes)
+    s27 = [r for r in a if r["n"] == 2000]
+    f = {"n33": len(a), "reacted": sum(bool(r["flash"] or r["split"]) for r in a),
+         "flashes": sum(bool(r["flash"]) for r in a), "waves": sum(bool(r["wave"]) for r in a),
+         "flash27": sum(bool(r["flash"]) for r in s27)}
+    for c in ("slow", "medium", "fast"):
+        rs = [r for r in s27 if r.get("met_class") == c]
+        f[c] = len(rs)
+        f[c + "_flash"] = sum(bool(r["flash"]) for r in rs)
+        f[c + "_wave"] = sum(bool(r["wave"]) for r in rs)
+    return f
+
+
+def per_group(tag):
+    d = load("spread_tuning_%s_strategies.json" % tag)
+    if d is None:
+        return None
+    rows = d["rows"]
+    return {"reacted": sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25 or r["groups_max"] > r["groups_before"]),
+            "opened": sum(1 for r in rows if (r.get("group_jump") or 0) >= 1.25), "n": len(rows),
+            "median": med([r.get("group_jump") for r in rows])}
+
+
+def sweep():
+    import round21
+    import round23
+    off27 = round21.the27(OFF)
+    off = round21.figures(off27)
+    rows = [("off", OFF, None)] + [("%s, Rs %s, p %d" % (s, rs, p), t, None) for t, s, rs, p in EARLIER] + \
+           [("%s, Rs %s, p %d" % (s, rs, p), t, "new") for t, s, rs, p in ROWS]
+    passed, fallback = [], []
+    for name, tag, new in rows:
+        a = round21.the27(tag)
+        if a is None:
+            print("%-24s not run (%s)" % (name, tag))
+            continue
+        f = round21.figures(a)
+        pg = per_group(tag)
+        keeps = f["slow_flash"] == 0 and f["medium_flash"] <= off["medium_flash"]
+        ok = keeps and f["reacted"] > off["reacted"] and f["waves"] >= off["waves"]
+        print("%-24s the %d: reacted %d; per group %s; NN jump median %.3f; flashes %d (slow %d of %d / medium %d of %d / "
+              "fast %d of %d); waves %d (%d / %d / %d); wave/flock median %.2f%s" % (
+                  name, f["n"], f["reacted"], "%d (group_jump >= 1.25 in %d of %d, median %.3f)" % (
+                      pg["reacted"], pg["opened"], pg["n"], pg["median"]) if pg else "not run", f["nn"], f["flashes"],
+                  f["slow_flash"], f["slow"], f["medium_flash"], f["medium"], f["fast_flash"], f["fast"], f["waves"],
+                  f["slow_wave"], f["medium_wave"], f["fast_wave"], f["ratio"],
+                  "; passes round 23's test" if ok and tag != OFF else ""))
+        if new:
+            round23.diff(a, off27, "off")
+            (passed if ok else fallback if keeps else []).append((-f["reacted"], f["flashes"], -f["nn"], tag))
+            for x in round23.across(tag):
+                print("    " + x)
+    passed.sort()
+    fallback.sort()
+    best = passed[0] if passed else (fallback[0] if fallback else None)
+    print("best row (across N and control): %s%s" % (best[3] if best else "none", "" if passed or not best else
+                                                    " (none passes: best of those with no slow flash and no more medium "
+                                                    "flashes than off)"))
+    if best is None:
+        return
+    tag = best[3]
+    sizes = load("results_tuning_%s_sizes.json" % tag)
+    if sizes is None:
+        print("round 20's rule: the best row's 9 across N not run")
+        return
+    o = load("results_tuning_%s.json" % OFF)["rows"]
+    m = fig33([r for r in o if not r["group"].startswith("N = ")], [r for r in o if r["group"].startswith("N = ")])
+    c = fig33(load("results_tuning_%s.json" % tag)["rows"], sizes["rows"])
+    gm, gc = per_group(OFF), per_group(tag)
+    for nm, f in (("off", m), (tag, c)):
+        print("%-28s the 33: reacted %d of %d; flashes %d (the 27: %d; slow %d of %d / medium %d of %d / fast %d of %d); "
+              "waves %d (the 27: slow %d / medium %d / fast %d)" % (
+                  nm, f["reacted"], f["n33"], f["flashes"], f["flash27"], f["slow_flash"], f["slow"], f["medium_flash"],
+                  f["medium"], f["fast_flash"], f["fast"], f["waves"], f["slow_wave"], f["medium_wave"], f["fast_wave"]))
+    pts = [("1a reactions by the issue's reading up (the 33)", c["reacted"] > m["reacted"]),
+           ("1b per-group reactions not fewer (the 27)", gm is not None and gc is not None and gc["reacted"] >= gm["reacted"]),
+           ("2 waves down by at most one (the 33)", c["waves"] >= m["waves"] - 1),
+           ("3 the medium peak kept: most waves in the medium class, at least off's medium less one",
+            c["medium_wave"] > max(c["slow_wave"], c["fast_wave"]) and c["medium_wave"] >= m["medium_wave"] - 1),
+           ("4 flashes in slow attacks at most off's (the 27)", c["slow_flash"] <= m["slow_flash"])]
+    for nm, v in pts:
+        print("%-90s %s" % (nm, "holds" if v else "MISSED"))
+    print("candidate named (for a later declared run): %s" % tag if all(v for _, v in pts) else "no candidate named")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "diagnose":
+        diagnose(sys.argv[2] if len(sys.argv) > 2 else None)
+    else:
+        sweep()
