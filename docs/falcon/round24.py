@@ -240,9 +240,10 @@ def sweep():
         pg = per_group(tag)
         keeps = f["slow_flash"] == 0 and f["medium_flash"] <= off["medium_flash"]
         ok = keeps and f["reacted"] > off["reacted"] and f["waves"] >= off["waves"]
-        print("%-24s the %d: reacted %d; per group %s; NN jump median %.3f; flashes %d (slow %d of %d / medium %d of %d / "
+        alone = sum(bool(r["split"] and not r["flash"]) for r in a.values())
+        print("%-24s the %d: reacted %d (by a split alone %d); per group %s; NN jump median %.3f; flashes %d (slow %d of %d / medium %d of %d / "
               "fast %d of %d); waves %d (%d / %d / %d); wave/flock median %.2f%s" % (
-                  name, f["n"], f["reacted"], "%d (group_jump >= 1.25 in %d of %d, median %.3f)" % (
+                  name, f["n"], f["reacted"], alone, "%d (group_jump >= 1.25 in %d of %d, median %.3f)" % (
                       pg["reacted"], pg["opened"], pg["n"], pg["median"]) if pg else "not run", f["nn"], f["flashes"],
                   f["slow_flash"], f["slow"], f["medium_flash"], f["medium"], f["fast_flash"], f["fast"], f["waves"],
                   f["slow_wave"], f["medium_wave"], f["fast_wave"], f["ratio"],
