@@ -113,7 +113,7 @@ def events_of(murmur, r, settle=2500, attack=1900):
                "--events", ev, "--metrics", me]
         for x in r["extra"]:
             cmd += ["--set", x]
-        subprocess.run(cmd, check=True, env=dict(os.environ, MURMUR_THREADS="1"))
+        subprocess.run(cmd, check=True, capture_output=True, env=dict(os.environ, MURMUR_THREADS="1"))
         evs, mets = run.read(ev), run.read(me)
         row = run.analyse(evs, mets, r["n"], r["seed"], r["extra"])[0]
     first = {}
@@ -161,7 +161,7 @@ def diagnose(murmur=None):
             ("81-83 (react22_main)", "results_reporting_react22_main.json", ["spread_reporting_react22_main_strategies.json"]),
             ("91-93 (react24_main)", "results_reporting_react24_main.json", ["spread_reporting_react24_main_strategies.json"])]
     build = os.path.dirname(os.path.dirname(os.path.dirname(murmur))) if murmur else None
-    rows_out = []
+    rows_out, summ = [], []
     print("| seeds | attack | seed | met (m/s, class) | closest to a bird, m | lock-on; to its target at the closest, m | catch "
           "| alarmed: by the falcon / by copying (largest share at once) | NN jump (whole flock) | groups before > max "
           "| attacked group: share of the flock; its birds alarmed; its own NN jump; groups | the miss |")
@@ -186,6 +186,7 @@ def diagnose(murmur=None):
                                  "lock_on_m": float(first["lock_on"]["value"])})
             else:
                 tgt = "%s; -" % ("yes" if r["lock_on"] else "no")
+            summ.append((r, gr, klass(r, gr)))
             print("| %s | %s | %d | %.1f, %s | %.1f | %s | %s | %d / %d (%.2f) | %.3f | %d > %d | %s | %s |" % (
                 name, case_name(r), r["seed"], r["met_speed"] or 0, r["met_class"], r["falcon_min_m"], tgt,
                 "yes" if r["catch"] else "no", r["direct"], r["copied"], r["alarmed_max"], r["nn_jump"],
@@ -193,6 +194,26 @@ def diagnose(murmur=None):
                 "%.3f; %.2f; %.3f; %d > %d" % (gr["group"], gr["group_ever"], gr["group_jump"], gr["groups_before"],
                                                gr["groups_max"]) if gr else "not read",
                 klass(r, gr)))
+    print()
+    print("misses: %d; the falcon's %d, the prey's %d, the reading's %d (of them the attacked group opened by 1.25: %d; by "
+          "spread.py's count of groups alone: %d)" % (
+              len(summ), sum(k == "falcon's" for _, _, k in summ), sum(k == "prey's" for _, _, k in summ),
+              sum(k == "reading's" for _, _, k in summ),
+              sum(k == "reading's" and (g.get("group_jump") or 0) >= 1.25 for _, g, k in summ),
+              sum(k == "reading's" and (g.get("group_jump") or 0) < 1.25 for _, g, k in summ)))
+    print("closest approach to a bird %.1f-%.1f m; lock-on in %d; catches %d; birds alarmed by the falcon itself %d-%d, by "
+          "copying %d-%d; the attacked group's birds all alarmed in %d; the whole flock's NN jump %.3f-%.3f; the attacked "
+          "group's own %.3f-%.3f (the prey's misses: %.3f-%.3f); the attacked group's share of the flock %.3f-%.3f" % (
+              min(r["falcon_min_m"] for r, _, _ in summ), max(r["falcon_min_m"] for r, _, _ in summ),
+              sum(bool(r["lock_on"]) for r, _, _ in summ), sum(bool(r["catch"]) for r, _, _ in summ),
+              min(r["direct"] for r, _, _ in summ), max(r["direct"] for r, _, _ in summ),
+              min(r["copied"] for r, _, _ in summ), max(r["copied"] for r, _, _ in summ),
+              sum(1 for _, g, _ in summ if g and g["group_ever"] >= 0.99),
+              min(r["nn_jump"] for r, _, _ in summ), max(r["nn_jump"] for r, _, _ in summ),
+              min(g["group_jump"] for _, g, _ in summ if g), max(g["group_jump"] for _, g, _ in summ if g),
+              min(g["group_jump"] for _, g, k in summ if g and k == "prey's"),
+              max(g["group_jump"] for _, g, k in summ if g and k == "prey's"),
+              min(g["group"] for _, g, _ in summ if g), max(g["group"] for _, g, _ in summ if g)))
     if rows_out:
         with open(os.path.join(HERE, "diagnosis_react26.json"), "w") as fp:
             json.dump({"rows": rows_out}, fp, indent=1)
@@ -267,6 +288,15 @@ def sweep():
         print("round 20's rule: the best row's 9 across N not run")
         return
     o = load("results_tuning_%s.json" % OFF)["rows"]
+    om = {(r["n"], r["seed"]): r for r in o if r["group"].startswith("N = ")}
+    print("the 9 across N against off (flash, split: groups in the window before > most in the attack and 2 s after, "
+          "NN jump, the attack's length; the window before is as long as the attack and 2 s):")
+    for r in sizes["rows"]:
+        q = om[(r["n"], r["seed"])]
+        print("    N = %d seed %d: off %s%s %d > %d, NN jump %.3f, %.2f s; %s %s%s %d > %d, NN jump %.3f, %.2f s" % (
+            r["n"], r["seed"], "flash " if q["flash"] else "", "split" if q["split"] else "no split", q["groups_before"],
+            q["groups_max"], q["nn_jump"], q["length_s"], tag, "flash " if r["flash"] else "",
+            "split" if r["split"] else "no split", r["groups_before"], r["groups_max"], r["nn_jump"], r["length_s"]))
     m = fig33([r for r in o if not r["group"].startswith("N = ")], [r for r in o if r["group"].startswith("N = ")])
     c = fig33(load("results_tuning_%s.json" % tag)["rows"], sizes["rows"])
     gm, gc = per_group(OFF), per_group(tag)
