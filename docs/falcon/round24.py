@@ -4,6 +4,7 @@ swept on the tuning seeds 101-103 (no reporting seeds this round, no default cha
 
     /usr/bin/python3 docs/falcon/round24.py diagnose MURMUR   # every attack without a reaction on main: what happened
     /usr/bin/python3 docs/falcon/round24.py sweep             # the sweep's rows, the best row, the declared test
+    /usr/bin/python3 docs/falcon/round24.py seeds             # the seeds >= 100 the jsons hold (for the later run's)
 
 The declaration (committed before any row of the sweep below was read, and before the diagnosis runs of this round):
 - Seeds: the tuning seeds 101, 102, 103 only (run.py --tuning; spread.py --seeds 101 102 103). No reporting seeds are run.
@@ -316,8 +317,30 @@ def sweep():
     print("candidate named (for a later declared run): %s" % tag if all(v for _, v in pts) else "no candidate named")
 
 
+def seeds():
+    """The seeds of 100 and over that any json under docs/ holds (rows' seeds and `seeds` lists): the later declared
+    run's seeds must not be among them."""
+    import glob
+    seen = set()
+    for path in glob.glob(os.path.join(HERE, "..", "**", "*.json"), recursive=True):
+        try:
+            with open(path) as fp:
+                d = json.load(fp)
+        except (ValueError, OSError):
+            continue
+        if not isinstance(d, dict):
+            continue
+        seen.update(x for x in (d.get("seeds") or []) if isinstance(x, int))
+        rows = d.get("rows") if isinstance(d.get("rows"), list) else []
+        seen.update(r["seed"] for r in rows if isinstance(r, dict) and isinstance(r.get("seed"), int))
+    print("seeds >= 100 in docs/**/*.json: %s; 111, 112, 113 among them: %s" % (
+        sorted(x for x in seen if x >= 100), any(x in seen for x in (111, 112, 113))))
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "diagnose":
+    if sys.argv[1] == "seeds":
+        seeds()
+    elif sys.argv[1] == "diagnose":
         diagnose(sys.argv[2] if len(sys.argv) > 2 else None)
     else:
         sweep()
