@@ -1,5 +1,5 @@
 /* Outward separation relief (`separation_outward`, `separation_outward_from`; issue 24, twenty-first round
- * `model23`; docs/rules.md): an exposed bird's separation push s loses e t (s.n) n where s.n > 0, n = -u / |u|
+ * `model23`; docs/rules.md): an exposed bird's separation push s loses min(1, e t) (s.n) n where s.n > 0, n = -u / |u|
  * the outward normal, u the mean unit direction to its neighbours, t = clamp((C - C0) / (1 - C0), 0, 1),
  * C = min(1, |u|). Constructed neighbourhoods of one bird (at the origin, flying (0, 0, 1), dt 1, every other
  * rule off, separation 1 from the closest neighbour within 2: a push of 1 - d / 2 away from it). */
@@ -31,6 +31,9 @@ static void outward_push_is_cut(void **st)
     const double t = (c - 0.35) / 0.65;                                       /* 0.891720 */
     one_tick(out_def(1.0f, 0.35f), 3, nb, (const double[3]){0.0, 0.5 * (1.0 - t), 1.0});
     one_tick(out_def(0.5f, 0.35f), 3, nb, (const double[3]){0.0, 0.5 * (1.0 - 0.5 * t), 1.0});
+    /* e t above 1 takes the whole outward part and no more: no pull inward */
+    one_tick(out_def(2.0f, 0.35f), 3, nb, (const double[3]){0.0, 0.0, 1.0});
+    one_tick(out_def(1.1f, 0.35f), 3, nb, (const double[3]){0.0, 0.5 * (1.0 - 1.1 * t), 1.0}); /* 1.1 t = 0.98 */
     one_tick(out_def(1.0f, 0.0f), 3, nb, (const double[3]){0.0, 0.5 * (1.0 - c), 1.0}); /* t = C from 0 */
     /* gated from 0.95, above this bird's C: the whole push */
     one_tick(out_def(1.0f, 0.95f), 3, nb, (const double[3]){0.0, 0.5, 1.0});
@@ -81,7 +84,7 @@ static void refused(void **st)
     d.separation_nearest = 0;
     assert_null(mur_flock_create(&d, &err));
     assert_non_null(strstr(err.msg, "separation_outward 0.5 needs neighbours=topological"));
-    assert_false(mur_def_set_pair(&d, "separation_outward=1.5", &err));
+    assert_false(mur_def_set_pair(&d, "separation_outward=10.5", &err));
     assert_non_null(strstr(err.msg, "separation_outward"));
     assert_false(mur_def_set_pair(&d, "separation_outward=-0.1", &err));
     assert_false(mur_def_set_pair(&d, "separation_outward=nan", &err));

@@ -167,7 +167,7 @@ void mur_starling_outward(const mur_flock_def *d, float ux, float uy, float uz, 
     const float p = s[0] * nx + s[1] * ny + s[2] * nz;
     if (!(p > 0.0f))
         return; /* the push points inward or along the surface: unchanged */
-    const float k = d->separation_outward * t * p;
+    const float k = fminf(1.0f, d->separation_outward * t) * p; /* never more than the whole outward part */
     s[0] -= k * nx;
     s[1] -= k * ny;
     s[2] -= k * nz;
