@@ -193,6 +193,11 @@ typedef struct mur_flock_def {
     float separation_stiff;     ///< hard core: the closest neighbour's separation kernel plus separation_stiff
                                 ///< (r_c / max(d, r_c / 10) - 1) where d < r_c = separation_stiff_radius, 0..100; 0 = off
     float separation_stiff_radius; ///< separation_stiff's core radius r_c, wu, 0..separation_radius
+    float separation_outward;   ///< an exposed bird's separation loses min(1, separation_outward t) of its part along the
+                                ///< outward normal -u/|u| (u: mean unit direction to the neighbours), only where
+                                ///< that part points out, t = clamp((C - separation_outward_from) / (1 - from), 0, 1),
+                                ///< 0..10; 0 = off (topological only)
+    float separation_outward_from; ///< centrality C from which separation_outward acts, 0..0.95
     float cohesion_up;          ///< cohesion's up part scaled by pitch + cohesion_up (1 - pitch), 0..1; 0 = off
     float cohesion_caps;        ///< the caps pull: cohesion's up part scaled by pitch + cohesion_caps t (1 - pitch),
                                 ///< t = clamp((|u_y| - cohesion_caps_from) / (1 - from), 0, 1), u_y the up part of

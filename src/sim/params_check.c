@@ -23,6 +23,7 @@ static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
         {"separation_edge", def->separation_edge, 0.0},
         {"separation_exposed", def->separation_exposed, 0.0},
         {"separation_stiff", def->separation_stiff, 0.0},
+        {"separation_outward", def->separation_outward, 0.0},
         {"cohesion_caps", def->cohesion_caps, 0.0},
         {"separation_caps", def->separation_caps, 0.0},
         {"skin", def->skin, 0.0},

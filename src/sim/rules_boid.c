@@ -68,6 +68,17 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         const float ux = s->ux * inv, uy = s->uy * inv, uz = s->uz * inv;
         cexp = fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz));
     }
+    if (d->separation_outward > 0.0f && s->cnt > 0.0f) { /* outward separation relief (starling.c) */
+        const float inv = 1.0f / s->cnt;
+        float sv[3] = {s->sx, s->sy, s->sz};
+        mur_starling_outward(d, s->ux * inv, s->uy * inv, s->uz * inv, sv);
+        if (s != &se)
+            se = *s;
+        se.sx = sv[0];
+        se.sy = sv[1];
+        se.sz = sv[2];
+        s = &se;
+    }
     float axx = 0, ayy = 0, azz = 0;
     float coh[3] = {0.0f, 0.0f, 0.0f}; /* the cohesion term, for cohesion_up and cohesion_caps */
     if (s->cnt > 0.0f) {

@@ -157,6 +157,22 @@ float mur_starling_stiff(const mur_flock_def *d, float sx, float sy, float sz, f
     return 1.0f + d->separation_stiff * (rc / x - 1.0f) / len;
 }
 
+void mur_starling_outward(const mur_flock_def *d, float ux, float uy, float uz, float s[3])
+{
+    const float m = sqrtf(ux * ux + uy * uy + uz * uz);
+    const float t = mur_starling_gate_from(fminf(1.0f, m), d->separation_outward_from);
+    if (!(t > 0.0f) || !(m > 0.0f))
+        return; /* the interior, or no neighbour direction: unchanged */
+    const float nx = -ux / m, ny = -uy / m, nz = -uz / m; /* the outward normal */
+    const float p = s[0] * nx + s[1] * ny + s[2] * nz;
+    if (!(p > 0.0f))
+        return; /* the push points inward or along the surface: unchanged */
+    const float k = fminf(1.0f, d->separation_outward * t) * p; /* never more than the whole outward part */
+    s[0] -= k * nx;
+    s[1] -= k * ny;
+    s[2] -= k * nz;
+}
+
 float mur_starling_up_gate(const mur_flock_def *d, float mx, float my, float mz, float vx, float vy, float vz)
 {
     const float m = sqrtf(mx * mx + my * my + mz * mz), v = sqrtf(vx * vx + vy * vy + vz * vz);

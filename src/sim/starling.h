@@ -37,6 +37,12 @@ float mur_starling_exposed(const mur_flock_def *d, float ux, float uy, float uz,
 /// r_c = separation_stiff_radius; exactly 1 at d >= r_c or where there is no push.
 float mur_starling_stiff(const mur_flock_def *d, float sx, float sy, float sz, float nn2);
 
+/// separation_outward (issue 24, twenty-first round): takes min(1, separation_outward t) (s.n) n off the separation
+/// vector s = (sx, sy, sz) in place where s.n > 0, n = -u / |u| the outward normal, u = (ux, uy, uz) the mean
+/// unit direction to the neighbours, t = clamp((min(1, |u|) - separation_outward_from) / (1 - from), 0, 1);
+/// s is left exactly as it is where t = 0, s.n <= 0 or |u| = 0.
+void mur_starling_outward(const mur_flock_def *d, float ux, float uy, float uz, float s[3]);
+
 /// The vertical pulls' order gate (issue 24, thirteenth round): min(1, |m| / |v|)^up_order, m = (mx, my,
 /// mz) the neighbours' mean velocity and v = (vx, vy, vz) the bird's own: 1 where the neighbours fly as
 /// one at the bird's speed, about (1 / sqrt(k))^up_order among k neighbours flying every way; 1 for a

@@ -248,7 +248,7 @@ static const char *const EXPERIMENTAL[] = {
     "centrality_from", "rim_pull", "rim_spacing", "rim_from", "surge_separation", "surge_separation_radius",
     "separation_up", "separation_up_radius", "separation_edge", "separation_exposed", "separation_exposed_from",
     "cohesion_up", "cohesion_caps", "cohesion_caps_from", "separation_caps", "separation_view", "separation_stiff",
-    "separation_stiff_radius", "skin", "skin_edge",
+    "separation_stiff_radius", "separation_outward", "separation_outward_from", "skin", "skin_edge",
     "skin_rim", "up_order", "wander_up", "falcon_press", "escape_spread", "escape_spread_falloff",
     "escape_spread_radius",
 };
