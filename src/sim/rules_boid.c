@@ -43,10 +43,12 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
     const mur_flock_def *d = st->def;
     const mur_rule_k *k = &st->rule;
     const mur_world *w = &st->world;
-    /* separation_exposed (the closest neighbour's push at its shrunk radius), then separation_stiff (the
-     * hard core, starling.c): each scales the separation sums of a copy, in that order */
+    /* separation_exposed (the closest neighbour's push at its shrunk radius), separation_stiff (the hard
+     * core) and separation_outward (the exposed bird's outward relief; starling.c): each changes the
+     * separation sums of one copy, in that order */
     acc se;
-    if (s->cnt > 0.0f && (d->separation_exposed > 0.0f || d->separation_stiff > 0.0f)) {
+    if (s->cnt > 0.0f &&
+        (d->separation_exposed > 0.0f || d->separation_stiff > 0.0f || d->separation_outward > 0.0f)) {
         se = *s;
         if (d->separation_exposed > 0.0f) {
             const float inv = 1.0f / se.cnt;
@@ -58,6 +60,14 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
             const float g = mur_starling_stiff(d, se.sx, se.sy, se.sz, se.nn);
             scale_sep(&se, g);
         }
+        if (d->separation_outward > 0.0f) {
+            const float inv = 1.0f / se.cnt;
+            float sv[3] = {se.sx, se.sy, se.sz};
+            mur_starling_outward(d, se.ux * inv, se.uy * inv, se.uz * inv, sv);
+            se.sx = sv[0];
+            se.sy = sv[1];
+            se.sz = sv[2];
+        }
         s = &se;
     }
     /* the exposure C = min(1, |mean unit direction to the neighbours|), read by centrality and the rim pull:
@@ -67,17 +77,6 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         const float inv = 1.0f / s->cnt;
         const float ux = s->ux * inv, uy = s->uy * inv, uz = s->uz * inv;
         cexp = fminf(1.0f, sqrtf(ux * ux + uy * uy + uz * uz));
-    }
-    if (d->separation_outward > 0.0f && s->cnt > 0.0f) { /* outward separation relief (starling.c) */
-        const float inv = 1.0f / s->cnt;
-        float sv[3] = {s->sx, s->sy, s->sz};
-        mur_starling_outward(d, s->ux * inv, s->uy * inv, s->uz * inv, sv);
-        if (s != &se)
-            se = *s;
-        se.sx = sv[0];
-        se.sy = sv[1];
-        se.sz = sv[2];
-        s = &se;
     }
     float axx = 0, ayy = 0, azz = 0;
     float coh[3] = {0.0f, 0.0f, 0.0f}; /* the cohesion term, for cohesion_up and cohesion_caps */
