@@ -79,8 +79,8 @@ typedef struct rows_v {
 
 #if W == 8
 /* p[j[l]] in lane l: eight scalar loads and inserts rather than one vgatherdps (the same floats; the
- * gather instruction was the batch's largest cost on the Zen 4: docs/performance/rounds.md, branch
- * speed23) */
+ * gather was the batch's most sampled source line on the Zen 4, and the loads saved about 3.5% of the
+ * settled 100k tick's CPU there: docs/performance/rounds.md, branch speed23) */
 static inline v4 gatherf(const float *p, i4 j)
 {
     return (v4)_mm256_setr_ps(p[j[0]], p[j[1]], p[j[2]], p[j[3]], p[j[4]], p[j[5]], p[j[6]], p[j[7]]);
