@@ -78,16 +78,19 @@ typedef struct rows_v {
 } rows_v;
 
 #if W == 8
+/* p[j[l]] in lane l: eight scalar loads and inserts rather than one vgatherdps (the same floats; the
+ * gather was the batch's most sampled source line on the Zen 4, and the loads saved about 3.5% of the
+ * settled 100k tick's CPU there: docs/performance/rounds.md, branch speed23) */
 static inline v4 gatherf(const float *p, i4 j)
 {
-    return (v4)_mm256_i32gather_ps(p, (__m256i)j, 4);
+    return (v4)_mm256_setr_ps(p[j[0]], p[j[1]], p[j[2]], p[j[3]], p[j[4]], p[j[5]], p[j[6]], p[j[7]]);
 }
 #endif
 
 static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
 {
     rows_v r;
-#if W == 8 /* one gather per row (the lanes that are off read slot 0) */
+#if W == 8 /* a row at a time (the lanes that are off read slot 0) */
     const i4 j = loadi(slot) & on;
     r.x = gatherf(f->sx, j);
     r.y = gatherf(f->sy, j);
@@ -113,7 +116,7 @@ static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
  * batch's end those of boid pad of the batch. */
 static inline void load_b(const mur_topo_batch *B, int q0, int pad, int m, v4 *r)
 {
-#if W == 8 /* one gather per row from the batch (8 loads and 7 inserts each otherwise) */
+#if W == 8 /* a row at a time from the batch */
     const i4 lane = (i4){0, 1, 2, 3, 4, 5, 6, 7} + q0, in = lane < B->nb;
     const i4 q = ((lane & in) | (((i4){0} + pad) & ~in)) * (int32_t)(sizeof(boid_in) / sizeof(float));
     for (int k = 0; k < m; k++)
