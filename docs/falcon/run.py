@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Falcon attacks on murmur's starling flock, measured against the field (docs/falcon.md, issue 26).
 
-    docs/falcon/run.py                   # the reporting run (REPORT_SEEDS, 91-93 since react24): N = 500, 2000, 8000,
+    docs/falcon/run.py                   # the reporting run (REPORT_SEEDS, 111-113 since react27): N = 500, 2000, 8000,
                                          # strategies x attack speeds at N = 2000, and the control
     docs/falcon/run.py --tuning [--cases sizes|strategies] [--set NAME=VALUE ...]
                                          # the same cases on the tuning seeds (101, 102, 103), with
@@ -116,6 +116,11 @@ REPORT_SEEDS = [81, 82, 83]
 # escape_spread_radius 5, escape_spread_falloff 2 against main's defaults); NEW reporting seeds, declared in docs/falcon/rounds.md
 # (Round 22) before any run on them (no results file holds 91-93): REPORT_SEEDS 91, 92, 93 (run once per rule; no supplement)
 REPORT_SEEDS = [91, 92, 93]
+# round 25 (issue 26, branch react27, from main eb7b2ef): no tuning (round 24's candidate escape_spread 15,
+# escape_spread_radius 12.5, escape_spread_falloff 3 against main's defaults); NEW reporting seeds, declared in
+# docs/falcon/rounds.md (Round 24) before any run on them (no json under docs holds 111-113: round24.py seeds):
+# REPORT_SEEDS 111, 112, 113 (run once per rule; no supplement)
+REPORT_SEEDS = [111, 112, 113]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
