@@ -37,7 +37,11 @@ def attacks(path):
 
 
 def figures(path):
-    a = attacks(path)
+    return figures_of(attacks(path))
+
+
+def figures_of(a):
+    """the figures over the attacks a (one row per attack): reactions, flashes, waves, and by the speed met."""
     s27 = [r for r in a if r["n"] == 2000]  # the 27 at N = 2000 (the defaults among them)
     f = {"n33": len(a), "reacted": sum(bool(r["flash"] or r["split"]) for r in a),
          "flashes": sum(bool(r["flash"]) for r in a), "waves": sum(bool(r["wave"]) for r in a),

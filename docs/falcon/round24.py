@@ -35,6 +35,8 @@ import os
 import statistics
 import sys
 
+import round20
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 OFF = "react20_off"
@@ -222,17 +224,7 @@ def diagnose(murmur=None):
 
 def fig33(rows27, rows_sizes):
     """round20.py's figures over the 33 (the 27 and the 9 across N, the defaults at N = 2000 once)."""
-    a = attacks(rows27 + rows_sizes)
-    s27 = [r for r in a if r["n"] == 2000]
-    f = {"n33": len(a), "reacted": sum(bool(r["flash"] or r["split"]) for r in a),
-         "flashes": sum(bool(r["flash"]) for r in a), "waves": sum(bool(r["wave"]) for r in a),
-         "flash27": sum(bool(r["flash"]) for r in s27)}
-    for c in ("slow", "medium", "fast"):
-        rs = [r for r in s27 if r.get("met_class") == c]
-        f[c] = len(rs)
-        f[c + "_flash"] = sum(bool(r["flash"]) for r in rs)
-        f[c + "_wave"] = sum(bool(r["wave"]) for r in rs)
-    return f
+    return round20.figures_of(attacks(rows27 + rows_sizes))
 
 
 def per_group(tag):
