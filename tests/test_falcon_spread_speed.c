@@ -83,24 +83,28 @@ static void falcon_spread_speed_gate(void **st)
     assert_true(q > 0.28f && q < 0.36f); /* (c - 15) / 15 with c 19.2 .. 20.4 m/s */
 }
 
-/* A copier carries its front's share, not its own closing speed: a bird 30 m aside (beyond escape_radius, the dive
- * closing on it at about 11 m/s, under v0 15: its own share would be 0) copies the birds under the dive and spreads
- * with about a third of off's spread, as they do. */
+/* A copier carries its front's share, not its own closing speed: birds 16 and 30 m to either side of the three under
+ * the dive (the falcon above the row's centre, beyond escape_radius from them at first, the dive closing on them at
+ * about 15 and 11 m/s: under v0 15 their own share would be about 0 and 0) copy the birds under the dive, the outer
+ * ones through them, and each spreads in its first tick with about a third of off's spread, as the birds under it. */
 static void falcon_spread_speed_carried(void **st)
 {
     (void)st;
-    static const float XS[5] = {-2.0f, 0.0f, 2.0f, 16.0f, 30.0f};
-    float p[15], va[15], vb[15];
-    int fa[5], fb[5];
-    row_under(XS, 5, 20.0f, 0.0f, 60, p, va, fa);
-    assert_true(fa[4] > fa[0]); /* it copied, after the birds under the dive */
-    const int t = fa[4];
-    row_under(XS, 5, 20.0f, 0.0f, t + 1, p, va, fa);
-    row_under(XS, 5, 20.0f, 15.0f, t + 1, p, vb, fb);
-    assert_int_equal(fb[4], t);
-    assert_true(va[12] > 0.0f); /* away from its neighbours, at -x */
-    const float q = vb[12] / va[12];
-    assert_true(q > 0.28f && q < 0.36f);
+    static const float XS[7] = {-30.0f, -16.0f, -2.0f, 0.0f, 2.0f, 16.0f, 30.0f};
+    float p[21], va[21], vb[21];
+    int first[7], fa[7], fb[7];
+    row_under(XS, 7, 20.0f, 0.0f, 60, p, va, first);
+    /* the copies, outwards from the birds under the dive */
+    assert_true(first[2] >= 0 && first[1] > first[2] && first[0] > first[1]);
+    for (int m = 0; m < 3; m++) {
+        const int t = first[m];
+        row_under(XS, 7, 20.0f, 0.0f, t + 1, p, va, fa);
+        row_under(XS, 7, 20.0f, 15.0f, t + 1, p, vb, fb);
+        assert_int_equal(fb[m], t);
+        assert_true(va[3 * m] < 0.0f); /* away from its neighbours, which are at +x */
+        const float q = vb[3 * m] / va[3 * m];
+        assert_true(q > 0.28f && q < 0.36f);
+    }
 }
 
 /* Bad values: one line naming the value and the range; 0 (off) is the default. */
