@@ -1,7 +1,7 @@
 #!/bin/bash
 # Round 26 (branch react28), after sweep_react28.sh: the best row by round26.py's order (round 23's, as round24.py's sweep
-# applies it) across N (--cases sizes) and with the control (--cases control), in one queue, on a copy of the sweep's
-# binary (the same code). usage: docs/falcon/sweep_react28b.sh MURMUR_BINARY SPREAD V0
+# applies it) across N (--cases sizes) and with the control (--cases control), in one queue, on the branch's
+# binary. usage: docs/falcon/sweep_react28b.sh MURMUR_BINARY SPREAD V0
 set -u
 bin=$1
 here=$(dirname "$0")
