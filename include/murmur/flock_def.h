@@ -287,6 +287,8 @@ typedef struct mur_flock_def {
                                  ///< larger, the more only the birds nearest the falcon spread (1 = the plain ratio)
     float escape_spread_radius; ///< the distance from the falcon where escape_spread's gain starts to fall, in place of
                                 ///< escape_radius in min(1, (R / distance)^p), m (0 = off: escape_radius)
+    float escape_spread_speed;  ///< v0: escape_spread's gain times clamp((c - v0) / v0, 0, 1), c the falcon's closing speed
+                                ///< on the bird that started the front, carried to its copiers, m/s (0 = off: all of it)
     float escape_alarm_speed;   ///< a bird that sees the falcon closing slower than this only turns away from it, and
                                 ///< is not copied; at this speed or faster it alarms its neighbours, m/s (0 = every
                                 ///< bird that sees it alarms them)

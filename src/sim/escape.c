@@ -40,9 +40,9 @@
 
 /* Bytes a boid of each per-boid array of the prey's state, in mur_escape_reserve's order: erow, esc,
  * ecopy, alarm_tick, alarm_pos, sesc, alarm_src, alarm_from, alarm_k, vel0, alarm_vel, alarm_nn, estr, path_d2, path_nn,
- * eflash, ewave. */
-enum { NROWS = 17 };
-static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8, 1, 4, 8, 1, 1};
+ * eflash, ewave, espd. */
+enum { NROWS = 18 };
+static const size_t ROW_BYTES[NROWS] = {sizeof(mur_esc_row), 1, 1, 4, 12, 1, 4, 4, 1, 12, 12, 8, 1, 4, 8, 1, 1, 1};
 
 size_t mur_escape_bytes_per_boid(void)
 {
@@ -68,6 +68,7 @@ void mur_escape_clear(mur_flock *f, int32_t i)
     f->estr[i] = 0;
     f->eflash[i] = 0;
     f->ewave[i] = 0;
+    f->espd[i] = 0;
     f->path_d2[i] = INFINITY;
     f->path_nn[2 * (size_t)i] = f->path_nn[2 * (size_t)i + 1] = -1.0f;
 }
@@ -87,7 +88,8 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
         return true;
     const size_t c = (size_t)cap;
     void *p[NROWS] = {f->erow, f->esc, f->ecopy, f->alarm_tick, f->alarm_pos, f->sesc, f->alarm_src, f->alarm_from,
-                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn, f->estr, f->path_d2, f->path_nn, f->eflash, f->ewave};
+                      f->alarm_k, f->vel0, f->alarm_vel, f->alarm_nn, f->estr, f->path_d2, f->path_nn, f->eflash, f->ewave,
+                      f->espd};
     bool ok = true;
     for (int r = 0; r < NROWS; r++)
         ok = ok && grow(&p[r], c * ROW_BYTES[r]);
@@ -108,6 +110,7 @@ bool mur_escape_reserve(mur_flock *f, int32_t cap)
     f->path_nn = p[14];
     f->eflash = p[15];
     f->ewave = p[16];
+    f->espd = p[17];
     if (!ok)
         return false;
     const int32_t from = f->esc_cap;
@@ -136,7 +139,8 @@ void mur_escape_free(mur_flock *f)
     free(f->path_nn);
     free(f->eflash);
     free(f->ewave);
-    f->eflash = f->ewave = NULL;
+    free(f->espd);
+    f->eflash = f->ewave = f->espd = NULL;
     f->path_d2 = f->path_nn = NULL;
     f->estr = NULL;
     f->alarm_nn = NULL;
@@ -262,10 +266,13 @@ static uint32_t part_side(const mur_falcon *F, const float *r, float r2, const f
  * The neighbour pass's centroid (kernel.h's acc cx, cy, cz) is not used here: on the x86 paths the escape runs at
  * the batch's flush before its sums are taken (topo_batch.c), the metric path passes no neighbours, and where the
  * sums exist they weigh the (k+1)-th neighbour by frac(topo_k) (6.5 in the starling preset) and, with the cohesion
- * ramp (cohesion_far, 3 in the preset), sum s(|d|) d / |d| rather than d: not the plain centroid of the n birds. */
+ * ramp (cohesion_far, 3 in the preset), sum s(|d|) d / |d| rather than d: not the plain centroid of the n birds.
+ * share: escape_spread_speed's share of the gain (the bird's espd / 255), 1 with that parameter off (the same bits). */
 static void spread_away(const mur_flock *f, const mur_flock_def *d, const boid_in *b, const int32_t *slot,
-                        int stride, int n, float r2, float *acc)
+                        int stride, int n, float r2, float share, float *acc)
 {
+    if (!(share > 0.0f))
+        return;
     float u[3] = {0.0f, 0.0f, 0.0f};
     for (int m = 0; m < n; m++) {
         const int32_t j = slot[m * stride];
@@ -280,9 +287,22 @@ static void spread_away(const mur_flock *f, const mur_flock_def *d, const boid_i
     float k = 1.0f;
     if (r2 > R * R)
         k = p == 1.0f ? R / sqrtf(r2) : p == 2.0f ? R * R / r2 : powf(R * R / r2, 0.5f * p);
-    const float g = d->escape_spread * k;
+    float g = d->escape_spread * k;
+    if (share < 1.0f)
+        g *= share;
     for (int c = 0; c < 3; c++)
         acc[c] -= g * u[c] / ul;
+}
+
+/* escape_spread_speed v0: the spread's share (0..255) for a bird that starts a front itself, from the falcon's closing
+ * speed on it c = -r.rv / |r| (0 where r2 is 0): 255 clamp((c - v0) / v0, 0, 1); 255 with v0 0 (off). */
+static uint8_t spread_share(float v0, const float *r, const float *rv, float r2)
+{
+    if (!(v0 > 0.0f))
+        return 255;
+    const float c = r2 > 0.0f ? -dot3(r, rv) / sqrtf(r2) : 0.0f;
+    const float q = fminf(1.0f, fmaxf(0.0f, (c - v0) / v0));
+    return (uint8_t)(255.0f * q + 0.5f);
 }
 
 #include "escape_quick.h"
@@ -522,6 +542,9 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
             f->eflash[i] = hops_from_first(fl, from, f->eflash);
             /* ewave: 0 not a medium front, else 1 + the copies from its first bird (at most 255) */
             f->ewave[i] = hops_from_first(mid, from, f->ewave);
+            /* espd (escape_spread_speed v0): the spread's share, 255 clamp((c - v0) / v0, 0, 1) with c the falcon's
+             * closing speed on the bird that starts the front (-r.rv / |r|); a copier carries its front's */
+            f->espd[i] = from >= 0 ? f->espd[from] : spread_share(d->escape_spread_speed, r, rv, r2);
             flash = fl ? FLASH : 0u;
             if (f->alarm_tick[i] < 0 && F->phase != MUR_FALCON_OFF) {
                 f->alarm_tick[i] = (int32_t)(f->tick - F->attack_tick);
@@ -542,6 +565,8 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
     }
     const bool escaping = kind >= MUR_ESCAPE_ZIGZAG && kind <= MUR_ESCAPE_SPEEDUP;
     float *acc = row->acc;
+    /* escape_spread_speed: the share of the spread this bird's front carries (all with it off) */
+    const float spd = d->escape_spread_speed > 0.0f ? (float)f->espd[i] / 255.0f : 1.0f;
     if (!flee && fled && escaping) { /* fled in this manoeuvre: on away from the path (acc as it was) */
         row->ts = since << TS_SHIFT | flash | FLEE | e;
         return;
@@ -571,13 +596,13 @@ static inline void escape_step(mur_flock *f, const mur_step *s, int32_t i, const
                 acc[c] = k * aw[c] / al;
         /* the flight keeps this acceleration to the end of its manoeuvre, the spread's part with it */
         if (d->escape_spread > 0.0f && escaping)
-            spread_away(f, d, b, slot, stride, n, r2, acc);
+            spread_away(f, d, b, slot, stride, n, r2, spd, acc);
         return;
     }
     const float st = fade > 0 ? (float)f->estr[i] / 255.0f : 1.0f; /* the alarm's strength (escape_copy_fade) */
     manoeuvre(d, kind, e, part != 0, (float)age * dt, st, side, v, acc);
     if (d->escape_spread > 0.0f && escaping)
-        spread_away(f, d, b, slot, stride, n, r2, acc);
+        spread_away(f, d, b, slot, stride, n, r2, spd, acc);
 }
 
 /* The escape and the publishing of a bird no quick path took: out of line, so that the loop of

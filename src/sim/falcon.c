@@ -439,6 +439,7 @@ static void remove_boid(mur_flock *f, int32_t i)
         f->estr[i] = f->estr[last];
         f->eflash[i] = f->eflash[last];
         f->ewave[i] = f->ewave[last];
+        f->espd[i] = f->espd[last];
         f->path_d2[i] = f->path_d2[last];
         memcpy(f->path_nn + 2 * (size_t)i, f->path_nn + 2 * (size_t)last, 2 * sizeof(float));
         memcpy(f->vel0 + 3 * (size_t)i, f->vel0 + 3 * (size_t)last, 3 * sizeof(float));

@@ -188,6 +188,7 @@ struct mur_flock {
     uint8_t *estr;             ///< per boid: the strength of its escape, 0..255 (escape_copy_fade), written when it starts
     uint8_t *eflash;           ///< per boid: 0, or 1 + its copies from the bird that saw the falcon when its escape is a flash (escape_flash_speed, escape_flash_hops), written when it starts
     uint8_t *ewave;            ///< per boid: 0, or 1 + its copies from the bird that saw the falcon when its front began at medium speed (escape_wave_hops), written when it starts
+    uint8_t *espd;             ///< per boid: escape_spread's share, 0..255 (escape_spread_speed), from the closing speed on its front's first bird, written when it starts
     uint8_t *alarm_k;          ///< per boid: how many neighbours it could copy then (at most 255)
     float *vel0;               ///< per boid: its velocity at the attack's start, 3 floats (the part event)
 };

@@ -250,7 +250,7 @@ static const char *const EXPERIMENTAL[] = {
     "cohesion_up", "cohesion_caps", "cohesion_caps_from", "separation_caps", "separation_view", "separation_stiff",
     "separation_stiff_radius", "separation_outward", "separation_outward_from", "skin", "skin_edge",
     "skin_rim", "up_order", "wander_up", "falcon_press", "escape_spread", "escape_spread_falloff",
-    "escape_spread_radius",
+    "escape_spread_radius", "escape_spread_speed",
 };
 
 static bool experimental(const char *name)
