@@ -177,6 +177,8 @@ typedef struct mur_flock_def {
                                 ///< 0 = off (topological only; docs/rules.md)
     float rim_spacing;          ///< rim_pull's target spacing s0, wu: the pull acts between s0 and 2 s0
     float rim_from;             ///< rim_pull's exposure gate: weight clamp((C - from) / (1 - from), 0, 1), 0..0.95
+    float lone_pull;            ///< a bird whose closest neighbour is d >= separation_radius r away steers towards it,
+                                ///< lone_pull min(1, (d - r) / r), wu/s^2, 0..100; 0 = off (topological only)
     float pitch;                ///< gain of the vertical part of the social steering (weak pitch), 0..1; 1 = full
     bool lift;                  ///< weak pitch along the rolled body's up axis instead of the vertical (with bank)
     float surge;                ///< gain of the social steering's part along the flight direction, 0..1; 1 = full

@@ -35,6 +35,7 @@ typedef struct acc {
     float ux, uy, uz; ///< sum of the unit directions to the neighbours (topological pass only)
     float rl;         ///< weighted sum of the neighbours' rolls (topological pass with bank_align only)
     float rx, ry, rz; ///< rim_pull's sum over the MUR_RIM_NEAREST closest (topological pass with rim_pull only)
+    float kx, ky, kz; ///< the offset to the closest neighbour (topological pass with lone_pull only)
 } acc;
 
 /// Closest neighbours that rim_pull steers towards (docs/rules.md "Short-range rim pull").

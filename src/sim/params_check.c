@@ -20,6 +20,7 @@ static bool topo_only_ok(const mur_flock_def *def, mur_error *err)
         {"separation_nearest", def->separation_nearest, 0.0},
         {"centrality", def->centrality, 0.0},
         {"rim_pull", def->rim_pull, 0.0},
+        {"lone_pull", def->lone_pull, 0.0},
         {"separation_edge", def->separation_edge, 0.0},
         {"separation_exposed", def->separation_exposed, 0.0},
         {"separation_stiff", def->separation_stiff, 0.0},
@@ -100,6 +101,11 @@ bool mur_def_check(const mur_flock_def *def, mur_error *err)
     if (def->rim_pull > 0.0f && def->reaction_ticks != 1) {
         mur_set_error(err, "rim_pull %g needs reaction_ticks=1 (reaction_ticks %d), or rim_pull=0", (double)def->rim_pull,
                       (int)def->reaction_ticks);
+        return false;
+    }
+    if (def->lone_pull > 0.0f && def->reaction_ticks != 1) {
+        mur_set_error(err, "lone_pull %g needs reaction_ticks=1 (reaction_ticks %d), or lone_pull=0",
+                      (double)def->lone_pull, (int)def->reaction_ticks);
         return false;
     }
     if (def->surge_separation < 0.0f && def->surge_separation != -1.0f) {

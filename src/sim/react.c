@@ -6,7 +6,7 @@
 #include "core.h"
 #include "topo.h"
 
-_Static_assert(sizeof(acc) == (MUR_REACT_FLOATS - 1) * sizeof(float), "acc is 18 floats");
+_Static_assert(offsetof(acc, kx) == (MUR_REACT_FLOATS - 1) * sizeof(float), "acc is 18 floats before lone_pull's offset");
 
 /* Grow *p to cap rows of size bytes (false when out of memory; *p kept). */
 static bool grow(void **p, size_t size, int32_t cap)

@@ -8,13 +8,15 @@
 #define MUR_SIM_REACT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "flock_impl.h"
 #include "kernel.h"
 
-/// Floats held per boid with reaction_hold=sums: the 18 of acc and the list's length.
+/// Floats held per boid with reaction_hold=sums: the first 18 of acc (all but lone_pull's closest offset, which
+/// needs reaction_ticks=1) and the list's length.
 #define MUR_REACT_FLOATS 19
 
 /// Make the held rows of d's mode cover f->n boids (new rows hold nothing; a new mode, list length,
@@ -43,7 +45,7 @@ static inline bool mur_react_fresh(const mur_flock *f, int32_t i, int32_t R)
 static inline void mur_react_keep(mur_flock *f, int32_t i, const acc *a, int n)
 {
     float *r = f->react + (size_t)MUR_REACT_FLOATS * (size_t)i;
-    memcpy(r, a, sizeof *a);
+    memcpy(r, a, offsetof(acc, kx));
     r[MUR_REACT_FLOATS - 1] = (float)n;
     f->react_at[i] = (uint32_t)f->tick + 1u;
 }
@@ -52,7 +54,8 @@ static inline void mur_react_keep(mur_flock *f, int32_t i, const acc *a, int n)
 static inline int mur_react_held(const mur_flock *f, int32_t i, acc *a)
 {
     const float *r = f->react + (size_t)MUR_REACT_FLOATS * (size_t)i;
-    memcpy(a, r, sizeof *a);
+    memcpy(a, r, offsetof(acc, kx));
+    a->kx = a->ky = a->kz = 0.0f; /* lone_pull's, never held (it needs reaction_ticks=1) */
     return (int)r[MUR_REACT_FLOATS - 1];
 }
 

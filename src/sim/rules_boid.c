@@ -120,6 +120,13 @@ void mur_rules_update(mur_flock *f, const mur_step *st, int32_t i, const boid_in
         ayy += kr * s->ry;
         azz += kr * s->rz;
     }
+    if (d->lone_pull > 0.0f && s->cnt > 0.0f) { /* the lone bird's pull (starling.c): beyond separation's reach */
+        float lp[3];
+        mur_starling_lone(d, s->kx, s->ky, s->kz, s->nn, lp);
+        axx += lp[0];
+        ayy += lp[1];
+        azz += lp[2];
+    }
     /* the vertical pulls' order gate (starling.c), with up_order: 1 otherwise */
     float gate = 1.0f; /* exact: 1 * x == x, so the pulls below are scaled unconditionally */
     if (d->up_order > 0.0f && s->cnt > 0.0f) {

@@ -173,6 +173,18 @@ void mur_starling_outward(const mur_flock_def *d, float ux, float uy, float uz, 
     s[2] -= k * nz;
 }
 
+void mur_starling_lone(const mur_flock_def *d, float kx, float ky, float kz, float nn2, float out[3])
+{
+    out[0] = out[1] = out[2] = 0.0f;
+    const float dist = sqrtf(nn2), r = d->separation_radius;
+    if (!(dist > r) || !(dist < INFINITY) || !(r > 0.0f))
+        return; /* separation reaches it (or no neighbour): no pull */
+    const float g = d->lone_pull * fminf(1.0f, (dist - r) / r) / dist;
+    out[0] = g * kx;
+    out[1] = g * ky;
+    out[2] = g * kz;
+}
+
 float mur_starling_up_gate(const mur_flock_def *d, float mx, float my, float mz, float vx, float vy, float vz)
 {
     const float m = sqrtf(mx * mx + my * my + mz * mz), v = sqrtf(vx * vx + vy * vy + vz * vz);

@@ -43,6 +43,11 @@ float mur_starling_stiff(const mur_flock_def *d, float sx, float sy, float sz, f
 /// s is left exactly as it is where t = 0, s.n <= 0 or |u| = 0.
 void mur_starling_outward(const mur_flock_def *d, float ux, float uy, float uz, float s[3]);
 
+/// lone_pull (issue 24, twenty-second round): out = lone_pull min(1, (d - r) / r) k / d, k = (kx, ky, kz) the offset to
+/// the closest neighbour, d = sqrt(nn2) its distance, r = separation_radius; exactly 0 where d <= r (separation's
+/// reach), d is not finite, or k is 0.
+void mur_starling_lone(const mur_flock_def *d, float kx, float ky, float kz, float nn2, float out[3]);
+
 /// The vertical pulls' order gate (issue 24, thirteenth round): min(1, |m| / |v|)^up_order, m = (mx, my,
 /// mz) the neighbours' mean velocity and v = (vx, vy, vz) the bird's own: 1 where the neighbours fly as
 /// one at the bird's speed, about (1 / sqrt(k))^up_order among k neighbours flying every way; 1 for a

@@ -143,7 +143,7 @@ static inline acc lane_acc(const sums_v *V, int l, const mur_topo_batch *B, int 
 {
     return (acc){V->cnt[l], V->cx[l], V->cy[l], V->cz[l], V->ax[l], V->ay[l], V->az[l], V->sx[l], V->sy[l],
                  V->sz[l], B->n[q] > 0 ? B->d2[0][q] : INFINITY, V->ux[l], V->uy[l], V->uz[l], V->rl[l],
-                 0.0f, 0.0f, 0.0f};
+                 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 }
 
 /* Lane l of V from a (its nn aside). */
@@ -274,6 +274,17 @@ static void sums4(mur_flock *f, const mur_flock_def *d, const mur_rule_k *rk, co
             const float dist = sqrtf(B->d2[e][q]);
             mur_rim_add(&out[q], d->rim_spacing, f->sx[j] - px[l], f->sy[j] - py[l], f->sz[j] - pz[l], dist);
         }
+    }
+    for (int l = 0; out && d->lone_pull > 0.0f && l < W && q0 + l < B->nb; l++) {
+        /* lone_pull's closest neighbour (topo_scalar.h sums(); lone_pull needs reaction_ticks=1, and its update is
+         * never batched) */
+        const int q = q0 + l;
+        if (B->n[q] < 1)
+            continue;
+        const int32_t j = B->slot[0][q];
+        out[q].kx = f->sx[j] - px[l];
+        out[q].ky = f->sy[j] - py[l];
+        out[q].kz = f->sz[j] - pz[l];
     }
 }
 

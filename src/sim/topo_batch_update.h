@@ -8,11 +8,11 @@
  * mur_rules_update or mur_starling_steer must either be added here too or make this false. */
 static bool update_ok(const mur_step *st)
 {
-    /* up_order, separation_exposed, separation_stiff, cohesion_caps, separation_caps and centrality_from, rim_pull, separation_outward: rules_boid.c only */
+    /* up_order, separation_exposed, separation_stiff, cohesion_caps, separation_caps and centrality_from, rim_pull, separation_outward, lone_pull: rules_boid.c only */
     const mur_flock_def *d = st->def;
     return st->np == 0 && !st->world.plane && !(d->up_order > 0.0f) && !(d->separation_exposed > 0.0f) && !(d->separation_stiff > 0.0f) &&
            !(d->cohesion_caps > 0.0f) && !(d->separation_caps > 0.0f) && !(d->centrality_from > 0.0f) &&
-           !(d->rim_pull > 0.0f) && !(d->separation_outward > 0.0f);
+           !(d->rim_pull > 0.0f) && !(d->separation_outward > 0.0f) && !(d->lone_pull > 0.0f);
 }
 
 /* *a = fmax(l, fmin(h, *a)) as two bitwise selects per lane, a < h ? a : h then a > l ? a : l,

@@ -52,6 +52,11 @@ static void sums(const mur_flock *f, const mur_step *s, const search *S, acc *a)
         }
         if (rim && q < MUR_RIM_NEAREST) /* the short-range rim pull's closest three */
             mur_rim_add(a, d->rim_spacing, dx, dy, dz, dist);
+        if (q == 0 && d->lone_pull > 0.0f) { /* lone_pull's closest neighbour */
+            a->kx = dx;
+            a->ky = dy;
+            a->kz = dz;
+        }
         if (sview) { /* the separation cone: dot(d, v) >= cos(separation_view / 2) |d| |v| */
             if (sn >= ns || !(dx * S->vx + dy * S->vy + dz * S->vz >= sc * dist))
                 continue;

@@ -245,7 +245,7 @@ static const char *const WORLD_NOTE =
  * it). --list-params lists them last, under a heading of their own, so the table a user reads first holds the
  * rules the presets use and the features they can switch on. */
 static const char *const EXPERIMENTAL[] = {
-    "centrality_from", "rim_pull", "rim_spacing", "rim_from", "surge_separation", "surge_separation_radius",
+    "centrality_from", "rim_pull", "rim_spacing", "rim_from", "lone_pull", "surge_separation", "surge_separation_radius",
     "separation_up", "separation_up_radius", "separation_edge", "separation_exposed", "separation_exposed_from",
     "cohesion_up", "cohesion_caps", "cohesion_caps_from", "separation_caps", "separation_view", "separation_stiff",
     "separation_stiff_radius", "separation_outward", "separation_outward_from", "skin", "skin_edge",
