@@ -217,7 +217,8 @@ static bool srow_reserve(mur_flock *f, const mur_step *s)
     if (f->srow_cap < f->n) {
         const int32_t cap = f->cap > f->n ? f->cap : f->n;
         free(f->srow);
-        f->srow = aligned_alloc(64, (size_t)cap * 4 * sizeof(float));
+        /* aligned_alloc's size: a multiple of the alignment (C11) */
+        f->srow = aligned_alloc(64, ((size_t)cap * 4 * sizeof(float) + 63) & ~(size_t)63);
         f->srow_cap = f->srow ? cap : 0;
     }
     return f->srow != NULL;
