@@ -277,6 +277,7 @@ void mur_flock_destroy(mur_flock *f)
         free(buf_get(f, &BUFFERS[r]));
     free_gather(f);
     mur_topo_lists_free(f);
+    free(f->srow);
     mur_react_free(f);
     mur_track_free(f);
     mur_escape_free(f);
@@ -555,6 +556,7 @@ size_t mur_flock_memory(const mur_flock *f)
             b += units(BUFFERS[r].per, f->cap, f->grid.cap_cells, f->pcap) * BUFFERS[r].bytes;
     b += (size_t)f->esc_cap * mur_escape_bytes_per_boid();
     b += mur_topo_lists_bytes(f);
+    b += (size_t)f->srow_cap * 4 * sizeof(float);
     b += mur_react_bytes(f);
     for (int t = 0; t < MUR_MAX_THREADS; t++)
         if (f->gather[t].x)

@@ -101,6 +101,13 @@ struct mur_flock {
     float *sx, *sy, *sz, *svx, *svy, *svz, *sw;
     int32_t *order;            ///< sorted slot -> boid index
     float *sroll;              ///< sorted slot -> roll at the start of the tick (bank alignment only)
+    /// sorted slot -> vx, vy, vz, roll side by side (4 floats, 64-byte aligned; roll where the roll is
+    /// copied): the 8-lane batch's velocity rows of a neighbour in one 16-byte load. Allocated at the first
+    /// topological build (srow_cap slots, grid.c); srow_written: this tick's build filled it (else the batch
+    /// loads by row).
+    float *srow;
+    int32_t srow_cap;
+    bool srow_written;
     int32_t *cellof;           ///< boid -> cell during the sort; union-find parents for groups
     mur_grid grid;
     uint8_t *cwhole;           ///< per cell: its boids are one group (metrics)

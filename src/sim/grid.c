@@ -1,5 +1,6 @@
 /* Uniform grid: geometry, counting sort of the boids by cell, cell-ordered copies of the hot data. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef _OPENMP
@@ -10,6 +11,7 @@
 
 #include "core.h"
 #include "flock_impl.h"
+#include "kernel.h"
 #include "step.h"
 
 /* Cells are made this much larger than the view radius so that rounding in the position -> cell
@@ -198,6 +200,30 @@ static inline int32_t axis_cell(float p, float origin, float inv, int32_t dim)
     return c < dim ? c : dim - 1;
 }
 
+/* Whether this tick's build fills the interleaved velocity rows (srow): those of the topological pass's
+ * 8-lane batch (topo_batch.c, run where the step's path is AVX2 or AVX-512), grown to the flock's
+ * capacity here (its contents are rewritten every build, so not kept); where the allocation fails, not
+ * filled, and the batch loads the sorted rows one by one (the same floats). */
+static bool srow_reserve(mur_flock *f, const mur_step *s)
+{
+#ifdef MUR_X86_PATHS
+    const bool batch8 = s->simd == MUR_SIMD_AVX2 || s->simd == MUR_SIMD_AVX512;
+#else
+    const bool batch8 = false;
+    (void)s;
+#endif
+    if (!batch8 || f->def.neighbours != MUR_NEIGHBOURS_TOPOLOGICAL || f->n == 0)
+        return false;
+    if (f->srow_cap < f->n) {
+        const int32_t cap = f->cap > f->n ? f->cap : f->n;
+        free(f->srow);
+        /* aligned_alloc's size: a multiple of the alignment (C11) */
+        f->srow = aligned_alloc(64, ((size_t)cap * 4 * sizeof(float) + 63) & ~(size_t)63);
+        f->srow_cap = f->srow ? cap : 0;
+    }
+    return f->srow != NULL;
+}
+
 /* Copy boid i into sorted slot s. */
 static inline void put(mur_flock *f, int32_t s, int32_t i)
 {
@@ -210,19 +236,26 @@ static inline void put(mur_flock *f, int32_t s, int32_t i)
     f->svz[s] = v[2];
     f->sw[s] = f->perch[i] == 0 ? MUR_W_FLYING : (f->def.perch_neighbours ? MUR_W_PERCHED : 0.0f);
     f->order[s] = i;
+    if (f->srow_written) {
+        float *o = f->srow + 4 * (size_t)s;
+        const float row[4] = {v[0], v[1], v[2], 0.0f};
+        memcpy(o, row, sizeof row);
+    }
 }
 
 /* Fill the sorted slots [s0, s1) from the public state, order[] already set. `perched`: some boid's
  * perch timer is not 0 (else every weight is MUR_W_FLYING, and the perch row, a third random read
- * per boid, is not read). */
+ * per boid, is not read). `rows`: the interleaved copy too (srow, the topological pass's batch). */
 #define FILL_AHEAD 24
-static inline __attribute__((always_inline)) void fill_body(mur_flock *f, int32_t s0, int32_t s1, bool perched)
+static inline __attribute__((always_inline)) void fill_body(mur_flock *f, int32_t s0, int32_t s1, bool perched,
+                                                             bool rows)
 {
     const int32_t *restrict order = f->order;
     const float *restrict pos = f->pos, *restrict vel = f->vel;
     const int32_t *restrict perch = f->perch;
     float *restrict sx = f->sx, *restrict sy = f->sy, *restrict sz = f->sz;
     float *restrict svx = f->svx, *restrict svy = f->svy, *restrict svz = f->svz, *restrict sw = f->sw;
+    float *restrict sr4 = rows ? f->srow : NULL;
     const float wp = f->def.perch_neighbours ? MUR_W_PERCHED : 0.0f;
     for (int32_t s = s0; s < s1; s++) {
         if (s + FILL_AHEAD < s1) {
@@ -241,15 +274,24 @@ static inline __attribute__((always_inline)) void fill_body(mur_flock *f, int32_
         svy[s] = v[1];
         svz[s] = v[2];
         sw[s] = !perched || perch[i] == 0 ? MUR_W_FLYING : wp;
+        if (rows) {
+            const float row[4] = {v[0], v[1], v[2], 0.0f};
+            memcpy(sr4 + 4 * (size_t)s, row, sizeof row);
+        }
     }
 }
 
 static void fill(mur_flock *f, int32_t s0, int32_t s1, bool perched)
 {
-    if (perched)
-        fill_body(f, s0, s1, true);
+    const bool rows = f->srow_written;
+    if (perched && rows)
+        fill_body(f, s0, s1, true, true);
+    else if (perched)
+        fill_body(f, s0, s1, true, false);
+    else if (rows)
+        fill_body(f, s0, s1, false, true);
     else
-        fill_body(f, s0, s1, false);
+        fill_body(f, s0, s1, false, false);
 }
 
 /* The other per-slot copies of the topological pass, filled with the hot data (split between the
@@ -272,11 +314,13 @@ static void fill_extra(mur_flock *f, bool roll, bool esc, int32_t s0, int32_t s1
     const int32_t *restrict order = f->order;
     if (roll) {
         const float *restrict r = f->roll;
-        float *restrict sr = f->sroll;
+        float *restrict sr = f->sroll, *restrict sr4 = f->srow;
         for (int32_t k = s0; k < s1; k++) {
             if (k + FILL_AHEAD < s1)
                 __builtin_prefetch(r + order[k + FILL_AHEAD]);
             sr[k] = r[order[k]];
+            if (f->srow_written)
+                sr4[4 * (size_t)k + 3] = sr[k];
         }
     }
     if (esc) {
@@ -356,6 +400,7 @@ void mur_grid_build(mur_flock *f, const mur_step *s)
     const int nt = mur_step_threads(s, n, MUR_PAR_MIN_SORT);
     /* a tick with metrics builds the groups' grid (half_cells) and then the search's: the copies once */
     const bool roll = !s->half_cells && copy_roll(f, s), esc = !s->half_cells && copy_escape(f, s);
+    f->srow_written = !s->half_cells && srow_reserve(f, s);
     start[0] = 0;
     (void)nt;
 #ifdef _OPENMP
@@ -415,6 +460,7 @@ void mur_grid_build_brute(mur_flock *f, const mur_step *s)
     g->start[1] = f->n;
     f->tl_slots_written = false;
     f->react_slots_written = f->react_slots && f->react_cap >= f->n;
+    f->srow_written = srow_reserve(f, s);
     for (int32_t i = 0; i < f->n; i++) {
         put(f, i, i);
         if (f->react_slots_written)

@@ -547,6 +547,9 @@ static void run_item(mur_flock *f, const mur_step *s, grow_fn grow, list_scan_fn
                 TB.d2[m][q] = key_d2(S.key[m]);
                 TB.slot[m][q] = S.slot[m];
             }
+            if (f->srow_written) /* the batch's interleaved velocity rows (grid.c srow), read at its flush */
+                for (int m = 0; m < S.n; m++)
+                    __builtin_prefetch(f->srow + 4 * (size_t)S.slot[m]);
             for (int m = 0; m < S.nh; m++) {
                 TB.hd2[m][q] = contact_d2(&S, m);
                 TB.hidx[m][q] = contact_idx(&S, m);

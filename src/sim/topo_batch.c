@@ -74,7 +74,7 @@ static inline v4 vsqrt(v4 x)
 /* The rows of the sorted slots slot[0..3] of the lanes that are on (slot 0 elsewhere): position and
  * velocity. */
 typedef struct rows_v {
-    v4 x, y, z, vx, vy, vz;
+    v4 x, y, z, vx, vy, vz, roll; /* roll: 8 lanes only, where the roll is copied (srow's) */
 } rows_v;
 
 #if W == 8
@@ -90,14 +90,32 @@ static inline v4 gatherf(const float *p, i4 j)
 static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
 {
     rows_v r;
-#if W == 8 /* a row at a time (the lanes that are off read slot 0) */
+#if W == 8 /* the positions a row at a time, the velocities and roll from each lane's interleaved row (srow:
+              * vx, vy, vz, roll) in one 16-byte load, lanes l and l + 4 in one vector, then transposed (the
+              * lanes that are off read slot 0); the same floats as the sorted rows */
     const i4 j = loadi(slot) & on;
     r.x = gatherf(f->sx, j);
     r.y = gatherf(f->sy, j);
     r.z = gatherf(f->sz, j);
-    r.vx = gatherf(f->svx, j);
-    r.vy = gatherf(f->svy, j);
-    r.vz = gatherf(f->svz, j);
+    if (!f->srow_written) { /* its allocation failed (grid.c srow_reserve): a row at a time */
+        r.vx = gatherf(f->svx, j);
+        r.vy = gatherf(f->svy, j);
+        r.vz = gatherf(f->svz, j);
+        r.roll = (v4){0}; /* not read: the bank's roll loads sroll then */
+        return r;
+    }
+    const float *s4 = f->srow;
+    __m256 t[4];
+    for (int l = 0; l < 4; l++)
+        t[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(s4 + 4 * (size_t)j[l])),
+                                    _mm_load_ps(s4 + 4 * (size_t)j[l + 4]), 1);
+    /* {vx0 vx1 vy0 vy1 | vx4 vx5 vy4 vy5}, {vz0 vz1 r0 r1 | vz4 vz5 r4 r5}, and lanes 2, 3, 6, 7 alike */
+    const __m256 a = _mm256_unpacklo_ps(t[0], t[1]), b = _mm256_unpackhi_ps(t[0], t[1]);
+    const __m256 c = _mm256_unpacklo_ps(t[2], t[3]), e = _mm256_unpackhi_ps(t[2], t[3]);
+    r.vx = (v4)_mm256_shuffle_ps(a, c, 0x44);
+    r.vy = (v4)_mm256_shuffle_ps(a, c, 0xee);
+    r.vz = (v4)_mm256_shuffle_ps(b, e, 0x44);
+    r.roll = (v4)_mm256_shuffle_ps(b, e, 0xee);
     return r;
 #endif
     for (int l = 0; l < W; l++) {
@@ -109,6 +127,7 @@ static inline rows_v gather_rows(const mur_flock *f, i4 on, const int32_t *slot)
         r.vy[l] = f->svy[j];
         r.vz[l] = f->svz[j];
     }
+    r.roll = (v4){0};
     return r;
 }
 
@@ -212,8 +231,8 @@ static void sums4(mur_flock *f, const mur_flock_def *d, const mur_rule_k *rk, co
             cz = SEL(pos, cz + r * dz, cz);
         }
         if (align) {
-#if W == 8
-            const v4 jr = gatherf(f->sroll, loadi(&B->slot[q][q0]) & on);
+#if W == 8 /* srow holds the roll where the build copies it (grid.c copy_roll: topological and bank on) */
+            const v4 jr = d->bank && f->srow_written ? J.roll : gatherf(f->sroll, loadi(&B->slot[q][q0]) & on);
 #else
             v4 jr = zero;
             for (int l = 0; l < W; l++)
