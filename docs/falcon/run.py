@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Falcon attacks on murmur's starling flock, measured against the field (docs/falcon.md, issue 26).
 
-    docs/falcon/run.py                   # the reporting run (REPORT_SEEDS, 111-113 since react27): N = 500, 2000, 8000,
+    docs/falcon/run.py                   # the reporting run (REPORT_SEEDS, 121-123 since react29): N = 500, 2000, 8000,
                                          # strategies x attack speeds at N = 2000, and the control
     docs/falcon/run.py --tuning [--cases sizes|strategies] [--set NAME=VALUE ...]
                                          # the same cases on the tuning seeds (101, 102, 103), with
@@ -121,6 +121,11 @@ REPORT_SEEDS = [91, 92, 93]
 # docs/falcon/rounds.md (Round 24) before any run on them (no json under docs holds 111-113: round24.py seeds):
 # REPORT_SEEDS 111, 112, 113 (run once per rule; no supplement)
 REPORT_SEEDS = [111, 112, 113]
+# round 27 (issue 26, branch react29, from main b350b99): no tuning (round 26's candidate escape_spread 15,
+# escape_spread_radius 12.5, escape_spread_falloff 3, escape_spread_speed 20 against main's defaults); NEW reporting
+# seeds, declared in docs/falcon/rounds.md (Round 26) before any run on them (no json under docs holds 121-123:
+# round26.py seeds): REPORT_SEEDS 121, 122, 123 (run once per rule; no supplement)
+REPORT_SEEDS = [121, 122, 123]
 SIZES = [500, 2000, 8000]
 STRATEGIES = ["above", "behind", "beside"]
 SPEEDS = [20, 30, 40]
