@@ -26,11 +26,11 @@ def key(r):
     return (r["n"], r["seed"], tuple(x for x in r["extra"] if not x.startswith("escape_spread")))
 
 
-def lengths():
-    m = {key(r): r for r in round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % MAIN))}
+def lengths(main=MAIN, cand=CAND):
+    m = {key(r): r for r in round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % main))}
     print("beside the rule: each attack whose reaction (flash or split) differs, with the attack's length (s) under both:")
     k = 0
-    for r in round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % CAND)):
+    for r in round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % cand)):
         q = m.get(key(r))
         if q is None:
             continue
@@ -46,23 +46,30 @@ def lengths():
     print("  %d attack(s)" % k)
 
 
-def targets():
-    print("beside the rule: main's target figures (main's defaults, react26_main):")
-    f = round20.figures(os.path.join(HERE, "results_reporting_%s.json" % MAIN))
-    print("  " + round20.line("main, seeds 111-113", f))
-    a = round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % MAIN))
-    round22.show("main, seeds 111-113", round22.reading(a))
+def targets(main=MAIN, seeds="111-113", sets=(("111-113", MAIN),)):
+    """main's target figures on its seeds, then pooled over round22.py's sets and `sets` (seeds, tag)."""
+    print("beside the rule: main's target figures (main's defaults, %s):" % main)
+    f = round20.figures(os.path.join(HERE, "results_reporting_%s.json" % main))
+    print("  " + round20.line("main, seeds %s" % seeds, f))
+    a = round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % main))
+    round22.show("main, seeds %s" % seeds, round22.reading(a))
     allrows = []
-    for seeds, tag in round22.MAIN_SETS + [("111-113", MAIN)]:
+    for _, tag in round22.MAIN_SETS + list(sets):
         allrows.extend(round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % tag)))
-    round22.show("main, pooled 71-113 (%d)" % len(allrows), round22.reading(allrows))
+    round22.show("main, pooled 71-%s (%d)" % (seeds.split("-")[-1], len(allrows)), round22.reading(allrows))
 
 
-if __name__ == "__main__":
-    round20.decide(MAIN, CAND)
-    for tag in (MAIN, CAND):
+def report(main=MAIN, cand=CAND, seeds="111-113", sets=(("111-113", MAIN),)):
+    """round 20's rule, main against the candidate, and beside it the group_jump medians, the attacks that differ and
+    main's target figures."""
+    round20.decide(main, cand)
+    for tag in (main, cand):
         with open(os.path.join(HERE, "spread_reporting_%s_strategies.json" % tag)) as fp:
             gj = [r.get("group_jump") or 0 for r in json.load(fp)["rows"]]
         print("%s: spread.py's group_jump median over the %d: %.3f" % (tag, len(gj), statistics.median(gj)))
-    lengths()
-    targets()
+    lengths(main, cand)
+    targets(main, seeds, sets)
+
+
+if __name__ == "__main__":
+    report()

@@ -9,60 +9,11 @@
 
 The declaration is round 26's (docs/falcon/rounds.md, "The declared run for the candidate"), written before any run of it.
 """
-import json
 import os
-import statistics
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import round20  # noqa: E402
-import round22  # noqa: E402
-
-MAIN, CAND = "react28_main", "react28_cand"
-
-
-def key(r):
-    return (r["n"], r["seed"], tuple(x for x in r["extra"] if not x.startswith("escape_spread")))
-
-
-def lengths():
-    m = {key(r): r for r in round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % MAIN))}
-    print("beside the rule: each attack whose reaction (flash or split) differs, with the attack's length (s) under both:")
-    k = 0
-    for r in round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % CAND)):
-        q = m.get(key(r))
-        if q is None:
-            continue
-        if bool(q["flash"] or q["split"]) != bool(r["flash"] or r["split"]):
-            k += 1
-            print("  %s seed %d (met %s): main %s (groups %d>%d, NN jump %.3f, length %.2f s); candidate %s (groups %d>%d, "
-                  "NN jump %.3f, length %.2f s)" % (
-                      r["group"], r["seed"], r.get("met_class"),
-                      "flash" if q["flash"] else ("split" if q["split"] else "none"), q["groups_before"], q["groups_max"],
-                      q["nn_jump"], q["length_s"],
-                      "flash" if r["flash"] else ("split" if r["split"] else "none"), r["groups_before"], r["groups_max"],
-                      r["nn_jump"], r["length_s"]))
-    print("  %d attack(s)" % k)
-
-
-def targets():
-    print("beside the rule: main's target figures (main's defaults, react28_main):")
-    f = round20.figures(os.path.join(HERE, "results_reporting_%s.json" % MAIN))
-    print("  " + round20.line("main, seeds 121-123", f))
-    a = round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % MAIN))
-    round22.show("main, seeds 121-123", round22.reading(a))
-    allrows = []
-    for seeds, tag in round22.MAIN_SETS + [("111-113", "react26_main"), ("121-123", MAIN)]:
-        allrows.extend(round20.attacks(os.path.join(HERE, "results_reporting_%s.json" % tag)))
-    round22.show("main, pooled 71-123 (%d)" % len(allrows), round22.reading(allrows))
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import round25  # noqa: E402
 
 if __name__ == "__main__":
-    round20.decide(MAIN, CAND)
-    for tag in (MAIN, CAND):
-        with open(os.path.join(HERE, "spread_reporting_%s_strategies.json" % tag)) as fp:
-            gj = [r.get("group_jump") or 0 for r in json.load(fp)["rows"]]
-        print("%s: spread.py's group_jump median over the %d: %.3f" % (tag, len(gj), statistics.median(gj)))
-    lengths()
-    targets()
+    round25.report("react28_main", "react28_cand", "121-123", (("111-113", "react26_main"), ("121-123", "react28_main")))
